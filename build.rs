@@ -1,0 +1,3 @@
+fn main() {
+    mcp_contract_codegen::compile("tools.yaml");
+}

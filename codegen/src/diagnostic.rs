@@ -1,0 +1,166 @@
+//! Manifest diagnostics: collected, never thrown, and rendered like rustc's.
+
+use std::fmt::Write as _;
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+use crate::source::{Source, Span};
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The manifest is refused.
+    Error,
+    /// Reported, the build goes on.
+    Warning,
+}
+
+/// One finding about the manifest, tied to the exact place it concerns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable identifier of the rule, such as `unknown-key`.
+    pub code: &'static str,
+    /// One line saying what is wrong.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+    /// A short note under the caret.
+    pub label: Option<String>,
+    /// Other places that explain this one (the first definition of a duplicate, say).
+    pub related: Vec<(Span, String)>,
+    /// What to write instead.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error for rule `code` at `span`.
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: None,
+            related: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// A warning for rule `code` at `span`.
+    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span)
+        }
+    }
+
+    /// Sets the note under the caret.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Adds a secondary place.
+    pub fn related(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related.push((span, label.into()));
+        self
+    }
+
+    /// Sets the `help:` line.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// `tools.yaml:LINE:COL`, 1-based.
+    pub fn location(&self, source: &Source) -> String {
+        let (line, col) = source.line_col(self.span.start);
+        format!("{}:{line}:{col}", source.name)
+    }
+
+    /// Renders the diagnostic as rustc would: header, location, snippet with a caret, help.
+    pub fn render(&self, source: &Source) -> String {
+        let level = match self.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+        };
+        let primary = AnnotationKind::Primary
+            .span(first_line(source, self.span))
+            .label(self.label.as_deref());
+        let mut snippet = Snippet::source(source.text.as_str())
+            .path(source.name.as_str())
+            .annotation(primary);
+        for (span, label) in &self.related {
+            snippet = snippet.annotation(
+                AnnotationKind::Context
+                    .span(first_line(source, *span))
+                    .label(label.as_str()),
+            );
+        }
+        let mut group: Group<'_> = level
+            .primary_title(self.message.as_str())
+            .id(self.code)
+            .element(snippet);
+        if let Some(help) = &self.help {
+            group = group.element(Level::HELP.message(help.as_str()));
+        }
+        Renderer::plain().render(&[group])
+    }
+}
+
+/// Clamps a span to its first line so a caret never runs over a whole block.
+fn first_line(source: &Source, span: Span) -> std::ops::Range<usize> {
+    let text = &source.text;
+    let start = span.start.min(text.len());
+    let end = span.end.min(text.len());
+    let end = text[start..end].find('\n').map_or(end, |i| start + i);
+    start..end
+}
+
+/// Every diagnostic found in one load, in the order found.
+#[derive(Debug, Default, Clone)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Records a diagnostic.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    /// Whether any error was recorded.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// All diagnostics, sorted by position so a reader can walk the file top to bottom.
+    pub fn into_sorted(mut self) -> Vec<Diagnostic> {
+        self.items.sort_by_key(|d| (d.span.start, d.span.end));
+        self.items
+    }
+}
+
+/// Renders diagnostics one after another, with a closing count as cargo prints it.
+pub fn render_all(diagnostics: &[Diagnostic], source: &Source) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        out.push_str(&d.render(source));
+        out.push_str("\n\n");
+    }
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if errors > 0 {
+        let _ = write!(
+            out,
+            "error: could not load `{}` due to {errors} previous error{}",
+            source.name,
+            if errors == 1 { "" } else { "s" }
+        );
+    }
+    out
+}

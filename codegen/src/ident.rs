@@ -1,0 +1,63 @@
+//! Manifest names as Rust identifiers.
+//!
+//! Manifest names are published on the wire and must stay as written; their Rust spellings
+//! are derived here, in one place, so collisions can be found before any code is emitted.
+
+use heck::{ToPascalCase, ToShoutySnakeCase, ToSnakeCase};
+
+/// Words that are keywords in some edition and cannot be used as plain identifiers.
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+];
+
+/// Keywords that cannot even be raw identifiers; they get a trailing underscore.
+const NOT_RAW: &[&str] = &["crate", "self", "Self", "super", "_"];
+
+/// A field or method name: `startLine` → `start_line`, `type` → `r#type`.
+pub fn snake(name: &str) -> String {
+    escape(name.to_snake_case())
+}
+
+/// A type or variant name: `read_file` → `ReadFile`.
+pub fn pascal(name: &str) -> String {
+    let mut s = name.to_pascal_case();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'V');
+    }
+    escape(s)
+}
+
+/// A constant name: `read_file` → `READ_FILE`.
+pub fn shouty(name: &str) -> String {
+    escape(name.to_shouty_snake_case())
+}
+
+fn escape(s: String) -> String {
+    if NOT_RAW.contains(&s.as_str()) {
+        format!("{s}_")
+    } else if KEYWORDS.contains(&s.as_str()) {
+        format!("r#{s}")
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_become_raw_identifiers() {
+        assert_eq!(snake("type"), "r#type");
+        assert_eq!(snake("self"), "self_");
+        assert_eq!(pascal("self"), "Self_");
+        assert_eq!(snake("startLine"), "start_line");
+        assert_eq!(pascal("read_file"), "ReadFile");
+        assert_eq!(pascal("2d"), "V2d");
+        assert_eq!(shouty("workspace_relative"), "WORKSPACE_RELATIVE");
+    }
+}

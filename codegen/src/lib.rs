@@ -1,0 +1,201 @@
+//! Contract-first MCP servers: `tools.yaml` in, a typed rmcp server out.
+//!
+//! Data flows one way: [`yaml`] reads the manifest with a span on every node, [`manifest`]
+//! decodes its shape, [`validate`] checks every rule and builds the [`model::Contract`], and
+//! the emitters ([`schema`], [`rust`]) turn the contract into what a server publishes.
+//! Every problem is collected as a [`Diagnostic`] and rendered like rustc's.
+//!
+//! In a build script:
+//!
+//! ```no_run
+//! mcp_contract_codegen::Builder::new().compile();
+//! ```
+
+pub mod decode;
+pub mod diagnostic;
+pub mod ident;
+pub mod manifest;
+pub mod meta_key;
+pub mod model;
+pub mod output;
+pub mod rust;
+pub mod schema;
+pub mod source;
+pub mod validate;
+pub mod yaml;
+
+use std::path::{Path, PathBuf};
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use model::Contract;
+pub use source::Source;
+
+/// The name of the generated Rust file in `OUT_DIR`, read by `mcp_contract::include_contract!`.
+pub const GENERATED_RUST: &str = "mcp_contract.rs";
+
+/// A manifest that loaded: its contract and any warnings.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The validated contract.
+    pub contract: Contract,
+    /// Warnings, which do not stop the build.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Loads and validates a manifest text. On failure, every diagnostic found, errors and
+/// warnings, sorted by position.
+pub fn load(source: &Source) -> Result<Loaded, Vec<Diagnostic>> {
+    let mut diags = diagnostic::Diagnostics::default();
+    let contract = yaml::parse(source, &mut diags).map(|root| {
+        let manifest = manifest::decode(&root, &mut decode::Decoder { diags: &mut diags });
+        validate::validate(&manifest, &source.name, &mut diags)
+    });
+    match contract {
+        Some(contract) if !diags.has_errors() => Ok(Loaded {
+            contract,
+            warnings: diags.into_sorted(),
+        }),
+        _ => Err(diags.into_sorted()),
+    }
+}
+
+/// Why generation failed.
+#[derive(Debug)]
+pub enum Error {
+    /// The manifest could not be read.
+    Read {
+        /// The manifest's path.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The manifest has errors; the rendered diagnostics.
+    Invalid(String),
+    /// A generated file could not be written.
+    Write {
+        /// The file's path.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Read { path, error } => write!(f, "cannot read `{}`: {error}", path.display()),
+            Error::Invalid(rendered) => f.write_str(rendered),
+            Error::Write { path, error } => write!(f, "cannot write `{}`: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// What one generation run produced.
+#[derive(Debug)]
+pub struct Generated {
+    /// The validated contract.
+    pub contract: Contract,
+    /// The rendered warnings, empty when there are none.
+    pub warnings: String,
+    /// Where the Rust module was written.
+    pub rust_path: PathBuf,
+}
+
+/// Configures and runs generation, typically from `build.rs`.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    manifest: PathBuf,
+    out_dir: Option<PathBuf>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder {
+            manifest: PathBuf::from("tools.yaml"),
+            out_dir: None,
+        }
+    }
+}
+
+impl Builder {
+    /// A builder for `tools.yaml` in the crate root, writing to `OUT_DIR`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Uses another manifest path, relative to the crate root.
+    pub fn manifest(mut self, path: impl Into<PathBuf>) -> Self {
+        self.manifest = path.into();
+        self
+    }
+
+    /// Writes the generated Rust somewhere other than `OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Loads, validates and generates; returns rendered diagnostics on failure.
+    pub fn generate(&self) -> Result<Generated, Error> {
+        let text = std::fs::read_to_string(&self.manifest).map_err(|error| Error::Read {
+            path: self.manifest.clone(),
+            error,
+        })?;
+        let source = Source::new(display_name(&self.manifest), text);
+        let loaded =
+            load(&source).map_err(|d| Error::Invalid(diagnostic::render_all(&d, &source)))?;
+        let out_dir = self
+            .out_dir
+            .clone()
+            .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("."));
+        let rust_path = out_dir.join(GENERATED_RUST);
+        let code = rust::generate(&loaded.contract);
+        output::write_if_changed(&rust_path, &code).map_err(|error| Error::Write {
+            path: rust_path.clone(),
+            error,
+        })?;
+        let warnings = if loaded.warnings.is_empty() {
+            String::new()
+        } else {
+            diagnostic::render_all(&loaded.warnings, &source)
+        };
+        Ok(Generated {
+            contract: loaded.contract,
+            warnings,
+            rust_path,
+        })
+    }
+
+    /// The build-script entry point: generates, tells cargo to rerun when the manifest changes,
+    /// and on failure prints every diagnostic and stops the build.
+    pub fn compile(&self) {
+        println!("cargo::rerun-if-changed={}", self.manifest.display());
+        match self.generate() {
+            Ok(generated) => {
+                for line in generated.warnings.lines().filter(|l| !l.is_empty()) {
+                    println!("cargo::warning={line}");
+                }
+            }
+            Err(error) => {
+                eprintln!("{error}");
+                println!(
+                    "cargo::error={} is not a valid contract; the diagnostics are above",
+                    self.manifest.display()
+                );
+                std::process::exit(1);
+            }
+        }
+    }
+}
+
+/// The one-line form of [`Builder::compile`] for a manifest at `path`.
+pub fn compile(path: impl AsRef<Path>) {
+    Builder::new().manifest(path.as_ref()).compile();
+}
+
+fn display_name(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}

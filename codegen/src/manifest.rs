@@ -1,0 +1,496 @@
+//! The manifest as written: every value with its span, before any rule is checked.
+//!
+//! [`decode`] turns the YAML tree into these types and reports shape errors (unknown keys,
+//! missing keys, wrong types). The rules between values live in [`crate::validate`].
+
+use serde_json::Value;
+
+use crate::decode::{Decoder, Fields};
+use crate::diagnostic::Diagnostic;
+use crate::source::{Span, Spanned};
+use crate::yaml::{Node, NodeKind};
+
+/// A whole `tools.yaml`.
+#[derive(Debug, Default)]
+pub struct Manifest {
+    /// The `server:` block.
+    pub server: Option<Server>,
+    /// How hints are published.
+    pub hint_policy: Option<Spanned<HintPolicy>>,
+    /// Named effects, each standing for four hints.
+    pub effects: Vec<Effect>,
+    /// Named sentences that descriptions must carry verbatim.
+    pub sentences: Vec<Sentence>,
+    /// The error vocabulary.
+    pub errors: Vec<ErrorDef>,
+    /// Shared parameter and output types.
+    pub types: Vec<TypeDef>,
+    /// The tools, in publication order.
+    pub tools: Vec<Tool>,
+}
+
+/// The `server:` block.
+#[derive(Debug)]
+pub struct Server {
+    /// The block itself.
+    pub span: Span,
+    /// `serverInfo.name`.
+    pub name: Option<Spanned<String>>,
+    /// `serverInfo.title`.
+    pub title: Option<Spanned<String>>,
+    /// `serverInfo.version`; the crate's version when absent.
+    pub version: Option<Spanned<String>>,
+    /// Instructions for the model, sent at initialization.
+    pub instructions: Option<Spanned<String>>,
+    /// The 2026-07-28 `tools/list` cache hint.
+    pub cache: Option<Cache>,
+}
+
+/// `cache: {ttl_ms, scope}`.
+#[derive(Debug)]
+pub struct Cache {
+    /// `ttlMs`.
+    pub ttl_ms: Option<Spanned<u64>>,
+    /// `cacheScope`: `public` or `private`.
+    pub scope: Option<Spanned<String>>,
+}
+
+/// How the four hints are published.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HintPolicy {
+    /// All four on every tool.
+    All,
+    /// The named hints are left out on read-only tools, where the spec gives them no meaning.
+    OmitOnReadOnly(Vec<Spanned<String>>),
+}
+
+/// Four optional hints, as written on an effect or a tool.
+#[derive(Debug, Default, Clone)]
+pub struct Hints {
+    /// Where they are written.
+    pub span: Span,
+    /// `readOnlyHint`.
+    pub read_only: Option<Spanned<bool>>,
+    /// `destructiveHint`.
+    pub destructive: Option<Spanned<bool>>,
+    /// `idempotentHint`.
+    pub idempotent: Option<Spanned<bool>>,
+    /// `openWorldHint`.
+    pub open_world: Option<Spanned<bool>>,
+}
+
+/// A named effect: `effects: {read: {read_only: true, …}}`.
+#[derive(Debug)]
+pub struct Effect {
+    /// Its name.
+    pub name: Spanned<String>,
+    /// The hints it stands for.
+    pub hints: Hints,
+}
+
+/// A pinned sentence.
+#[derive(Debug)]
+pub struct Sentence {
+    /// Its name, which becomes a constant.
+    pub name: Spanned<String>,
+    /// Its exact text.
+    pub text: Spanned<String>,
+}
+
+/// An entry of the error vocabulary.
+#[derive(Debug)]
+pub struct ErrorDef {
+    /// The code published in the error envelope.
+    pub code: Spanned<String>,
+    /// The message template, with `{field}` placeholders.
+    pub message: Option<Spanned<String>>,
+    /// What the caller should do next, ideally naming the call that finds a valid value.
+    pub hint: Option<Spanned<String>>,
+}
+
+/// A shared type.
+#[derive(Debug)]
+pub struct TypeDef {
+    /// Its name, which becomes the Rust type's name.
+    pub name: Spanned<String>,
+    /// Its schema.
+    pub schema: Schema,
+}
+
+/// One tool.
+#[derive(Debug)]
+pub struct Tool {
+    /// The tool's mapping.
+    pub span: Span,
+    /// The published name.
+    pub name: Option<Spanned<String>>,
+    /// The published title.
+    pub title: Option<Spanned<String>>,
+    /// The description for the model.
+    pub description: Option<Spanned<String>>,
+    /// Pinned sentences appended to the description.
+    pub sentences: Vec<Spanned<String>>,
+    /// The named effect giving the hints.
+    pub effect: Option<Spanned<String>>,
+    /// Hints set on the tool, over the effect's.
+    pub hints: Option<Hints>,
+    /// The parameters, in order.
+    pub parameters: Vec<Property>,
+    /// What a successful call returns.
+    pub output: Option<Output>,
+    /// The error codes the tool may return.
+    pub errors: Vec<Spanned<String>>,
+    /// Static `_meta` entries.
+    pub meta: Vec<(Spanned<String>, Value)>,
+}
+
+/// A tool's output.
+#[derive(Debug)]
+pub enum Output {
+    /// `output: text`: plain text, no structured content.
+    Text(Span),
+    /// An object with properties.
+    Object(Schema),
+}
+
+/// A named property of an object: a parameter, an output field or a nested field.
+#[derive(Debug)]
+pub struct Property {
+    /// The property's name as published.
+    pub name: Spanned<String>,
+    /// Its schema.
+    pub schema: Schema,
+    /// `required:` as written.
+    pub required: Option<Spanned<bool>>,
+    /// `default:` as written.
+    pub default: Option<Spanned<Value>>,
+}
+
+/// A schema as written, in the JSON Schema vocabulary the manifest allows.
+#[derive(Debug, Default)]
+pub struct Schema {
+    /// The mapping it is written in.
+    pub span: Span,
+    /// `type:` a primitive, `array`, `object`, or a shared type's name.
+    pub ty: Option<Spanned<String>>,
+    /// `description:`.
+    pub description: Option<Spanned<String>>,
+    /// `example:` or `examples:`.
+    pub examples: Vec<Spanned<Value>>,
+    /// `enum:` for string enums.
+    pub enum_values: Option<Vec<Spanned<String>>>,
+    /// `items:` for arrays.
+    pub items: Option<Box<Schema>>,
+    /// `properties:` for objects.
+    pub properties: Option<Vec<Property>>,
+    /// `minLength:`.
+    pub min_length: Option<Spanned<u64>>,
+    /// `maxLength:`.
+    pub max_length: Option<Spanned<u64>>,
+    /// `pattern:`.
+    pub pattern: Option<Spanned<String>>,
+    /// `format:`.
+    pub format: Option<Spanned<String>>,
+    /// `minimum:`.
+    pub minimum: Option<Spanned<serde_json::Number>>,
+    /// `maximum:`.
+    pub maximum: Option<Spanned<serde_json::Number>>,
+    /// `minItems:`.
+    pub min_items: Option<Spanned<u64>>,
+    /// `maxItems:`.
+    pub max_items: Option<Spanned<u64>>,
+}
+
+/// Reads a manifest from its YAML tree, reporting every shape error.
+pub fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
+    let mut manifest = Manifest::default();
+    let Some(mut top) = de.fields(root, "the manifest") else {
+        return manifest;
+    };
+    if let Some(n) = top.require(de, "server") {
+        manifest.server = server(n, de);
+    }
+    if let Some(n) = top.get("hint_policy") {
+        manifest.hint_policy = hint_policy(n, de);
+    }
+    if let Some(n) = top.get("effects") {
+        for (name, node) in de.entries(n, "`effects`") {
+            if let Some(hints) = hints(node, de, "an effect") {
+                manifest.effects.push(Effect { name, hints });
+            }
+        }
+    }
+    if let Some(n) = top.get("sentences") {
+        for (name, node) in de.entries(n, "`sentences`") {
+            if let Some(text) = de.string(node, "a pinned sentence") {
+                manifest.sentences.push(Sentence { name, text });
+            }
+        }
+    }
+    if let Some(n) = top.get("errors") {
+        for (code, node) in de.entries(n, "`errors`") {
+            let Some(mut f) = de.fields(node, "an error") else {
+                continue;
+            };
+            let message = f
+                .require(de, "message")
+                .and_then(|n| de.string(n, "`message`"));
+            let hint = f.get("hint").and_then(|n| de.string(n, "`hint`"));
+            f.finish(de);
+            manifest.errors.push(ErrorDef {
+                code,
+                message,
+                hint,
+            });
+        }
+    }
+    if let Some(n) = top.get("types") {
+        for (name, node) in de.entries(n, "`types`") {
+            let Some(mut f) = de.fields(node, "a shared type") else {
+                continue;
+            };
+            let schema = schema(&mut f, de);
+            f.finish(de);
+            manifest.types.push(TypeDef { name, schema });
+        }
+    }
+    if let Some(n) = top.require(de, "tools") {
+        for node in de.seq(n, "`tools`").unwrap_or_default() {
+            if let Some(t) = tool(node, de) {
+                manifest.tools.push(t);
+            }
+        }
+    }
+    top.finish(de);
+    manifest
+}
+
+fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
+    let mut f = de.fields(node, "`server`")?;
+    let name = f
+        .require(de, "name")
+        .and_then(|n| de.string(n, "the server name"));
+    let title = f
+        .get("title")
+        .and_then(|n| de.string(n, "the server title"));
+    let version = f
+        .get("version")
+        .and_then(|n| de.text(n, "the server version"));
+    let instructions = f
+        .get("instructions")
+        .and_then(|n| de.string(n, "`instructions`"));
+    let cache = f.get("cache").and_then(|n| {
+        let mut c = de.fields(n, "`cache`")?;
+        let ttl_ms = c
+            .require(de, "ttl_ms")
+            .and_then(|n| de.count(n, "`ttl_ms`"));
+        let scope = c.require(de, "scope").and_then(|n| de.string(n, "`scope`"));
+        c.finish(de);
+        Some(Cache { ttl_ms, scope })
+    });
+    f.finish(de);
+    Some(Server {
+        span: node.span,
+        name,
+        title,
+        version,
+        instructions,
+        cache,
+    })
+}
+
+fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>> {
+    match &node.kind {
+        NodeKind::Str(s) if s == "all" => Some(Spanned::new(HintPolicy::All, node.span)),
+        NodeKind::Str(s) if s == "minimal" => Some(Spanned::new(
+            HintPolicy::OmitOnReadOnly(
+                ["destructive", "idempotent"]
+                    .map(|h| Spanned::new(h.to_owned(), node.span))
+                    .into(),
+            ),
+            node.span,
+        )),
+        NodeKind::Map(_) => {
+            let mut f = de.fields(node, "`hint_policy`")?;
+            let omit = f
+                .require(de, "omit_on_read_only")
+                .map(|n| de.strings(n, "a hint name"));
+            f.finish(de);
+            Some(Spanned::new(HintPolicy::OmitOnReadOnly(omit?), node.span))
+        }
+        _ => {
+            de.diags.push(
+                Diagnostic::error("unknown-hint-policy", "unknown hint policy", node.span)
+                    .label("not a hint policy")
+                    .help("write `all`, `minimal`, or `{omit_on_read_only: [idempotent]}`"),
+            );
+            None
+        }
+    }
+}
+
+/// The four hint keys, with the names they are written under.
+pub const HINT_KEYS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
+
+fn hints(node: &Node, de: &mut Decoder<'_>, what: &'static str) -> Option<Hints> {
+    let mut f = de.fields(node, what)?;
+    let [read_only, destructive, idempotent, open_world] =
+        HINT_KEYS.map(|k| f.get(k).and_then(|n| de.bool(n, "a hint")));
+    f.finish(de);
+    Some(Hints {
+        span: node.span,
+        read_only,
+        destructive,
+        idempotent,
+        open_world,
+    })
+}
+
+fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
+    let mut f = de.fields(node, "a tool")?;
+    let name = f
+        .require(de, "name")
+        .and_then(|n| de.string(n, "the tool name"));
+    let title = f
+        .require(de, "title")
+        .and_then(|n| de.string(n, "the tool title"));
+    let description = f
+        .require(de, "description")
+        .and_then(|n| de.string(n, "the description"));
+    let sentences = f
+        .get("sentences")
+        .map(|n| de.strings(n, "a sentence name"))
+        .unwrap_or_default();
+    let effect = f.get("effect").and_then(|n| de.string(n, "the effect"));
+    let hints = f.get("hints").and_then(|n| hints(n, de, "`hints`"));
+    let parameters = f
+        .get("parameters")
+        .map(|n| properties(n, de))
+        .unwrap_or_default();
+    let output = f.require(de, "output").and_then(|n| output(n, de));
+    let errors = f
+        .get("errors")
+        .map(|n| de.strings(n, "an error code"))
+        .unwrap_or_default();
+    let meta = f
+        .get("_meta")
+        .map(|n| {
+            de.entries(n, "`_meta`")
+                .into_iter()
+                .map(|(k, v)| (k, v.to_json()))
+                .collect()
+        })
+        .unwrap_or_default();
+    f.finish(de);
+    Some(Tool {
+        span: node.span,
+        name,
+        title,
+        description,
+        sentences,
+        effect,
+        hints,
+        parameters,
+        output,
+        errors,
+        meta,
+    })
+}
+
+fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
+    if let NodeKind::Str(s) = &node.kind {
+        if s == "text" {
+            return Some(Output::Text(node.span));
+        }
+        de.diags.push(
+            Diagnostic::error("unknown-output", format!("unknown output `{s}`"), node.span)
+                .help("write `output: text`, or a mapping with `properties:`"),
+        );
+        return None;
+    }
+    let mut f = de.fields(node, "`output`")?;
+    let mut s = schema(&mut f, de);
+    f.finish(de);
+    if s.properties.is_none() && s.ty.is_none() {
+        de.diags.push(
+            Diagnostic::error(
+                "missing-field",
+                "`output` is missing the required key `properties`",
+                node.span,
+            )
+            .help("list the output's fields under `properties:`, or write `output: text`"),
+        );
+    }
+    if s.ty.is_none() {
+        s.ty = Some(Spanned::new("object".into(), node.span));
+    }
+    Some(Output::Object(s))
+}
+
+fn properties(node: &Node, de: &mut Decoder<'_>) -> Vec<Property> {
+    de.entries(node, "`properties`")
+        .into_iter()
+        .filter_map(|(name, node)| {
+            let mut f = de.fields(node, "a property")?;
+            let required = f.get("required").and_then(|n| de.bool(n, "`required`"));
+            let default = f.get("default").map(|n| Spanned::new(n.to_json(), n.span));
+            let schema = schema(&mut f, de);
+            f.finish(de);
+            Some(Property {
+                name,
+                schema,
+                required,
+                default,
+            })
+        })
+        .collect()
+}
+
+/// Reads the schema keys of a mapping; the caller reads any other keys it allows.
+fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
+    let mut s = Schema {
+        span: f.span,
+        ..Schema::default()
+    };
+    s.ty = f.get("type").and_then(|n| de.string(n, "`type`"));
+    s.description = f
+        .get("description")
+        .and_then(|n| de.string(n, "`description`"));
+    let example = f.get("example");
+    let examples = f.get("examples");
+    if let (Some(_), Some(both)) = (example, examples) {
+        de.diags.push(
+            Diagnostic::error(
+                "example-and-examples",
+                "write `example` or `examples`, not both",
+                both.span,
+            )
+            .help("move the single example into the `examples` list"),
+        );
+    }
+    if let Some(n) = example {
+        s.examples.push(Spanned::new(n.to_json(), n.span));
+    }
+    if let Some(n) = examples {
+        for item in de.seq(n, "`examples`").unwrap_or_default() {
+            s.examples.push(Spanned::new(item.to_json(), item.span));
+        }
+    }
+    s.enum_values = f.get("enum").map(|n| de.strings(n, "an enum value"));
+    s.items = f.get("items").and_then(|n| {
+        let mut items = de.fields(n, "`items`")?;
+        let schema = schema(&mut items, de);
+        items.finish(de);
+        Some(Box::new(schema))
+    });
+    s.properties = f.get("properties").map(|n| properties(n, de));
+    s.min_length = f.get("minLength").and_then(|n| de.count(n, "`minLength`"));
+    s.max_length = f.get("maxLength").and_then(|n| de.count(n, "`maxLength`"));
+    s.pattern = f.get("pattern").and_then(|n| de.string(n, "`pattern`"));
+    s.format = f.get("format").and_then(|n| de.string(n, "`format`"));
+    s.minimum = f.get("minimum").and_then(|n| de.number(n, "`minimum`"));
+    s.maximum = f.get("maximum").and_then(|n| de.number(n, "`maximum`"));
+    s.min_items = f.get("minItems").and_then(|n| de.count(n, "`minItems`"));
+    s.max_items = f.get("maxItems").and_then(|n| de.count(n, "`maxItems`"));
+    s
+}

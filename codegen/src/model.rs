@@ -1,0 +1,307 @@
+//! The validated contract: the only input of every emitter.
+//!
+//! Everything here has passed validation: names are legal and unique, references resolve,
+//! hints are complete, examples and defaults match their schemas, and every Rust identifier
+//! is derived and collision-free. Emitters never look back at the YAML.
+
+use serde_json::{Map, Value};
+
+/// A whole validated manifest.
+#[derive(Debug, Clone)]
+pub struct Contract {
+    /// The manifest's file name, for generated-file headers.
+    pub source_name: String,
+    /// Server identity and list hints.
+    pub server: ServerInfo,
+    /// Pinned sentences.
+    pub sentences: Vec<SentenceDef>,
+    /// The error vocabulary.
+    pub errors: Vec<ErrorDef>,
+    /// Shared types.
+    pub types: Vec<NamedType>,
+    /// Tools in publication order.
+    pub tools: Vec<ToolDef>,
+}
+
+/// `serverInfo` plus instructions and the 2026-07-28 cache hint.
+#[derive(Debug, Clone)]
+pub struct ServerInfo {
+    /// `serverInfo.name`.
+    pub name: String,
+    /// `serverInfo.title`.
+    pub title: Option<String>,
+    /// `serverInfo.version`; `None` means the implementing crate's version.
+    pub version: Option<String>,
+    /// Instructions for the model.
+    pub instructions: Option<String>,
+    /// `ttlMs` and whether `cacheScope` is public.
+    pub cache: Option<CacheHint>,
+}
+
+/// The `tools/list` cache hint.
+#[derive(Debug, Clone, Copy)]
+pub struct CacheHint {
+    /// `ttlMs`.
+    pub ttl_ms: u64,
+    /// `cacheScope: public` when true, `private` otherwise.
+    pub public: bool,
+}
+
+/// A pinned sentence and its constant.
+#[derive(Debug, Clone)]
+pub struct SentenceDef {
+    /// The manifest name.
+    pub name: String,
+    /// The Rust constant's name.
+    pub constant: String,
+    /// The exact text.
+    pub text: String,
+}
+
+/// An error code of the vocabulary.
+#[derive(Debug, Clone)]
+pub struct ErrorDef {
+    /// The published code.
+    pub code: String,
+    /// The Rust variant's name.
+    pub variant: String,
+    /// The message template.
+    pub message: Template,
+    /// The hint template.
+    pub hint: Option<Template>,
+    /// The template fields, in first-use order; each becomes a `String` field.
+    pub fields: Vec<String>,
+}
+
+/// A text with `{field}` placeholders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Template {
+    /// The text as written.
+    pub source: String,
+    /// Its pieces.
+    pub parts: Vec<TemplatePart>,
+}
+
+/// A piece of a [`Template`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum TemplatePart {
+    /// Text copied as is (braces already unescaped).
+    Literal(String),
+    /// A field's value.
+    Field(String),
+}
+
+/// A shared type.
+#[derive(Debug, Clone)]
+pub struct NamedType {
+    /// The manifest name, also the Rust name.
+    pub name: String,
+    /// Its schema.
+    pub schema: Schema,
+}
+
+/// One tool.
+#[derive(Debug, Clone)]
+pub struct ToolDef {
+    /// The published name.
+    pub name: String,
+    /// The published title (on `title` and `annotations.title`).
+    pub title: String,
+    /// The description as written.
+    pub description: String,
+    /// The published description: the written one followed by every pinned sentence it lacks.
+    pub published_description: String,
+    /// Indices into [`Contract::sentences`].
+    pub sentences: Vec<usize>,
+    /// All four hints, resolved.
+    pub hints: Hints,
+    /// The hints as published under the manifest's policy.
+    pub published_hints: PublishedHints,
+    /// Parameters in order.
+    pub parameters: Vec<Field>,
+    /// The output.
+    pub output: OutputDef,
+    /// Indices into [`Contract::errors`].
+    pub errors: Vec<usize>,
+    /// Static `_meta` entries.
+    pub meta: Map<String, Value>,
+    /// The handler method's name.
+    pub method: String,
+    /// The prefix of the tool's Rust types (`ReadFile` for `ReadFileArgs`).
+    pub type_prefix: String,
+    /// The constant naming the tool in `names::` and `titles::`.
+    pub constant: String,
+}
+
+impl ToolDef {
+    /// The arguments struct's name.
+    pub fn args_type(&self) -> String {
+        format!("{}Args", self.type_prefix)
+    }
+    /// The output struct's name.
+    pub fn output_type(&self) -> String {
+        format!("{}Output", self.type_prefix)
+    }
+    /// The error enum's name.
+    pub fn error_type(&self) -> String {
+        format!("{}Error", self.type_prefix)
+    }
+}
+
+/// The four hints, every one decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hints {
+    /// `readOnlyHint`.
+    pub read_only: bool,
+    /// `destructiveHint`.
+    pub destructive: bool,
+    /// `idempotentHint`.
+    pub idempotent: bool,
+    /// `openWorldHint`.
+    pub open_world: bool,
+}
+
+/// The hints as they appear on the wire; `None` is left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PublishedHints {
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
+}
+
+/// What a tool returns on success.
+#[derive(Debug, Clone)]
+pub enum OutputDef {
+    /// Plain text.
+    Text,
+    /// A structured object, also mirrored as JSON text.
+    Object {
+        /// The output's description, if any.
+        description: Option<String>,
+        /// Its fields.
+        fields: Vec<Field>,
+    },
+}
+
+/// A property of an object: parameter, output field or nested field.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The published property name.
+    pub name: String,
+    /// The Rust field's name.
+    pub ident: String,
+    /// The property's schema.
+    pub schema: Schema,
+    /// Listed in `required`.
+    pub required: bool,
+    /// Applied when the argument is absent; stated in the description, never published as `default`.
+    pub default: Option<Value>,
+}
+
+impl Field {
+    /// The published description: the written one, then the default if there is one.
+    pub fn published_description(&self) -> String {
+        let text = self.schema.description.clone().unwrap_or_default();
+        match &self.default {
+            None => text,
+            Some(d) => {
+                let sep = if text.is_empty() || text.ends_with(['.', '!', '?']) {
+                    " "
+                } else {
+                    ". "
+                };
+                format!("{}{sep}Default: {d}.", text.trim_end())
+                    .trim_start()
+                    .to_owned()
+            }
+        }
+    }
+}
+
+/// A schema, resolved.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    /// The type.
+    pub kind: Kind,
+    /// `description`.
+    pub description: Option<String>,
+    /// `examples`.
+    pub examples: Vec<Value>,
+    /// Constraint keywords.
+    pub constraints: Constraints,
+}
+
+/// A schema's type.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    /// `string`.
+    String,
+    /// `integer`; unsigned in Rust when `minimum >= 0`.
+    Integer,
+    /// `number`.
+    Number,
+    /// `boolean`.
+    Boolean,
+    /// A string enum.
+    Enum(EnumDef),
+    /// `array`.
+    Array(Box<Schema>),
+    /// `object` with properties.
+    Object(ObjectDef),
+    /// A shared type, by index into [`Contract::types`].
+    Named(usize),
+}
+
+/// A string enum and its Rust enum.
+#[derive(Debug, Clone)]
+pub struct EnumDef {
+    /// The Rust enum's name.
+    pub rust_name: String,
+    /// Values and their variants.
+    pub values: Vec<(String, String)>,
+}
+
+/// An object and its Rust struct.
+#[derive(Debug, Clone)]
+pub struct ObjectDef {
+    /// The Rust struct's name.
+    pub rust_name: String,
+    /// Its fields.
+    pub fields: Vec<Field>,
+}
+
+/// Constraint keywords, published as written.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Constraints {
+    /// `minLength`.
+    pub min_length: Option<u64>,
+    /// `maxLength`.
+    pub max_length: Option<u64>,
+    /// `pattern`.
+    pub pattern: Option<String>,
+    /// `format`.
+    pub format: Option<String>,
+    /// `minimum`.
+    pub minimum: Option<serde_json::Number>,
+    /// `maximum`.
+    pub maximum: Option<serde_json::Number>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+}
+
+impl Constraints {
+    /// Whether an integer under these constraints can never be negative.
+    pub fn non_negative(&self) -> bool {
+        self.minimum
+            .as_ref()
+            .and_then(serde_json::Number::as_f64)
+            .is_some_and(|m| m >= 0.0)
+    }
+}

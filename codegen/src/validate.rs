@@ -1,0 +1,1267 @@
+//! Every rule between manifest values, checked at once.
+//!
+//! [`validate`] walks the decoded manifest, records a diagnostic for each broken rule and
+//! builds the [`Contract`] from whatever is sound, so one build reports every problem.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use crate::decode::suggest;
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::ident;
+use crate::manifest::{self as raw, HINT_KEYS, HintPolicy, Manifest};
+use crate::meta_key;
+use crate::model::*;
+use crate::schema;
+use crate::source::{Span, Spanned};
+
+/// Codes the runtime itself returns; the vocabulary may not redefine them.
+pub const RESERVED_ERROR_CODES: [&str; 4] = [
+    "argument_missing",
+    "argument_invalid",
+    "argument_unknown",
+    "internal_error",
+];
+
+/// Formats defined by JSON Schema 2020-12.
+const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// Checks a decoded manifest and builds the contract from it.
+pub fn validate(manifest: &Manifest, source_name: &str, diags: &mut Diagnostics) -> Contract {
+    let mut v = Validator {
+        diags,
+        rust_types: HashMap::new(),
+        examples: Vec::new(),
+    };
+    let server = v.server(manifest.server.as_ref());
+    let omit = v.policy(manifest.hint_policy.as_ref());
+    let effects = v.effects(&manifest.effects);
+    let sentences = v.sentences(&manifest.sentences);
+    let errors = v.errors(&manifest.errors);
+    let types = v.types(&manifest.types);
+    let mut contract = Contract {
+        source_name: source_name.to_owned(),
+        server,
+        sentences,
+        errors,
+        types,
+        tools: Vec::new(),
+    };
+    let mut names: HashMap<String, Span> = HashMap::new();
+    let mut titles: HashMap<String, Span> = HashMap::new();
+    let mut methods: HashMap<String, Span> = HashMap::new();
+    for tool in &manifest.tools {
+        if let Some(t) = v.tool(tool, &manifest, &contract, &effects, &omit) {
+            let span = tool.name.as_ref().map_or(tool.span, |n| n.span);
+            let title_span = tool.title.as_ref().map_or(tool.span, |n| n.span);
+            if let Some(first) = names.insert(t.name.clone(), span) {
+                v.diags.push(
+                    Diagnostic::error(
+                        "duplicate-tool-name",
+                        format!("the tool name `{}` is used twice", t.name),
+                        span,
+                    )
+                    .label("used again here")
+                    .related(first, "first used here")
+                    .help("tool names must be unique within a server; rename one of them"),
+                );
+                continue;
+            }
+            if let Some(first) = titles.insert(t.title.clone(), title_span) {
+                v.diags.push(
+                    Diagnostic::error(
+                        "duplicate-title",
+                        format!("the title `{}` is used twice", t.title),
+                        title_span,
+                    )
+                    .label("used again here")
+                    .related(first, "first used here")
+                    .help("give each tool a title of its own, so people can tell them apart"),
+                );
+            }
+            if let Some(first) = methods.insert(t.method.clone(), span) {
+                v.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!("the tool `{}` becomes the Rust method `{}`, which another tool already has", t.name, t.method),
+                        span,
+                    )
+                    .related(first, "this tool has the same Rust name")
+                    .help("rename one of the tools so their snake_case forms differ"),
+                );
+                continue;
+            }
+            for (ty, what) in [
+                (t.args_type(), "arguments"),
+                (t.output_type(), "output"),
+                (t.error_type(), "error"),
+            ] {
+                v.claim_type(ty, span, what);
+            }
+            contract.tools.push(t);
+        }
+    }
+    let used_errors: Vec<usize> = contract
+        .tools
+        .iter()
+        .flat_map(|t| t.errors.iter().copied())
+        .collect();
+    for (i, e) in manifest.errors.iter().enumerate() {
+        if !used_errors.contains(&i) && contract.errors.get(i).is_some() {
+            v.diags.push(
+                Diagnostic::warning(
+                    "unused-error",
+                    format!("no tool lists the error `{}`", e.code.value),
+                    e.code.span,
+                )
+                .help("list it under a tool's `errors:`, or remove it"),
+            );
+        }
+    }
+    v.check_examples(&contract);
+    contract
+}
+
+/// An example or default waiting to be checked once every shared type is known.
+struct PendingExample {
+    schema: Schema,
+    value: Value,
+    span: Span,
+    what: &'static str,
+}
+
+struct Validator<'d> {
+    diags: &'d mut Diagnostics,
+    /// Every Rust type name emitted, with where it comes from.
+    rust_types: HashMap<String, Span>,
+    examples: Vec<PendingExample>,
+}
+
+/// Where a schema sits, which decides what it must carry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A tool's parameter or a field nested in one.
+    Input,
+    /// A field of a tool's output.
+    Output,
+    /// A shared type, usable on either side.
+    Shared,
+}
+
+impl Validator<'_> {
+    fn error(
+        &mut self,
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        help: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::error(code, message, span).help(help));
+    }
+
+    /// Records a Rust type name, refusing a second type of the same name.
+    fn claim_type(&mut self, name: String, span: Span, what: &str) {
+        if let Some(first) = self.rust_types.get(&name).copied() {
+            self.diags.push(
+                Diagnostic::error(
+                    "ident-collision",
+                    format!("the {what} type `{name}` would be generated twice"),
+                    span,
+                )
+                .related(first, "the other type of that name comes from here")
+                .help("rename the shared type or the tool so the generated Rust names differ"),
+            );
+        } else {
+            self.rust_types.insert(name, span);
+        }
+    }
+
+    fn server(&mut self, server: Option<&raw::Server>) -> ServerInfo {
+        let mut info = ServerInfo {
+            name: String::new(),
+            title: None,
+            version: None,
+            instructions: None,
+            cache: None,
+        };
+        let Some(s) = server else { return info };
+        if let Some(name) = &s.name {
+            if name.value.trim().is_empty() {
+                self.error(
+                    "empty-text",
+                    "the server name is empty",
+                    name.span,
+                    "name the server, e.g. `my-server`",
+                );
+            }
+            info.name = name.value.clone();
+        }
+        info.title = s.title.as_ref().map(|t| t.value.clone());
+        info.version = s.version.as_ref().map(|t| t.value.clone());
+        info.instructions = s.instructions.as_ref().map(|t| t.value.clone());
+        if let Some(cache) = &s.cache
+            && let (Some(ttl), Some(scope)) = (&cache.ttl_ms, &cache.scope)
+        {
+            match scope.value.as_str() {
+                "public" | "private" => {
+                    info.cache = Some(CacheHint {
+                        ttl_ms: ttl.value,
+                        public: scope.value == "public",
+                    })
+                }
+                other => self.error(
+                    "bad-cache-scope",
+                    format!("unknown cache scope `{other}`"),
+                    scope.span,
+                    "write `public` (the list is the same for every caller) or `private`",
+                ),
+            }
+        }
+        info
+    }
+
+    /// The hints left out on read-only tools.
+    fn policy(&mut self, policy: Option<&Spanned<HintPolicy>>) -> Vec<String> {
+        let Some(Spanned {
+            value: HintPolicy::OmitOnReadOnly(names),
+            ..
+        }) = policy
+        else {
+            return Vec::new();
+        };
+        let mut omit = Vec::new();
+        for name in names {
+            if name.value == "destructive" || name.value == "idempotent" {
+                omit.push(name.value.clone());
+            } else {
+                self.error(
+                    "bad-hint-policy",
+                    format!("`{}` cannot be left out on read-only tools", name.value),
+                    name.span,
+                    "only `destructive` and `idempotent` have no meaning on a read-only tool",
+                );
+            }
+        }
+        omit
+    }
+
+    fn effects(&mut self, effects: &[raw::Effect]) -> HashMap<String, Hints> {
+        let mut out = HashMap::new();
+        for e in effects {
+            let hints = self.complete_hints(
+                &e.hints,
+                None,
+                e.name.span,
+                &format!("the effect `{}`", e.name.value),
+            );
+            if let Some(h) = hints {
+                out.insert(e.name.value.clone(), h);
+            }
+        }
+        out
+    }
+
+    /// Merges written hints over a base and checks that all four are decided and agree.
+    fn complete_hints(
+        &mut self,
+        written: &raw::Hints,
+        base: Option<Hints>,
+        span: Span,
+        what: &str,
+    ) -> Option<Hints> {
+        let pick = |h: &Option<Spanned<bool>>, b: Option<bool>| h.as_ref().map(|s| s.value).or(b);
+        let values = [
+            pick(&written.read_only, base.map(|b| b.read_only)),
+            pick(&written.destructive, base.map(|b| b.destructive)),
+            pick(&written.idempotent, base.map(|b| b.idempotent)),
+            pick(&written.open_world, base.map(|b| b.open_world)),
+        ];
+        let missing: Vec<&str> = HINT_KEYS
+            .iter()
+            .zip(values)
+            .filter(|(_, v)| v.is_none())
+            .map(|(k, _)| *k)
+            .collect();
+        if !missing.is_empty() {
+            let list = missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.error(
+                "unresolved-hint",
+                format!("{what} leaves {list} undecided"),
+                span,
+                "set every hint, either under `hints:` or through an `effect:` from the `effects:` table",
+            );
+            return None;
+        }
+        let [read_only, destructive, idempotent, open_world] =
+            values.map(|v| v.unwrap_or_default());
+        if read_only && destructive {
+            let at = written
+                .destructive
+                .as_ref()
+                .or(written.read_only.as_ref())
+                .map_or(span, |s| s.span);
+            self.error(
+                "contradictory-hints",
+                format!("{what} is both read-only and destructive"),
+                at,
+                "a read-only tool does not modify anything: set `destructive: false`, or `read_only: false`",
+            );
+            return None;
+        }
+        Some(Hints {
+            read_only,
+            destructive,
+            idempotent,
+            open_world,
+        })
+    }
+
+    fn sentences(&mut self, sentences: &[raw::Sentence]) -> Vec<SentenceDef> {
+        let mut constants: HashMap<String, Span> = HashMap::new();
+        let mut out = Vec::new();
+        for s in sentences {
+            if !is_snake(&s.name.value) {
+                self.error(
+                    "bad-name",
+                    format!("the sentence name `{}` is not snake_case", s.name.value),
+                    s.name.span,
+                    "use lowercase letters, digits and `_`, starting with a letter",
+                );
+                continue;
+            }
+            if s.text.value.trim().is_empty() {
+                self.error(
+                    "empty-text",
+                    "the pinned sentence is empty",
+                    s.text.span,
+                    "write the sentence",
+                );
+            }
+            let constant = ident::shouty(&s.name.value);
+            if let Some(first) = constants.insert(constant.clone(), s.name.span) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!("the constant `{constant}` would be generated twice"),
+                        s.name.span,
+                    )
+                    .related(first, "this sentence has the same constant")
+                    .help("rename one of the sentences"),
+                );
+            }
+            out.push(SentenceDef {
+                name: s.name.value.clone(),
+                constant,
+                text: s.text.value.trim().to_owned(),
+            });
+        }
+        out
+    }
+
+    fn errors(&mut self, errors: &[raw::ErrorDef]) -> Vec<ErrorDef> {
+        let mut variants: HashMap<String, Span> = HashMap::new();
+        let mut out = Vec::new();
+        for e in errors {
+            let code = &e.code;
+            if !is_snake(&code.value) {
+                self.error(
+                    "bad-name",
+                    format!("the error code `{}` is not snake_case", code.value),
+                    code.span,
+                    "use lowercase letters, digits and `_`, starting with a letter",
+                );
+            } else if RESERVED_ERROR_CODES.contains(&code.value.as_str()) {
+                self.error(
+                    "reserved-error-code",
+                    format!("the error code `{}` is reserved for the runtime", code.value),
+                    code.span,
+                    "argument errors and internal errors are reported by the runtime; choose another code",
+                );
+            }
+            let variant = ident::pascal(&code.value);
+            if let Some(first) = variants.insert(variant.clone(), code.span) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!("the variant `{variant}` would be generated twice"),
+                        code.span,
+                    )
+                    .related(first, "this code has the same variant")
+                    .help("rename one of the error codes"),
+                );
+            }
+            let mut fields = Vec::new();
+            let message = e
+                .message
+                .as_ref()
+                .and_then(|m| self.template(m, &mut fields));
+            let hint = e.hint.as_ref().and_then(|h| self.template(h, &mut fields));
+            if let Some(m) = &e.message
+                && m.value.trim().is_empty()
+            {
+                self.error(
+                    "empty-text",
+                    "the error message is empty",
+                    m.span,
+                    "say what went wrong",
+                );
+            }
+            out.push(ErrorDef {
+                code: code.value.clone(),
+                variant,
+                message: message.unwrap_or(Template {
+                    source: String::new(),
+                    parts: Vec::new(),
+                }),
+                hint,
+                fields,
+            });
+        }
+        out
+    }
+
+    /// Parses `{field}` placeholders (`{{` and `}}` stand for braces).
+    fn template(&mut self, text: &Spanned<String>, fields: &mut Vec<String>) -> Option<Template> {
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        let mut chars = text.value.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    literal.push('{');
+                }
+                '}' if chars.peek() == Some(&'}') => {
+                    chars.next();
+                    literal.push('}');
+                }
+                '{' => {
+                    let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                    if !is_snake(&name) {
+                        self.error(
+                            "bad-template",
+                            format!("`{{{name}}}` is not a valid placeholder"),
+                            text.span,
+                            "placeholders are snake_case field names in braces, like `{path}`; write `{{` for a brace",
+                        );
+                        return None;
+                    }
+                    if !literal.is_empty() {
+                        parts.push(TemplatePart::Literal(std::mem::take(&mut literal)));
+                    }
+                    if !fields.contains(&name) {
+                        fields.push(name.clone());
+                    }
+                    parts.push(TemplatePart::Field(name));
+                }
+                '}' => {
+                    self.error(
+                        "bad-template",
+                        "a lone `}` in a template",
+                        text.span,
+                        "write `}}` for a brace",
+                    );
+                    return None;
+                }
+                c => literal.push(c),
+            }
+        }
+        if !literal.is_empty() {
+            parts.push(TemplatePart::Literal(literal));
+        }
+        Some(Template {
+            source: text.value.clone(),
+            parts,
+        })
+    }
+
+    fn types(&mut self, types: &[raw::TypeDef]) -> Vec<NamedType> {
+        let index: HashMap<String, usize> = types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.value.clone(), i))
+            .collect();
+        let mut out = Vec::new();
+        for t in types {
+            let name = &t.name;
+            let valid = name
+                .value
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_uppercase())
+                && name.value.chars().all(|c| c.is_ascii_alphanumeric());
+            if !valid || ident::pascal(&name.value) != name.value {
+                self.error(
+                    "bad-name",
+                    format!("the type name `{}` is not PascalCase", name.value),
+                    name.span,
+                    "name shared types like Rust types: `LineRange`",
+                );
+            }
+            let schema = self
+                .schema(&t.schema, &name.value, Place::Shared, &index, types)
+                .unwrap_or(Schema {
+                    kind: Kind::String,
+                    description: None,
+                    examples: Vec::new(),
+                    constraints: Constraints::default(),
+                });
+            out.push(NamedType {
+                name: name.value.clone(),
+                schema,
+            });
+        }
+        // A type that contains itself would inline forever.
+        for (i, t) in types.iter().enumerate() {
+            if reaches(&out, &out[i].schema, i, &mut Vec::new()) {
+                self.error(
+                    "recursive-type",
+                    format!("the type `{}` contains itself", t.name.value),
+                    t.name.span,
+                    "schemas are published inline, so a type cannot refer back to itself",
+                );
+            }
+        }
+        out
+    }
+
+    fn tool(
+        &mut self,
+        t: &raw::Tool,
+        manifest: &Manifest,
+        contract: &Contract,
+        effects: &HashMap<String, Hints>,
+        omit: &[String],
+    ) -> Option<ToolDef> {
+        let name = t.name.as_ref()?;
+        if !is_tool_name(&name.value) {
+            self.error(
+                "bad-tool-name",
+                format!("`{}` is not a valid tool name", name.value),
+                name.span,
+                "tool names are snake_case: a lowercase letter, then up to 63 lowercase letters, digits or `_`",
+            );
+        }
+        let title = t
+            .title
+            .as_ref()
+            .map(|t| t.value.trim().to_owned())
+            .unwrap_or_default();
+        if let Some(tt) = &t.title
+            && tt.value.trim().is_empty()
+        {
+            self.error(
+                "empty-text",
+                "the title is empty",
+                tt.span,
+                "give the tool a short title for people",
+            );
+        }
+        let description = t
+            .description
+            .as_ref()
+            .map(|d| d.value.trim().to_owned())
+            .unwrap_or_default();
+        if let Some(d) = &t.description
+            && d.value.trim().is_empty()
+        {
+            self.error(
+                "empty-description",
+                format!("the tool `{}` has an empty description", name.value),
+                d.span,
+                "describe for a model what the tool does and when to use it",
+            );
+        }
+
+        let mut sentences = Vec::new();
+        let mut published_description = description.clone();
+        for s in &t.sentences {
+            match contract.sentences.iter().position(|d| d.name == s.value) {
+                Some(i) => {
+                    sentences.push(i);
+                    let text = &contract.sentences[i].text;
+                    if !published_description.contains(text.as_str()) {
+                        published_description =
+                            format!("{published_description} {text}").trim().to_owned();
+                    }
+                }
+                None => self.unknown(
+                    s,
+                    "sentence",
+                    contract.sentences.iter().map(|d| d.name.as_str()),
+                ),
+            }
+        }
+
+        let base = match &t.effect {
+            None => None,
+            Some(e) => match effects.get(&e.value) {
+                Some(h) => Some(*h),
+                None => {
+                    if manifest.effects.iter().any(|d| d.name.value == e.value) {
+                        return None; // the effect itself is broken and already reported
+                    }
+                    self.unknown(
+                        e,
+                        "effect",
+                        manifest.effects.iter().map(|d| d.name.value.as_str()),
+                    );
+                    return None;
+                }
+            },
+        };
+        let written = t.hints.clone().unwrap_or_default();
+        let at = t.hints.as_ref().map_or(name.span, |h| h.span);
+        let hints =
+            self.complete_hints(&written, base, at, &format!("the tool `{}`", name.value))?;
+        let omitted = |h: &str| hints.read_only && omit.iter().any(|o| o == h);
+        let published_hints = PublishedHints {
+            read_only: Some(hints.read_only),
+            destructive: (!omitted("destructive")).then_some(hints.destructive),
+            idempotent: (!omitted("idempotent")).then_some(hints.idempotent),
+            open_world: Some(hints.open_world),
+        };
+
+        let type_prefix = ident::pascal(&name.value);
+        let index: HashMap<String, usize> = contract
+            .types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), i))
+            .collect();
+        let parameters = self.fields(
+            &t.parameters,
+            &format!("{type_prefix}Args"),
+            Place::Input,
+            true,
+            &index,
+            &manifest.types,
+        );
+        let output = match &t.output {
+            None | Some(raw::Output::Text(_)) => OutputDef::Text,
+            Some(raw::Output::Object(s)) => {
+                if let Some(ty) = &s.ty
+                    && ty.value != "object"
+                {
+                    self.error(
+                        "bad-output",
+                        "a structured output must be an object",
+                        ty.span,
+                        "remove `type:` or write `type: object`; both MCP revisions accept an object root",
+                    );
+                }
+                let props = s.properties.as_deref().unwrap_or_default();
+                OutputDef::Object {
+                    description: s.description.as_ref().map(|d| d.value.clone()),
+                    fields: self.fields(
+                        props,
+                        &format!("{type_prefix}Output"),
+                        Place::Output,
+                        false,
+                        &index,
+                        &manifest.types,
+                    ),
+                }
+            }
+        };
+
+        let mut errors: Vec<usize> = Vec::new();
+        for code in &t.errors {
+            match contract.errors.iter().position(|e| e.code == code.value) {
+                Some(i) if errors.contains(&i) => self.error(
+                    "duplicate-error-code",
+                    format!("the error `{}` is listed twice", code.value),
+                    code.span,
+                    "list each code once",
+                ),
+                Some(i) => errors.push(i),
+                None => self.unknown(
+                    code,
+                    "error code",
+                    contract.errors.iter().map(|e| e.code.as_str()),
+                ),
+            }
+        }
+
+        let mut meta = Map::new();
+        for (key, value) in &t.meta {
+            match meta_key::check(&key.value) {
+                Ok(()) => {
+                    meta.insert(key.value.clone(), value.clone());
+                }
+                Err(problem) => {
+                    let (code, help) = match problem {
+                        meta_key::Problem::Reserved => (
+                            "reserved-meta-key",
+                            "prefixes whose second label is `modelcontextprotocol` or `mcp` belong to the spec; use your own reverse-DNS prefix such as `com.example/`",
+                        ),
+                        meta_key::Problem::Syntax => (
+                            "bad-meta-key",
+                            "write an optional reverse-DNS prefix ending in `/` (`com.example/`), then a name that starts and ends with a letter or digit",
+                        ),
+                    };
+                    self.error(
+                        code,
+                        format!("`{}` is not a valid `_meta` key", key.value),
+                        key.span,
+                        help,
+                    );
+                }
+            }
+        }
+
+        Some(ToolDef {
+            name: name.value.clone(),
+            title,
+            description,
+            published_description,
+            sentences,
+            hints,
+            published_hints,
+            parameters,
+            output,
+            errors,
+            meta,
+            method: ident::snake(&name.value),
+            constant: ident::shouty(&name.value),
+            type_prefix,
+        })
+    }
+
+    fn unknown<'a>(
+        &mut self,
+        name: &Spanned<String>,
+        what: &str,
+        known: impl Iterator<Item = &'a str>,
+    ) {
+        let known: Vec<&str> = known.collect();
+        let help = match suggest(&name.value, &known) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None if known.is_empty() => format!("no {what} is declared in the manifest"),
+            None => format!("the declared names are: {}", known.join(", ")),
+        };
+        self.diags.push(
+            Diagnostic::error(
+                match what {
+                    "sentence" => "unknown-sentence",
+                    "effect" => "unknown-effect",
+                    "error code" => "unknown-error-code",
+                    _ => "unknown-type",
+                },
+                format!("unknown {what} `{}`", name.value),
+                name.span,
+            )
+            .label(format!("no such {what}"))
+            .help(help),
+        );
+    }
+
+    /// Resolves the properties of one object.
+    fn fields(
+        &mut self,
+        props: &[raw::Property],
+        owner: &str,
+        place: Place,
+        top_level: bool,
+        index: &HashMap<String, usize>,
+        types: &[raw::TypeDef],
+    ) -> Vec<Field> {
+        let mut idents: HashMap<String, Span> = HashMap::new();
+        let mut out = Vec::new();
+        for p in props {
+            let name = &p.name;
+            let valid = name
+                .value
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic())
+                && name
+                    .value
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !valid {
+                self.error(
+                    "bad-name",
+                    format!("`{}` is not a valid property name", name.value),
+                    name.span,
+                    "start with a letter; use letters, digits and `_`",
+                );
+                continue;
+            }
+            let field_ident = ident::snake(&name.value);
+            if let Some(first) = idents.insert(field_ident.clone(), name.span) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!("`{}` becomes the Rust field `{field_ident}`, which another property already has", name.value),
+                        name.span,
+                    )
+                    .related(first, "this property has the same Rust name")
+                    .help("rename one of the properties so their snake_case forms differ"),
+                );
+                continue;
+            }
+            if p.schema
+                .description
+                .as_ref()
+                .is_none_or(|d| d.value.trim().is_empty())
+            {
+                self.error(
+                    "missing-description",
+                    format!("the property `{}` has no description", name.value),
+                    name.span,
+                    "add `description:` saying what the value means, for the model that fills it in",
+                );
+            }
+            if place == Place::Input && top_level && p.schema.examples.is_empty() {
+                self.error(
+                    "missing-example",
+                    format!("the parameter `{}` has no example", name.value),
+                    name.span,
+                    "add `example:` with a realistic value; models copy examples",
+                );
+            }
+            // One rule everywhere: a property is required unless it says `required: false`
+            // or has a default.
+            let required = match (&p.required, &p.default) {
+                (Some(r), Some(d)) if r.value => {
+                    self.error(
+                        "required-with-default",
+                        format!("`{}` is required and has a default", name.value),
+                        d.span,
+                        "a default applies only when the argument is left out: drop `required: true` or the default",
+                    );
+                    true
+                }
+                (Some(r), _) => r.value,
+                (None, default) => default.is_none(),
+            };
+            let default = match &p.default {
+                None => None,
+                Some(d) if place == Place::Output => {
+                    self.error(
+                        "default-on-output",
+                        "an output field cannot have a default",
+                        d.span,
+                        "remove `default:`; the handler sets every output value",
+                    );
+                    None
+                }
+                Some(d) if d.value.is_null() => {
+                    self.error(
+                        "null-default",
+                        format!("the default of `{}` is null", name.value),
+                        d.span,
+                        "remove `default: null`; an optional parameter without a default is simply left out",
+                    );
+                    None
+                }
+                Some(d) => Some(d.value.clone()),
+            };
+            let rust_name = format!("{owner}{}", ident::pascal(&name.value));
+            let Some(schema) = self.schema(&p.schema, &rust_name, place, index, types) else {
+                continue;
+            };
+            if let Some(d) = &p.default
+                && default.is_some()
+            {
+                self.examples.push(PendingExample {
+                    schema: schema.clone(),
+                    value: d.value.clone(),
+                    span: d.span,
+                    what: "default",
+                });
+            }
+            out.push(Field {
+                name: name.value.clone(),
+                ident: field_ident,
+                schema,
+                required,
+                default,
+            });
+        }
+        out
+    }
+
+    /// Resolves one schema; `rust_name` names the struct or enum it may need.
+    fn schema(
+        &mut self,
+        s: &raw::Schema,
+        rust_name: &str,
+        place: Place,
+        index: &HashMap<String, usize>,
+        types: &[raw::TypeDef],
+    ) -> Option<Schema> {
+        let Some(ty) = &s.ty else {
+            self.error(
+                "missing-field",
+                "this schema is missing the required key `type`",
+                s.span,
+                "add `type:` — string, integer, number, boolean, array, object, or a shared type's name",
+            );
+            return None;
+        };
+        let allowed: &[&str] = match ty.value.as_str() {
+            "string" => &["minLength", "maxLength", "pattern", "format", "enum"],
+            "integer" | "number" => &["minimum", "maximum"],
+            "boolean" => &[],
+            "array" => &["items", "minItems", "maxItems"],
+            "object" => &["properties"],
+            _ => &[],
+        };
+        let written: [(&str, Option<Span>); 10] = [
+            ("minLength", s.min_length.as_ref().map(|v| v.span)),
+            ("maxLength", s.max_length.as_ref().map(|v| v.span)),
+            ("pattern", s.pattern.as_ref().map(|v| v.span)),
+            ("format", s.format.as_ref().map(|v| v.span)),
+            (
+                "enum",
+                s.enum_values
+                    .as_ref()
+                    .and_then(|v| v.first())
+                    .map(|v| v.span),
+            ),
+            ("minimum", s.minimum.as_ref().map(|v| v.span)),
+            ("maximum", s.maximum.as_ref().map(|v| v.span)),
+            ("items", s.items.as_ref().map(|v| v.span)),
+            ("minItems", s.min_items.as_ref().map(|v| v.span)),
+            ("maxItems", s.max_items.as_ref().map(|v| v.span)),
+        ];
+        for (key, span) in written {
+            if let Some(span) = span
+                && !allowed.contains(&key)
+            {
+                self.error(
+                    "keyword-type-mismatch",
+                    format!("`{key}` does not apply to `type: {}`", ty.value),
+                    span,
+                    format!("remove `{key}`, or change the type it belongs to"),
+                );
+            }
+        }
+        if let Some(props) = &s.properties
+            && ty.value != "object"
+        {
+            let span = props.first().map_or(s.span, |p| p.name.span);
+            self.error(
+                "keyword-type-mismatch",
+                format!("`properties` does not apply to `type: {}`", ty.value),
+                span,
+                "use `type: object` for a value with properties",
+            );
+        }
+        let constraints = Constraints {
+            min_length: s.min_length.as_ref().map(|v| v.value),
+            max_length: s.max_length.as_ref().map(|v| v.value),
+            pattern: s.pattern.as_ref().map(|v| v.value.clone()),
+            format: s.format.as_ref().map(|v| v.value.clone()),
+            minimum: s.minimum.as_ref().map(|v| v.value.clone()),
+            maximum: s.maximum.as_ref().map(|v| v.value.clone()),
+            min_items: s.min_items.as_ref().map(|v| v.value),
+            max_items: s.max_items.as_ref().map(|v| v.value),
+        };
+        self.ranges(s);
+        if let Some(p) = &s.pattern
+            && let Err(e) = jsonschema::validator_for(&serde_json::json!({ "pattern": p.value }))
+        {
+            self.error(
+                "bad-pattern",
+                format!("the pattern is not a valid regular expression: {e}"),
+                p.span,
+                "write an ECMA-262 regular expression",
+            );
+        }
+        if let Some(f) = &s.format
+            && !FORMATS.contains(&f.value.as_str())
+        {
+            let help = match suggest(&f.value, FORMATS) {
+                Some(g) => format!("did you mean `{g}`?"),
+                None => format!("the JSON Schema formats are: {}", FORMATS.join(", ")),
+            };
+            self.error(
+                "unknown-format",
+                format!("unknown format `{}`", f.value),
+                f.span,
+                help,
+            );
+        }
+
+        let kind = match ty.value.as_str() {
+            "string" => match &s.enum_values {
+                None => Kind::String,
+                Some(values) => Kind::Enum(self.enumeration(values, rust_name, s.span)?),
+            },
+            "integer" => Kind::Integer,
+            "number" => Kind::Number,
+            "boolean" => Kind::Boolean,
+            "array" => {
+                let Some(items) = &s.items else {
+                    self.error(
+                        "missing-field",
+                        "an array is missing the required key `items`",
+                        ty.span,
+                        "add `items:` with the items' schema, e.g. `items: {type: string}`",
+                    );
+                    return None;
+                };
+                Kind::Array(Box::new(
+                    self.schema(items, rust_name, place, index, types)?,
+                ))
+            }
+            "object" => {
+                let Some(props) = &s.properties else {
+                    self.error(
+                        "missing-field",
+                        "an object is missing the required key `properties`",
+                        ty.span,
+                        "list its fields under `properties:`",
+                    );
+                    return None;
+                };
+                self.claim_type(rust_name.to_owned(), ty.span, "nested");
+                let fields = self.fields(
+                    props,
+                    rust_name,
+                    if place == Place::Shared {
+                        Place::Input
+                    } else {
+                        place
+                    },
+                    false,
+                    index,
+                    types,
+                );
+                Kind::Object(ObjectDef {
+                    rust_name: rust_name.to_owned(),
+                    fields,
+                })
+            }
+            other => match index.get(other) {
+                Some(&i) => Kind::Named(i),
+                None => {
+                    let mut known: Vec<&str> =
+                        vec!["string", "integer", "number", "boolean", "array", "object"];
+                    known.extend(types.iter().map(|t| t.name.value.as_str()));
+                    self.unknown(ty, "type", known.into_iter());
+                    return None;
+                }
+            },
+        };
+        let mut examples: Vec<Value> = Vec::new();
+        for e in &s.examples {
+            examples.push(e.value.clone());
+        }
+        let mut schema = Schema {
+            kind,
+            description: s.description.as_ref().map(|d| d.value.trim().to_owned()),
+            examples,
+            constraints,
+        };
+        for e in &s.examples {
+            self.examples.push(PendingExample {
+                schema: schema.clone(),
+                value: e.value.clone(),
+                span: e.span,
+                what: "example",
+            });
+        }
+        derive_nested_examples(&mut schema);
+        Some(schema)
+    }
+
+    fn ranges(&mut self, s: &raw::Schema) {
+        let pairs = [
+            (
+                "minLength",
+                "maxLength",
+                s.min_length.as_ref().map(|v| v.value as f64),
+                s.max_length.as_ref().map(|v| (v.value as f64, v.span)),
+            ),
+            (
+                "minItems",
+                "maxItems",
+                s.min_items.as_ref().map(|v| v.value as f64),
+                s.max_items.as_ref().map(|v| (v.value as f64, v.span)),
+            ),
+            (
+                "minimum",
+                "maximum",
+                s.minimum.as_ref().and_then(|v| v.value.as_f64()),
+                s.maximum
+                    .as_ref()
+                    .and_then(|v| v.value.as_f64().map(|m| (m, v.span))),
+            ),
+        ];
+        for (lo_name, hi_name, lo, hi) in pairs {
+            if let (Some(lo), Some((hi, span))) = (lo, hi)
+                && lo > hi
+            {
+                self.error(
+                    "empty-range",
+                    format!("`{hi_name}` is below `{lo_name}`, so no value is valid"),
+                    span,
+                    format!("make `{lo_name}` at most `{hi_name}`"),
+                );
+            }
+        }
+    }
+
+    fn enumeration(
+        &mut self,
+        values: &[Spanned<String>],
+        rust_name: &str,
+        span: Span,
+    ) -> Option<EnumDef> {
+        if values.is_empty() {
+            self.error(
+                "empty-enum",
+                "an enum needs at least one value",
+                span,
+                "list the allowed values under `enum:`",
+            );
+            return None;
+        }
+        let mut variants: HashMap<String, Span> = HashMap::new();
+        let mut out = Vec::new();
+        for v in values {
+            let variant = ident::pascal(&v.value);
+            if let Some(first) = variants.insert(variant.clone(), v.span) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!(
+                            "`{}` becomes the variant `{variant}`, which another value already has",
+                            v.value
+                        ),
+                        v.span,
+                    )
+                    .related(first, "this value has the same Rust name")
+                    .help("enum values must differ after conversion to PascalCase"),
+                );
+                continue;
+            }
+            out.push((v.value.clone(), variant));
+        }
+        self.claim_type(rust_name.to_owned(), span, "enum");
+        Some(EnumDef {
+            rust_name: rust_name.to_owned(),
+            values: out,
+        })
+    }
+
+    /// Validates every example and default against its own schema, with an independent
+    /// JSON Schema validator rather than our own reading of the keywords.
+    fn check_examples(&mut self, contract: &Contract) {
+        for pending in std::mem::take(&mut self.examples) {
+            let schema = schema::value_schema(contract, &pending.schema);
+            let validator = match jsonschema::options()
+                .should_validate_formats(true)
+                .build(&schema)
+            {
+                Ok(v) => v,
+                Err(_) => continue, // a broken pattern is reported where it is written
+            };
+            let problems: Vec<String> = validator
+                .iter_errors(&pending.value)
+                .map(|e| {
+                    let at = e.instance_path().to_string();
+                    if at.is_empty() {
+                        e.to_string()
+                    } else {
+                        format!("at `{at}`: {e}")
+                    }
+                })
+                .collect();
+            if !problems.is_empty() {
+                self.error(
+                    "invalid-example",
+                    format!(
+                        "this {} does not match its own schema: {}",
+                        pending.what,
+                        problems.join("; ")
+                    ),
+                    pending.span,
+                    format!(
+                        "change the {} so it satisfies the type and constraints declared beside it",
+                        pending.what
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Gives nested properties that have no examples the values their parent's examples hold.
+fn derive_nested_examples(schema: &mut Schema) {
+    let Kind::Object(obj) = &mut schema.kind else {
+        return;
+    };
+    for field in &mut obj.fields {
+        if field.schema.examples.is_empty() {
+            field.schema.examples = schema
+                .examples
+                .iter()
+                .filter_map(|e| e.get(&field.name).cloned())
+                .collect();
+        }
+    }
+}
+
+/// Whether `schema` refers to the shared type `target`, directly or through others.
+fn reaches(types: &[NamedType], schema: &Schema, target: usize, seen: &mut Vec<usize>) -> bool {
+    match &schema.kind {
+        Kind::Named(i) if *i == target => true,
+        Kind::Named(i) => {
+            if seen.contains(i) {
+                return false;
+            }
+            seen.push(*i);
+            types
+                .get(*i)
+                .is_some_and(|t| reaches(types, &t.schema, target, seen))
+        }
+        Kind::Array(items) => reaches(types, items, target, seen),
+        Kind::Object(o) => o
+            .fields
+            .iter()
+            .any(|f| reaches(types, &f.schema, target, seen)),
+        _ => false,
+    }
+}
+
+fn is_snake(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// `^[a-z][a-z0-9_]{0,63}$`: inside the spec's name grammar and the conformance suite's 64 chars.
+fn is_tool_name(s: &str) -> bool {
+    is_snake(s) && s.len() <= 64
+}

@@ -1,0 +1,281 @@
+//! A YAML document as a tree of nodes that each know their span.
+//!
+//! Built from saphyr-parser's event stream rather than from a generic YAML value, because
+//! a generic mapping silently drops a repeated key, and a manifest with a key written twice
+//! must be an error that points at both.
+
+use saphyr::Scalar;
+use saphyr_parser::{Event, Parser, ScalarStyle};
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::source::{Source, Span};
+
+/// One node of the document.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Where the node is written; for collections, from their first to their last token.
+    pub span: Span,
+    /// What it holds.
+    pub kind: NodeKind,
+}
+
+/// The contents of a [`Node`], with scalars resolved by the YAML 1.2 core schema.
+#[derive(Debug, Clone)]
+pub enum NodeKind {
+    /// `~`, `null` or nothing.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A string, plain or quoted.
+    Str(String),
+    /// A sequence.
+    Seq(Vec<Node>),
+    /// A mapping, in document order.
+    Map(Vec<(Node, Node)>),
+}
+
+impl Node {
+    /// The YAML type's name, for "expected …, found …" messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            NodeKind::Null => "null",
+            NodeKind::Bool(_) => "a boolean",
+            NodeKind::Int(_) => "an integer",
+            NodeKind::Float(_) => "a number",
+            NodeKind::Str(_) => "a string",
+            NodeKind::Seq(_) => "a sequence",
+            NodeKind::Map(_) => "a mapping",
+        }
+    }
+
+    /// The node as JSON, for examples and defaults.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match &self.kind {
+            NodeKind::Null => Value::Null,
+            NodeKind::Bool(b) => Value::Bool(*b),
+            NodeKind::Int(i) => Value::from(*i),
+            NodeKind::Float(f) => {
+                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
+            }
+            NodeKind::Str(s) => Value::String(s.clone()),
+            NodeKind::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
+            NodeKind::Map(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.key_text(), v.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A mapping key as text (keys that are numbers or booleans read as written).
+    pub fn key_text(&self) -> String {
+        match &self.kind {
+            NodeKind::Str(s) => s.clone(),
+            NodeKind::Int(i) => i.to_string(),
+            NodeKind::Float(f) => f.to_string(),
+            NodeKind::Bool(b) => b.to_string(),
+            NodeKind::Null => "null".into(),
+            NodeKind::Seq(_) | NodeKind::Map(_) => String::new(),
+        }
+    }
+}
+
+/// Parses one YAML document. Syntax errors and repeated keys are reported to `diags`;
+/// `None` means nothing usable was read.
+pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
+    let mut builder = Builder {
+        source,
+        stack: Vec::new(),
+        anchors: Vec::new(),
+        root: None,
+        diags,
+    };
+    for event in Parser::new_from_str(&source.text) {
+        match event {
+            Ok((event, span)) => {
+                let start = source.byte_of_char(span.start.index());
+                let end = source.byte_of_char(span.end.index());
+                builder.event(event, Span::new(start, end));
+            }
+            Err(e) => {
+                let at = source.byte_of_char(e.marker().index());
+                builder.diags.push(
+                    Diagnostic::error(
+                        "yaml-syntax",
+                        format!("invalid YAML: {}", e.info()),
+                        Span::new(at, at),
+                    )
+                    .help("fix the YAML syntax here; every other check runs once the file parses"),
+                );
+                return None;
+            }
+        }
+    }
+    builder.root
+}
+
+/// An open collection while events stream in.
+enum Open {
+    Seq {
+        start: usize,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        start: usize,
+        anchor: usize,
+        entries: Vec<(Node, Node)>,
+        key: Option<Node>,
+    },
+}
+
+struct Builder<'s, 'd> {
+    source: &'s Source,
+    stack: Vec<Open>,
+    anchors: Vec<(usize, Node)>,
+    root: Option<Node>,
+    diags: &'d mut Diagnostics,
+}
+
+impl Builder<'_, '_> {
+    fn event(&mut self, event: Event<'_>, span: Span) {
+        match event {
+            Event::Scalar(text, style, anchor, tag) => {
+                let kind = if style == ScalarStyle::Plain && tag.is_none() {
+                    match Scalar::parse_from_cow(text.clone()) {
+                        Scalar::Null => NodeKind::Null,
+                        Scalar::Boolean(b) => NodeKind::Bool(b),
+                        Scalar::Integer(i) => NodeKind::Int(i),
+                        Scalar::FloatingPoint(f) => NodeKind::Float(f.into_inner()),
+                        Scalar::String(s) => NodeKind::Str(s.into_owned()),
+                    }
+                } else {
+                    NodeKind::Str(text.into_owned())
+                };
+                self.finish(
+                    Node {
+                        span: self.trimmed(span),
+                        kind,
+                    },
+                    anchor,
+                );
+            }
+            Event::SequenceStart(anchor, _) => self.stack.push(Open::Seq {
+                start: span.start,
+                anchor,
+                items: Vec::new(),
+            }),
+            Event::MappingStart(anchor, _) => self.stack.push(Open::Map {
+                start: span.start,
+                anchor,
+                entries: Vec::new(),
+                key: None,
+            }),
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(open) = self.stack.pop() else { return };
+                let (node, anchor) = match open {
+                    Open::Seq {
+                        start,
+                        anchor,
+                        items,
+                    } => {
+                        let end = items.last().map_or(span.end, |n| n.span.end);
+                        (
+                            Node {
+                                span: Span::new(start, end),
+                                kind: NodeKind::Seq(items),
+                            },
+                            anchor,
+                        )
+                    }
+                    Open::Map {
+                        start,
+                        anchor,
+                        entries,
+                        ..
+                    } => {
+                        let end = entries.last().map_or(span.end, |(_, v)| v.span.end);
+                        (
+                            Node {
+                                span: Span::new(start, end),
+                                kind: NodeKind::Map(entries),
+                            },
+                            anchor,
+                        )
+                    }
+                };
+                self.finish(node, anchor);
+            }
+            Event::Alias(id) => {
+                let found = self
+                    .anchors
+                    .iter()
+                    .rev()
+                    .find(|(a, _)| *a == id)
+                    .map(|(_, n)| n.clone());
+                if let Some(mut node) = found {
+                    node.span = span;
+                    self.finish(node, 0);
+                }
+            }
+            Event::StreamStart
+            | Event::StreamEnd
+            | Event::DocumentStart(_)
+            | Event::DocumentEnd
+            | Event::Nothing => {}
+        }
+    }
+
+    /// Places a finished node in its parent.
+    fn finish(&mut self, node: Node, anchor: usize) {
+        if anchor != 0 {
+            self.anchors.push((anchor, node.clone()));
+        }
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+            Some(Open::Seq { items, .. }) => items.push(node),
+            Some(Open::Map { entries, key, .. }) => {
+                match key.take() {
+                    None => *key = Some(node),
+                    Some(k) => {
+                        if let Some((first, _)) = entries
+                            .iter()
+                            .find(|(e, _)| e.key_text() == k.key_text() && !k.key_text().is_empty())
+                        {
+                            self.diags.push(
+                            Diagnostic::error(
+                                "duplicate-key",
+                                format!("the key `{}` is written twice in this mapping", k.key_text()),
+                                k.span,
+                            )
+                            .label("written again here")
+                            .related(first.span, "first written here")
+                            .help("keep one of the two entries; YAML would silently drop the first"),
+                        );
+                        } else {
+                            entries.push((k, node));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Scalar spans from the parser can run past quotes and block indicators; trim trailing
+    /// whitespace so a caret sits under the text itself.
+    fn trimmed(&self, span: Span) -> Span {
+        let text = &self.source.text
+            [span.start.min(self.source.text.len())..span.end.min(self.source.text.len())];
+        Span::new(span.start, span.start + text.trim_end().len())
+    }
+}

@@ -1,0 +1,45 @@
+//! The one shape of every tool failure: `{"errors":[{"code","message","argument"?}],"hint"?}`,
+//! returned as a tool execution error (`isError: true`) with the same JSON as structured
+//! content and as text, so a model reading either sees everything.
+
+use rmcp::model::CallToolResult;
+use serde::Serialize;
+
+/// One problem in an error envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// A stable code from the manifest's vocabulary or the runtime's own.
+    pub code: String,
+    /// What went wrong, for a model to read.
+    pub message: String,
+    /// The argument concerned, for argument errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub argument: Option<String>,
+}
+
+/// The error envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Envelope {
+    /// Every problem found.
+    pub errors: Vec<Problem>,
+    /// What to do next, ideally naming the call that finds a valid value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl Envelope {
+    /// An envelope with one problem.
+    pub fn single(code: impl Into<String>, message: impl Into<String>, hint: Option<String>) -> Self {
+        Envelope { errors: vec![Problem { code: code.into(), message: message.into(), argument: None }], hint }
+    }
+
+    /// The envelope as a tool execution error.
+    pub fn into_result(self) -> CallToolResult {
+        let value = serde_json::to_value(&self).unwrap_or_else(|_| serde_json::json!({"errors": []}));
+        CallToolResult::structured_error(value)
+    }
+}
+
+/// The code of an unexpected failure inside a handler (a panic, or output that cannot be
+/// serialized).
+pub const INTERNAL_ERROR: &str = "internal_error";

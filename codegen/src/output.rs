@@ -26,8 +26,25 @@ pub fn write_if_changed(path: &Path, content: &str) -> std::io::Result<Written> 
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    keep_permissions(path, tmp.as_file())?;
     tmp.write_all(content.as_bytes())?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(Written::Updated)
+}
+
+/// A temporary file is private (0600); the generated file keeps the permissions of the file
+/// it replaces, or gets those of an ordinary source file.
+#[cfg(unix)]
+fn keep_permissions(path: &Path, file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let permissions = std::fs::metadata(path)
+        .map(|m| m.permissions())
+        .unwrap_or_else(|_| std::fs::Permissions::from_mode(0o644));
+    file.set_permissions(permissions)
+}
+
+#[cfg(not(unix))]
+fn keep_permissions(_path: &Path, _file: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
 }

@@ -179,7 +179,7 @@ fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
     quote! {
         #index => match ::mcp_contract::call::arguments::<#args>(arguments) {
             ::core::result::Result::Ok(args) => #finish(self.0.#method(args).await),
-            ::core::result::Result::Err(refused) => refused,
+            ::core::result::Result::Err(refused) => refused.into_result(),
         },
     }
 }
@@ -501,10 +501,14 @@ fn error_enum(c: &Contract, t: &ToolDef) -> TokenStream {
 fn render_arm(e: &ErrorDef, template: &Template, optional: bool) -> TokenStream {
     let v = ident(&e.variant);
     let mut fmt = String::new();
+    let mut plain = String::new();
     let mut args: Vec<syn::Ident> = Vec::new();
     for part in &template.parts {
         match part {
-            TemplatePart::Literal(l) => fmt.push_str(&l.replace('{', "{{").replace('}', "}}")),
+            TemplatePart::Literal(l) => {
+                plain.push_str(l);
+                fmt.push_str(&l.replace('{', "{{").replace('}', "}}"));
+            }
             TemplatePart::Field(f) => {
                 fmt.push_str("{}");
                 args.push(ident(&crate::ident::snake(f)));
@@ -520,7 +524,7 @@ fn render_arm(e: &ErrorDef, template: &Template, optional: bool) -> TokenStream 
     let (pattern, text) = if binds.is_empty() {
         (
             quote!(Self::#v { .. }),
-            quote!(::std::string::String::from(#fmt)),
+            quote!(::std::string::String::from(#plain)),
         )
     } else {
         (

@@ -49,7 +49,11 @@ pub fn check(
             }
             _ => {
                 // The first segment of the instance path names the top-level argument.
-                let arg = at.trim_start_matches('/').split('/').next().unwrap_or_default();
+                let arg = at
+                    .trim_start_matches('/')
+                    .split('/')
+                    .next()
+                    .unwrap_or_default();
                 let arg = arg.replace("~1", "/").replace("~0", "~");
                 let message = if at.matches('/').count() > 1 {
                     format!("`{arg}` is invalid at `{at}`: {error}.")
@@ -77,10 +81,17 @@ pub fn check(
     } else {
         format!(
             "Fix the arguments named above and call `{name}` again. It takes: {}; its inputSchema gives each one's type, constraints and an example.",
-            accepted.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+            accepted
+                .iter()
+                .map(|a| format!("`{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     };
     missing.append(&mut invalid);
     missing.append(&mut unknown);
-    Err(Envelope { errors: missing, hint: Some(hint) })
+    Err(Envelope {
+        errors: missing,
+        hint: Some(hint),
+    })
 }

@@ -11,17 +11,14 @@ use crate::envelope::{Envelope, INTERNAL_ERROR, Problem};
 /// The schema and the struct come from the same manifest entry, so this fails only on a
 /// value the schema cannot express (an integer beyond 64 bits, say); it is then reported
 /// like any other invalid argument.
-pub fn arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, CallToolResult> {
-    serde_json::from_value(serde_json::Value::Object(arguments)).map_err(|e| {
-        Envelope {
-            errors: vec![Problem {
-                code: crate::arguments::INVALID.into(),
-                message: e.to_string(),
-                argument: None,
-            }],
-            hint: Some("Check each argument against the tool's inputSchema and call again.".into()),
-        }
-        .into_result()
+pub fn arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, Envelope> {
+    serde_json::from_value(serde_json::Value::Object(arguments)).map_err(|e| Envelope {
+        errors: vec![Problem {
+            code: crate::arguments::INVALID.into(),
+            message: e.to_string(),
+            argument: None,
+        }],
+        hint: Some("Check each argument against the tool's inputSchema and call again.".into()),
     })
 }
 

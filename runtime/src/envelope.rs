@@ -29,13 +29,25 @@ pub struct Envelope {
 
 impl Envelope {
     /// An envelope with one problem.
-    pub fn single(code: impl Into<String>, message: impl Into<String>, hint: Option<String>) -> Self {
-        Envelope { errors: vec![Problem { code: code.into(), message: message.into(), argument: None }], hint }
+    pub fn single(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) -> Self {
+        Envelope {
+            errors: vec![Problem {
+                code: code.into(),
+                message: message.into(),
+                argument: None,
+            }],
+            hint,
+        }
     }
 
     /// The envelope as a tool execution error.
     pub fn into_result(self) -> CallToolResult {
-        let value = serde_json::to_value(&self).unwrap_or_else(|_| serde_json::json!({"errors": []}));
+        let value =
+            serde_json::to_value(&self).unwrap_or_else(|_| serde_json::json!({"errors": []}));
         CallToolResult::structured_error(value)
     }
 }

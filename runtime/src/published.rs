@@ -44,7 +44,9 @@ pub struct Published {
 
 impl std::fmt::Debug for Published {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Published").field("spec", &self.spec).finish_non_exhaustive()
+        f.debug_struct("Published")
+            .field("spec", &self.spec)
+            .finish_non_exhaustive()
     }
 }
 
@@ -61,14 +63,22 @@ impl Published {
         let mut validators = Vec::with_capacity(spec.tools.len());
         let mut index = HashMap::with_capacity(spec.tools.len());
         for (i, json) in spec.tools.iter().enumerate() {
-            let tool: Tool = serde_json::from_str(json)
-                .unwrap_or_else(|e| panic!("mcp-contract: generated tool #{i} is not a valid Tool: {e}"));
+            let tool: Tool = serde_json::from_str(json).unwrap_or_else(|e| {
+                panic!("mcp-contract: generated tool #{i} is not a valid Tool: {e}")
+            });
             let schema = serde_json::Value::Object((*tool.input_schema).clone());
             let validator = jsonschema::options()
                 .should_validate_formats(true)
                 .build(&schema)
-                .unwrap_or_else(|e| panic!("mcp-contract: the input schema of `{}` does not compile: {e}", tool.name));
-            let name: &'static str = serde_json::from_str::<NameOnly>(json).map(|n| n.name).unwrap_or_default();
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "mcp-contract: the input schema of `{}` does not compile: {e}",
+                        tool.name
+                    )
+                });
+            let name: &'static str = serde_json::from_str::<NameOnly>(json)
+                .map(|n| n.name)
+                .unwrap_or_default();
             index.insert(name, i);
             tools.push(tool);
             validators.push(validator);
@@ -77,11 +87,18 @@ impl Published {
         if let Some(title) = spec.title {
             server = server.with_title(title);
         }
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(server);
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(server);
         if let Some(instructions) = spec.instructions {
             info = info.with_instructions(instructions);
         }
-        Published { spec, tools, info, validators, index }
+        Published {
+            spec,
+            tools,
+            info,
+            validators,
+            index,
+        }
     }
 
     /// The index of the tool called `name`.

@@ -20,14 +20,18 @@ pub struct Server<D> {
 
 impl<D> Clone for Server<D> {
     fn clone(&self) -> Self {
-        Server { dispatch: Arc::clone(&self.dispatch) }
+        Server {
+            dispatch: Arc::clone(&self.dispatch),
+        }
     }
 }
 
 impl<D: Dispatch> Server<D> {
     /// Wraps a dispatcher; generated code calls this from its `server(handler)` function.
     pub fn new(dispatch: D) -> Self {
-        Server { dispatch: Arc::new(dispatch) }
+        Server {
+            dispatch: Arc::new(dispatch),
+        }
     }
 
     /// The contract this server publishes.
@@ -37,24 +41,39 @@ impl<D: Dispatch> Server<D> {
 
     /// Serves MCP over stdin and stdout until the client disconnects.
     pub async fn serve_stdio(self) -> std::io::Result<()> {
-        let running = self.serve(rmcp::transport::stdio()).await.map_err(std::io::Error::other)?;
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(std::io::Error::other)?;
         running.waiting().await.map_err(std::io::Error::other)?;
         Ok(())
     }
 
     /// Checks the arguments, then calls the tool; a panicking handler becomes an
     /// `internal_error` result and the server keeps serving.
-    pub async fn call(&self, name: &str, arguments: Option<rmcp::model::JsonObject>) -> Result<rmcp::model::CallToolResult, ErrorData> {
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<rmcp::model::JsonObject>,
+    ) -> Result<rmcp::model::CallToolResult, ErrorData> {
         let published = self.published();
         let Some(index) = published.find(name) else {
-            return Err(ErrorData::invalid_params(format!("Unknown tool: {name}"), None));
+            return Err(ErrorData::invalid_params(
+                format!("Unknown tool: {name}"),
+                None,
+            ));
         };
         let arguments = arguments.unwrap_or_default();
         let schema = &published.tools[index].input_schema;
-        if let Err(envelope) = arguments::check(name, published.validator(index), schema, &arguments) {
+        if let Err(envelope) =
+            arguments::check(name, published.validator(index), schema, &arguments)
+        {
             return Ok(envelope.into_result());
         }
-        match AssertUnwindSafe(self.dispatch.call(index, arguments)).catch_unwind().await {
+        match AssertUnwindSafe(self.dispatch.call(index, arguments))
+            .catch_unwind()
+            .await
+        {
             Ok(result) => Ok(result),
             Err(panic) => {
                 let detail = panic
@@ -63,20 +82,31 @@ impl<D: Dispatch> Server<D> {
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "no message".into());
                 tracing::error!(tool = name, panic = %detail, "tool handler panicked");
-                Ok(call::internal(format!("`{name}` failed unexpectedly and returned no result.")))
+                Ok(call::internal(format!(
+                    "`{name}` failed unexpectedly and returned no result."
+                )))
             }
         }
     }
 
     fn cache_hint(&self) -> Option<(u64, CacheScope)> {
         self.published().spec.cache.map(|c| {
-            (c.ttl_ms, if c.public { CacheScope::Public } else { CacheScope::Private })
+            (
+                c.ttl_ms,
+                if c.public {
+                    CacheScope::Public
+                } else {
+                    CacheScope::Private
+                },
+            )
         })
     }
 }
 
 fn speaks_2026(context: &RequestContext<RoleServer>) -> bool {
-    context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+    context
+        .protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
 }
 
 impl<D: Dispatch> ServerHandler for Server<D> {
@@ -104,7 +134,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(&request.name, request.arguments).await.map(Into::into)
+        self.call(&request.name, request.arguments)
+            .await
+            .map(Into::into)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -112,9 +144,14 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         published.find(name).map(|i| published.tools[i].clone())
     }
 
-    async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
-        let mut result =
-            DiscoverResult::from_server_info(self.supported_protocol_versions().into_owned(), self.get_info());
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let mut result = DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        );
         if let Some((ttl, scope)) = self.cache_hint() {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }

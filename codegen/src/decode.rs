@@ -184,7 +184,8 @@ impl<'n> Fields<'n> {
                     self.first_key_span(),
                 )
                 .label(format!("`{key}` is missing here"))
-                .help(format!("add `{key}:` to this {}", self.what)),
+                // `what` carries its own article ("a tool", "the manifest", "`server`").
+                .help(format!("add `{key}:` to {}", self.what)),
             );
         }
         node

@@ -150,7 +150,7 @@ pub enum Output {
     /// `output: text`: plain text, no structured content.
     Text(Span),
     /// An object with properties.
-    Object(Schema),
+    Object(Box<Schema>),
 }
 
 /// A named property of an object: a parameter, an output field or a nested field.
@@ -177,8 +177,8 @@ pub struct Schema {
     pub description: Option<Spanned<String>>,
     /// `example:` or `examples:`.
     pub examples: Vec<Spanned<Value>>,
-    /// `enum:` for string enums.
-    pub enum_values: Option<Vec<Spanned<String>>>,
+    /// `enum:` for string enums, spanned as a whole so an empty list can be pointed at.
+    pub enum_values: Option<Spanned<Vec<Spanned<String>>>>,
     /// `items:` for arrays.
     pub items: Option<Box<Schema>>,
     /// `properties:` for objects.
@@ -409,7 +409,18 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
         return None;
     }
     let mut f = de.fields(node, "`output`")?;
-    let mut s = schema(&mut f, de);
+    // The root of an output is always an object and validation reads only these three keys;
+    // any other schema key (`example`, `minLength`, …) would be dropped without a word, so it
+    // is left unread and reported as unknown.
+    let mut s = Schema {
+        span: f.span,
+        ty: f.get("type").and_then(|n| de.string(n, "`type`")),
+        description: f
+            .get("description")
+            .and_then(|n| de.string(n, "`description`")),
+        properties: f.get("properties").map(|n| properties(n, de)),
+        ..Schema::default()
+    };
     f.finish(de);
     if s.properties.is_none() && s.ty.is_none() {
         de.diags.push(
@@ -424,7 +435,7 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
     if s.ty.is_none() {
         s.ty = Some(Spanned::new("object".into(), node.span));
     }
-    Some(Output::Object(s))
+    Some(Output::Object(Box::new(s)))
 }
 
 fn properties(node: &Node, de: &mut Decoder<'_>) -> Vec<Property> {
@@ -476,7 +487,9 @@ fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
             s.examples.push(Spanned::new(item.to_json(), item.span));
         }
     }
-    s.enum_values = f.get("enum").map(|n| de.strings(n, "an enum value"));
+    s.enum_values = f
+        .get("enum")
+        .map(|n| Spanned::new(de.strings(n, "an enum value"), n.span));
     s.items = f.get("items").and_then(|n| {
         let mut items = de.fields(n, "`items`")?;
         let schema = schema(&mut items, de);

@@ -53,6 +53,7 @@ pub fn validate(manifest: &Manifest, source_name: &str, diags: &mut Diagnostics)
         diags,
         rust_types: HashMap::new(),
         examples: Vec::new(),
+        broken_types: Vec::new(),
     };
     let server = v.server(manifest.server.as_ref());
     let omit = v.policy(manifest.hint_policy.as_ref());
@@ -72,15 +73,15 @@ pub fn validate(manifest: &Manifest, source_name: &str, diags: &mut Diagnostics)
     let mut titles: HashMap<String, Span> = HashMap::new();
     let mut methods: HashMap<String, Span> = HashMap::new();
     for tool in &manifest.tools {
-        if let Some(t) = v.tool(tool, &manifest, &contract, &effects, &omit) {
-            let span = tool.name.as_ref().map_or(tool.span, |n| n.span);
-            let title_span = tool.title.as_ref().map_or(tool.span, |n| n.span);
-            if let Some(first) = names.insert(t.name.clone(), span) {
+        // Names are checked before the tool is built: a tool that repeats a name or a Rust
+        // name is skipped whole, so the types nested in it do not report collisions too.
+        if let Some(name) = &tool.name {
+            if let Some(&first) = names.get(&name.value) {
                 v.diags.push(
                     Diagnostic::error(
                         "duplicate-tool-name",
-                        format!("the tool name `{}` is used twice", t.name),
-                        span,
+                        format!("the tool name `{}` is used twice", name.value),
+                        name.span,
                     )
                     .label("used again here")
                     .related(first, "first used here")
@@ -88,30 +89,42 @@ pub fn validate(manifest: &Manifest, source_name: &str, diags: &mut Diagnostics)
                 );
                 continue;
             }
-            if let Some(first) = titles.insert(t.title.clone(), title_span) {
-                v.diags.push(
-                    Diagnostic::error(
-                        "duplicate-title",
-                        format!("the title `{}` is used twice", t.title),
-                        title_span,
-                    )
-                    .label("used again here")
-                    .related(first, "first used here")
-                    .help("give each tool a title of its own, so people can tell them apart"),
-                );
-            }
-            if let Some(first) = methods.insert(t.method.clone(), span) {
+            let method = ident::snake(&name.value);
+            if let Some(&first) = methods.get(&method) {
                 v.diags.push(
                     Diagnostic::error(
                         "ident-collision",
-                        format!("the tool `{}` becomes the Rust method `{}`, which another tool already has", t.name, t.method),
-                        span,
+                        format!("the tool `{}` becomes the Rust method `{method}`, which another tool already has", name.value),
+                        name.span,
                     )
                     .related(first, "this tool has the same Rust name")
                     .help("rename one of the tools so their snake_case forms differ"),
                 );
                 continue;
             }
+            names.insert(name.value.clone(), name.span);
+            methods.insert(method, name.span);
+        }
+        // A missing or empty title is reported on its own; it duplicates nothing.
+        if let Some(title) = &tool.title {
+            let text = title.value.trim();
+            if let Some(&first) = titles.get(text) {
+                v.diags.push(
+                    Diagnostic::error(
+                        "duplicate-title",
+                        format!("the title `{text}` is used twice"),
+                        title.span,
+                    )
+                    .label("used again here")
+                    .related(first, "first used here")
+                    .help("give each tool a title of its own, so people can tell them apart"),
+                );
+            } else if !text.is_empty() {
+                titles.insert(text.to_owned(), title.span);
+            }
+        }
+        if let Some(t) = v.tool(tool, manifest, &contract, &effects, &omit) {
+            let span = tool.name.as_ref().map_or(tool.span, |n| n.span);
             for (ty, what) in [
                 (t.args_type(), "arguments"),
                 (t.output_type(), "output"),
@@ -156,6 +169,8 @@ struct Validator<'d> {
     /// Every Rust type name emitted, with where it comes from.
     rust_types: HashMap<String, Span>,
     examples: Vec<PendingExample>,
+    /// Shared types that could not be built or that contain themselves, by index.
+    broken_types: Vec<usize>,
 }
 
 /// Where a schema sits, which decides what it must carry.
@@ -462,7 +477,26 @@ impl Validator<'_> {
                     literal.push('}');
                 }
                 '{' => {
-                    let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                    let mut name = String::new();
+                    let mut closed = false;
+                    for c in chars.by_ref() {
+                        if c == '}' {
+                            closed = true;
+                            break;
+                        }
+                        name.push(c);
+                    }
+                    // Without its `}` the rest of the text is not a field name, even when it
+                    // reads like one (`No {path`).
+                    if !closed {
+                        self.error(
+                            "bad-template",
+                            "an unclosed `{` in a template",
+                            text.span,
+                            "close the placeholder with `}`, or write `{{` for a brace",
+                        );
+                        return None;
+                    }
                     if !is_snake(&name) {
                         self.error(
                             "bad-template",
@@ -508,7 +542,7 @@ impl Validator<'_> {
             .map(|(i, t)| (t.name.value.clone(), i))
             .collect();
         let mut out = Vec::new();
-        for t in types {
+        for (i, t) in types.iter().enumerate() {
             let name = &t.name;
             let valid = name
                 .value
@@ -526,11 +560,14 @@ impl Validator<'_> {
             }
             let schema = self
                 .schema(&t.schema, &name.value, Place::Shared, &index, types)
-                .unwrap_or(Schema {
-                    kind: Kind::String,
-                    description: None,
-                    examples: Vec::new(),
-                    constraints: Constraints::default(),
+                .unwrap_or_else(|| {
+                    self.broken_types.push(i);
+                    Schema {
+                        kind: Kind::String,
+                        description: None,
+                        examples: Vec::new(),
+                        constraints: Constraints::default(),
+                    }
                 });
             out.push(NamedType {
                 name: name.value.clone(),
@@ -540,6 +577,7 @@ impl Validator<'_> {
         // A type that contains itself would inline forever.
         for (i, t) in types.iter().enumerate() {
             if reaches(&out, &out[i].schema, i, &mut Vec::new()) {
+                self.broken_types.push(i);
                 self.error(
                     "recursive-type",
                     format!("the type `{}` contains itself", t.name.value),
@@ -940,13 +978,7 @@ impl Validator<'_> {
             ("maxLength", s.max_length.as_ref().map(|v| v.span)),
             ("pattern", s.pattern.as_ref().map(|v| v.span)),
             ("format", s.format.as_ref().map(|v| v.span)),
-            (
-                "enum",
-                s.enum_values
-                    .as_ref()
-                    .and_then(|v| v.first())
-                    .map(|v| v.span),
-            ),
+            ("enum", s.enum_values.as_ref().map(|v| v.span)),
             ("minimum", s.minimum.as_ref().map(|v| v.span)),
             ("maximum", s.maximum.as_ref().map(|v| v.span)),
             ("items", s.items.as_ref().map(|v| v.span)),
@@ -1015,7 +1047,9 @@ impl Validator<'_> {
         let kind = match ty.value.as_str() {
             "string" => match &s.enum_values {
                 None => Kind::String,
-                Some(values) => Kind::Enum(self.enumeration(values, rust_name, s.span)?),
+                Some(values) => {
+                    Kind::Enum(self.enumeration(&values.value, rust_name, values.span)?)
+                }
             },
             "integer" => Kind::Integer,
             "number" => Kind::Number,
@@ -1179,6 +1213,15 @@ impl Validator<'_> {
     /// JSON Schema validator rather than our own reading of the keywords.
     fn check_examples(&mut self, contract: &Contract) {
         for pending in std::mem::take(&mut self.examples) {
+            // A broken type stands in as a plain string and a recursive one would inline
+            // forever; both are reported where they are written, so values using them wait.
+            if self
+                .broken_types
+                .iter()
+                .any(|&b| reaches(&contract.types, &pending.schema, b, &mut Vec::new()))
+            {
+                continue;
+            }
             let schema = schema::value_schema(contract, &pending.schema);
             let validator = match jsonschema::options()
                 .should_validate_formats(true)

@@ -87,7 +87,7 @@ impl Node {
 }
 
 /// Parses one YAML document. Syntax errors and repeated keys are reported to `diags`;
-/// `None` means nothing usable was read.
+/// `None` means the text is not YAML, and the syntax error says why.
 pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
     let mut builder = Builder {
         source,
@@ -117,7 +117,12 @@ pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
             }
         }
     }
-    builder.root
+    // A file with no document (empty, or only comments) is a null manifest, so decoding
+    // reports it like any other root that is not a mapping instead of failing silently.
+    Some(builder.root.unwrap_or(Node {
+        span: Span::new(0, 0),
+        kind: NodeKind::Null,
+    }))
 }
 
 /// An open collection while events stream in.
@@ -147,7 +152,11 @@ impl Builder<'_, '_> {
     fn event(&mut self, event: Event<'_>, span: Span) {
         match event {
             Event::Scalar(text, style, anchor, tag) => {
-                let kind = if style == ScalarStyle::Plain && tag.is_none() {
+                let kind = if style == ScalarStyle::Plain && tag.is_none() && text.is_empty() {
+                    // A key with nothing after it (`tools:`) is null in the core schema;
+                    // `parse_from_cow` alone would read it as an empty string.
+                    NodeKind::Null
+                } else if style == ScalarStyle::Plain && tag.is_none() {
                     match Scalar::parse_from_cow(text.clone()) {
                         Scalar::Null => NodeKind::Null,
                         Scalar::Boolean(b) => NodeKind::Bool(b),

@@ -1,0 +1,1553 @@
+//! One test per diagnostic the loader can emit.
+//!
+//! Each test starts from [`VALID`], changes one thing, and pins the rule's code, its exact
+//! message, where it points (`tools.yaml:LINE:COL`, counted by hand from the manifest text
+//! in the test) and, for most, its help; it also pins the number of diagnostics, so a rule
+//! that fires twice, or drags another one along, fails here.
+
+use mcp_contract_codegen::diagnostic::render_all;
+use mcp_contract_codegen::model::{Kind, OutputDef};
+use mcp_contract_codegen::{Diagnostic, Severity, Source, load};
+
+/// The smallest manifest that loads: one tool with text output and its four hints.
+const VALID: &str = "\
+server:
+  name: demo
+tools:
+  - name: ping
+    title: Ping
+    description: Answers pong.
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    output: text
+";
+
+/// [`VALID`] followed by `extra`, whose first line is line 9. Lines indented by four spaces
+/// continue the tool; lines at column 1 are top-level keys.
+fn with(extra: &str) -> String {
+    format!("{VALID}{extra}")
+}
+
+/// [`VALID`] with its only occurrence of `from` replaced.
+fn replace(from: &str, to: &str) -> String {
+    assert_eq!(VALID.matches(from).count(), 1, "`{from}` must occur once");
+    VALID.replacen(from, to, 1)
+}
+
+/// Every diagnostic of a manifest that must be refused.
+#[track_caller]
+fn refused(text: &str) -> (Source, Vec<Diagnostic>) {
+    let source = Source::new("tools.yaml", text);
+    match load(&source) {
+        Ok(_) => panic!("the manifest loaded, but it should not:\n{text}"),
+        Err(diags) => (source, diags),
+    }
+}
+
+/// The diagnostics, rendered, for failure messages.
+fn shown(diags: &[Diagnostic], source: &Source) -> String {
+    render_all(diags, source)
+}
+
+/// Loads `text`, which must produce exactly one diagnostic, an error, and checks it.
+#[track_caller]
+fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnostic {
+    let (source, diags) = refused(text);
+    assert_eq!(diags.len(), 1, "{}", shown(&diags, &source));
+    let d = &diags[0];
+    assert_eq!(d.severity, Severity::Error);
+    assert_eq!(d.code, code, "{}", shown(&diags, &source));
+    assert_eq!(d.message, message);
+    assert_eq!(d.location(&source), at, "{}", shown(&diags, &source));
+    d.clone()
+}
+
+/// Like [`single`], for messages that quote an independent validator: only the part we write
+/// and the validator's key wording are pinned.
+#[track_caller]
+fn single_containing(text: &str, code: &str, prefix: &str, quoted: &str, at: &str) -> Diagnostic {
+    let (source, diags) = refused(text);
+    assert_eq!(diags.len(), 1, "{}", shown(&diags, &source));
+    let d = &diags[0];
+    assert_eq!(d.severity, Severity::Error);
+    assert_eq!(d.code, code, "{}", shown(&diags, &source));
+    assert!(d.message.starts_with(prefix), "{}", d.message);
+    assert!(d.message.contains(quoted), "{}", d.message);
+    assert_eq!(d.location(&source), at, "{}", shown(&diags, &source));
+    d.clone()
+}
+
+/// `tools.yaml:LINE:COL` of a related span.
+fn related_at(d: &Diagnostic, source_text: &str, i: usize) -> String {
+    let source = Source::new("tools.yaml", source_text);
+    let (line, col) = source.line_col(d.related[i].0.start);
+    format!("tools.yaml:{line}:{col}")
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading the YAML and its shape.
+
+#[test]
+fn yaml_syntax() {
+    let text = with("    effect: read: write\n");
+    let d = single(
+        &text,
+        "yaml-syntax",
+        "invalid YAML: mapping values are not allowed in this context",
+        "tools.yaml:9:17",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("fix the YAML syntax here; every other check runs once the file parses")
+    );
+}
+
+#[test]
+fn duplicate_key() {
+    let text = with("    title: Pong\n");
+    let d = single(
+        &text,
+        "duplicate-key",
+        "the key `title` is written twice in this mapping",
+        "tools.yaml:9:5",
+    );
+    assert_eq!(d.label.as_deref(), Some("written again here"));
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:5:5");
+    assert_eq!(d.related[0].1, "first written here");
+}
+
+#[test]
+fn wrong_type() {
+    let d = single(
+        &with("    effect: 3\n"),
+        "wrong-type",
+        "the effect must be a string, found an integer",
+        "tools.yaml:9:13",
+    );
+    assert_eq!(d.label.as_deref(), Some("expected a string"));
+}
+
+#[test]
+fn missing_field() {
+    // Lines: 4 `- name: ping`, 5 `description: …`: the title is gone.
+    let d = single(
+        &replace("    title: Ping\n", ""),
+        "missing-field",
+        "a tool is missing the required key `title`",
+        "tools.yaml:4:5",
+    );
+    assert_eq!(d.label.as_deref(), Some("`title` is missing here"));
+    assert_eq!(d.help.as_deref(), Some("add `title:` to a tool"));
+}
+
+#[test]
+fn missing_field_everywhere_it_applies() {
+    let d = single(
+        &VALID.replacen("server:\n  name: demo\n", "", 1),
+        "missing-field",
+        "the manifest is missing the required key `server`",
+        "tools.yaml:1:1",
+    );
+    assert_eq!(d.help.as_deref(), Some("add `server:` to the manifest"));
+
+    single(
+        &replace("  name: demo\n", "  title: Demo\n"),
+        "missing-field",
+        "`server` is missing the required key `name`",
+        "tools.yaml:2:3",
+    );
+
+    single(
+        &with("    errors: [gone]\nerrors:\n  gone:\n    hint: Look elsewhere.\n"),
+        "missing-field",
+        "an error is missing the required key `message`",
+        "tools.yaml:12:5",
+    );
+
+    let d = single(
+        &replace("output: text", "output: {description: Nothing.}"),
+        "missing-field",
+        "`output` is missing the required key `properties`",
+        "tools.yaml:8:13",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("list the output's fields under `properties:`, or write `output: text`")
+    );
+
+    let text = with(
+        "    parameters:
+      n:
+        description: A number.
+        example: 1
+",
+    );
+    // The schema's mapping starts at its first key, line 11.
+    single(
+        &text,
+        "missing-field",
+        "this schema is missing the required key `type`",
+        "tools.yaml:11:9",
+    );
+
+    let text = with(
+        "    parameters:
+      n:
+        type: array
+        description: Some numbers.
+        example: [1]
+",
+    );
+    single(
+        &text,
+        "missing-field",
+        "an array is missing the required key `items`",
+        "tools.yaml:11:15",
+    );
+
+    let text = with(
+        "    parameters:
+      n:
+        type: object
+        description: A thing.
+        example: {}
+",
+    );
+    single(
+        &text,
+        "missing-field",
+        "an object is missing the required key `properties`",
+        "tools.yaml:11:15",
+    );
+}
+
+#[test]
+fn unknown_key() {
+    let d = single(
+        &with("    parameter: {}\n"),
+        "unknown-key",
+        "unknown key `parameter` in a tool",
+        "tools.yaml:9:5",
+    );
+    assert_eq!(d.label.as_deref(), Some("not a key of this mapping"));
+    assert_eq!(d.help.as_deref(), Some("did you mean `parameters`?"));
+}
+
+#[test]
+fn unknown_key_far_from_any_lists_the_keys() {
+    let d = single(
+        &with("    zzz: 1\n"),
+        "unknown-key",
+        "unknown key `zzz` in a tool",
+        "tools.yaml:9:5",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "the keys of a tool are: name, title, description, sentences, effect, hints, \
+             parameters, output, errors, _meta"
+        )
+    );
+}
+
+#[test]
+fn unknown_key_at_the_output_root() {
+    // The output root is an object: constraints and examples there would be dropped.
+    let text = replace(
+        "    output: text\n",
+        "    output:
+      example: {n: 1}
+      properties:
+        n:
+          type: integer
+          description: A number.
+",
+    );
+    let d = single(
+        &text,
+        "unknown-key",
+        "unknown key `example` in `output`",
+        "tools.yaml:9:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("the keys of `output` are: type, description, properties")
+    );
+}
+
+#[test]
+fn unknown_hint_policy() {
+    let d = single(
+        &with("hint_policy: some\n"),
+        "unknown-hint-policy",
+        "unknown hint policy",
+        "tools.yaml:9:14",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("write `all`, `minimal`, or `{omit_on_read_only: [idempotent]}`")
+    );
+}
+
+#[test]
+fn bad_hint_policy() {
+    let d = single(
+        &with("hint_policy: {omit_on_read_only: [open_world]}\n"),
+        "bad-hint-policy",
+        "`open_world` cannot be left out on read-only tools",
+        "tools.yaml:9:35",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("only `destructive` and `idempotent` have no meaning on a read-only tool")
+    );
+}
+
+#[test]
+fn example_and_examples() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        example: 1
+        examples: [2]
+",
+    );
+    let d = single(
+        &text,
+        "example-and-examples",
+        "write `example` or `examples`, not both",
+        "tools.yaml:14:19",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("move the single example into the `examples` list")
+    );
+}
+
+#[test]
+fn unknown_output() {
+    let d = single(
+        &replace("output: text", "output: json"),
+        "unknown-output",
+        "unknown output `json`",
+        "tools.yaml:8:13",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("write `output: text`, or a mapping with `properties:`")
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Server, hints, sentences, errors, shared types.
+
+#[test]
+fn bad_output() {
+    let d = single(
+        &replace("output: text", "output: {type: string}"),
+        "bad-output",
+        "a structured output must be an object",
+        "tools.yaml:8:20",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("remove `type:` or write `type: object`; both MCP revisions accept an object root")
+    );
+}
+
+#[test]
+fn empty_text() {
+    let d = single(
+        &replace("name: demo", "name: \"\""),
+        "empty-text",
+        "the server name is empty",
+        "tools.yaml:2:9",
+    );
+    assert_eq!(d.help.as_deref(), Some("name the server, e.g. `my-server`"));
+}
+
+#[test]
+fn empty_text_everywhere_it_applies() {
+    single(
+        &replace("title: Ping", "title: \" \""),
+        "empty-text",
+        "the title is empty",
+        "tools.yaml:5:12",
+    );
+    single(
+        &with("sentences:\n  pinned: \"\"\n"),
+        "empty-text",
+        "the pinned sentence is empty",
+        "tools.yaml:10:11",
+    );
+    single(
+        &with("    errors: [gone]\nerrors:\n  gone:\n    message: \"\"\n"),
+        "empty-text",
+        "the error message is empty",
+        "tools.yaml:12:14",
+    );
+}
+
+#[test]
+fn bad_cache_scope() {
+    let text = replace(
+        "  name: demo\n",
+        "  name: demo\n  cache: {ttl_ms: 1000, scope: shared}\n",
+    );
+    let d = single(
+        &text,
+        "bad-cache-scope",
+        "unknown cache scope `shared`",
+        "tools.yaml:3:32",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("write `public` (the list is the same for every caller) or `private`")
+    );
+}
+
+#[test]
+fn unresolved_hint() {
+    let d = single(
+        &replace(", open_world: false}", "}"),
+        "unresolved-hint",
+        "the tool `ping` leaves `open_world` undecided",
+        "tools.yaml:7:12",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "set every hint, either under `hints:` or through an `effect:` from the `effects:` table"
+        )
+    );
+}
+
+#[test]
+fn unresolved_hint_on_an_effect() {
+    single(
+        &with("effects:\n  read: {read_only: true}\n"),
+        "unresolved-hint",
+        "the effect `read` leaves `destructive`, `idempotent`, `open_world` undecided",
+        "tools.yaml:10:3",
+    );
+}
+
+#[test]
+fn contradictory_hints() {
+    let d = single(
+        &replace("destructive: false", "destructive: true"),
+        "contradictory-hints",
+        "the tool `ping` is both read-only and destructive",
+        "tools.yaml:7:43",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "a read-only tool does not modify anything: set `destructive: false`, or `read_only: false`"
+        )
+    );
+}
+
+#[test]
+fn bad_name() {
+    let d = single(
+        &with("sentences:\n  Pinned: Say it.\n"),
+        "bad-name",
+        "the sentence name `Pinned` is not snake_case",
+        "tools.yaml:10:3",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("use lowercase letters, digits and `_`, starting with a letter")
+    );
+}
+
+#[test]
+fn bad_name_everywhere_it_applies() {
+    single(
+        &with("    errors: [NotFound]\nerrors:\n  NotFound:\n    message: Gone.\n"),
+        "bad-name",
+        "the error code `NotFound` is not snake_case",
+        "tools.yaml:11:3",
+    );
+    let d = single(
+        &with("types:\n  entry_kind:\n    type: string\n"),
+        "bad-name",
+        "the type name `entry_kind` is not PascalCase",
+        "tools.yaml:10:3",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("name shared types like Rust types: `LineRange`")
+    );
+    let text = with(
+        "    parameters:
+      2d:
+        type: integer
+        description: A number.
+        example: 1
+",
+    );
+    let d = single(
+        &text,
+        "bad-name",
+        "`2d` is not a valid property name",
+        "tools.yaml:10:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("start with a letter; use letters, digits and `_`")
+    );
+}
+
+#[test]
+fn reserved_error_code() {
+    let d = single(
+        &with("    errors: [internal_error]\nerrors:\n  internal_error:\n    message: Boom.\n"),
+        "reserved-error-code",
+        "the error code `internal_error` is reserved for the runtime",
+        "tools.yaml:11:3",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "argument errors and internal errors are reported by the runtime; choose another code"
+        )
+    );
+}
+
+#[test]
+fn bad_template() {
+    let d = single(
+        &with("    errors: [gone]\nerrors:\n  gone:\n    message: No {Path} here.\n"),
+        "bad-template",
+        "`{Path}` is not a valid placeholder",
+        "tools.yaml:12:14",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "placeholders are snake_case field names in braces, like `{path}`; write `{{` for a brace"
+        )
+    );
+}
+
+#[test]
+fn bad_template_braces() {
+    let d = single(
+        &with("    errors: [gone]\nerrors:\n  gone:\n    message: No } here.\n"),
+        "bad-template",
+        "a lone `}` in a template",
+        "tools.yaml:12:14",
+    );
+    assert_eq!(d.help.as_deref(), Some("write `}}` for a brace"));
+    // The hint is a template too; an unclosed brace is not a field named `path`.
+    let d = single(
+        &with("    errors: [gone]\nerrors:\n  gone:\n    message: Gone.\n    hint: Try {path\n"),
+        "bad-template",
+        "an unclosed `{` in a template",
+        "tools.yaml:13:11",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("close the placeholder with `}`, or write `{{` for a brace")
+    );
+}
+
+#[test]
+fn recursive_type() {
+    let text = with(
+        "types:
+  Tree:
+    type: object
+    description: A tree.
+    properties:
+      children:
+        type: array
+        description: The subtrees.
+        items:
+          type: Tree
+",
+    );
+    let d = single(
+        &text,
+        "recursive-type",
+        "the type `Tree` contains itself",
+        "tools.yaml:10:3",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("schemas are published inline, so a type cannot refer back to itself")
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Tools.
+
+/// A second tool after [`VALID`]'s, starting on line 9 with `name` (column 11) and `title`
+/// (line 10, column 12).
+fn second_tool(name: &str, title: &str) -> String {
+    with(&format!(
+        "  - name: {name}
+    title: {title}
+    description: Answers pong again.
+    hints: {{read_only: true, destructive: false, idempotent: true, open_world: false}}
+    output: text
+"
+    ))
+}
+
+#[test]
+fn bad_tool_name() {
+    let d = single(
+        &replace("name: ping", "name: Ping"),
+        "bad-tool-name",
+        "`Ping` is not a valid tool name",
+        "tools.yaml:4:11",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "tool names are snake_case: a lowercase letter, then up to 63 lowercase letters, digits or `_`"
+        )
+    );
+    let long = "a".repeat(65);
+    single(
+        &replace("name: ping", &format!("name: {long}")),
+        "bad-tool-name",
+        &format!("`{long}` is not a valid tool name"),
+        "tools.yaml:4:11",
+    );
+}
+
+#[test]
+fn duplicate_tool_name() {
+    let text = second_tool("ping", "Pong");
+    let d = single(
+        &text,
+        "duplicate-tool-name",
+        "the tool name `ping` is used twice",
+        "tools.yaml:9:11",
+    );
+    assert_eq!(d.label.as_deref(), Some("used again here"));
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:4:11");
+    assert_eq!(
+        d.help.as_deref(),
+        Some("tool names must be unique within a server; rename one of them")
+    );
+}
+
+#[test]
+fn duplicate_tool_name_is_reported_alone() {
+    // The second tool is skipped whole: its nested type `PingArgsOpts` is not reported as a
+    // second collision.
+    let text = "\
+server:
+  name: demo
+tools:
+  - name: ping
+    title: Ping
+    description: Answers pong.
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    parameters:
+      opts: {type: object, description: Options., example: {}, properties: {}}
+    output: text
+  - name: ping
+    title: Pong
+    description: Answers pong again.
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    parameters:
+      opts: {type: object, description: Options., example: {}, properties: {}}
+    output: text
+";
+    single(
+        text,
+        "duplicate-tool-name",
+        "the tool name `ping` is used twice",
+        "tools.yaml:11:11",
+    );
+}
+
+#[test]
+fn duplicate_title() {
+    let text = second_tool("pong", "Ping");
+    let d = single(
+        &text,
+        "duplicate-title",
+        "the title `Ping` is used twice",
+        "tools.yaml:10:12",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:5:12");
+}
+
+#[test]
+fn missing_titles_are_not_duplicates() {
+    let text = second_tool("pong", "Pong")
+        .replacen("    title: Ping\n", "", 1)
+        .replacen("    title: Pong\n", "", 1);
+    let (source, diags) = refused(&text);
+    let found: Vec<(&str, String)> = diags
+        .iter()
+        .map(|d| (d.code, d.location(&source)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("missing-field", "tools.yaml:4:5".to_owned()),
+            ("missing-field", "tools.yaml:8:5".to_owned()),
+        ],
+        "{}",
+        shown(&diags, &source)
+    );
+}
+
+#[test]
+fn ident_collision_between_tools() {
+    // `ping_` is a valid tool name, and its snake_case form is `ping`.
+    let text = second_tool("ping_", "Pong");
+    let d = single(
+        &text,
+        "ident-collision",
+        "the tool `ping_` becomes the Rust method `ping`, which another tool already has",
+        "tools.yaml:9:11",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:4:11");
+    assert_eq!(
+        d.help.as_deref(),
+        Some("rename one of the tools so their snake_case forms differ")
+    );
+}
+
+#[test]
+fn ident_collision_between_properties() {
+    let text = with(
+        "    parameters:
+      fooBar:
+        type: integer
+        description: One.
+        example: 1
+      foo_bar:
+        type: integer
+        description: Two.
+        example: 2
+",
+    );
+    let d = single(
+        &text,
+        "ident-collision",
+        "`foo_bar` becomes the Rust field `foo_bar`, which another property already has",
+        "tools.yaml:14:7",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:10:7");
+}
+
+#[test]
+fn ident_collision_between_enum_values() {
+    let text = with(
+        "    parameters:
+      mode:
+        type: string
+        description: The mode.
+        enum: [read-only, read_only]
+        example: read-only
+",
+    );
+    let d = single(
+        &text,
+        "ident-collision",
+        "`read_only` becomes the variant `ReadOnly`, which another value already has",
+        "tools.yaml:13:27",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:13:16");
+}
+
+#[test]
+fn ident_collision_with_a_generated_type() {
+    let text = with(
+        "types:
+  PingArgs:
+    type: object
+    description: Not the arguments of `ping`.
+    properties:
+      x:
+        type: integer
+        description: X.
+",
+    );
+    let d = single(
+        &text,
+        "ident-collision",
+        "the arguments type `PingArgs` would be generated twice",
+        "tools.yaml:4:11",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:11:11");
+    assert_eq!(
+        d.help.as_deref(),
+        Some("rename the shared type or the tool so the generated Rust names differ")
+    );
+}
+
+#[test]
+fn ident_collision_between_sentences_and_between_error_codes() {
+    single(
+        &with("sentences:\n  say_it: Say it.\n  say__it: Say it again.\n"),
+        "ident-collision",
+        "the constant `SAY_IT` would be generated twice",
+        "tools.yaml:11:3",
+    );
+    single(
+        &with(
+            "    errors: [gone_now, gone__now]
+errors:
+  gone_now:
+    message: Gone.
+  gone__now:
+    message: Gone again.
+",
+        ),
+        "ident-collision",
+        "the variant `GoneNow` would be generated twice",
+        "tools.yaml:13:3",
+    );
+}
+
+#[test]
+fn empty_description() {
+    let d = single(
+        &replace("description: Answers pong.", "description: \"\""),
+        "empty-description",
+        "the tool `ping` has an empty description",
+        "tools.yaml:6:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("describe for a model what the tool does and when to use it")
+    );
+}
+
+#[test]
+fn unknown_sentence() {
+    let d = single(
+        &with("    sentences: [pined]\nsentences:\n  pinned: Say it.\n"),
+        "unknown-sentence",
+        "unknown sentence `pined`",
+        "tools.yaml:9:17",
+    );
+    assert_eq!(d.label.as_deref(), Some("no such sentence"));
+    assert_eq!(d.help.as_deref(), Some("did you mean `pinned`?"));
+}
+
+#[test]
+fn unknown_effect() {
+    let text = replace(
+        "    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n",
+        "    effect: reed\n",
+    ) + "effects:\n  read: {read_only: true, destructive: false, idempotent: true, open_world: false}\n";
+    let d = single(
+        &text,
+        "unknown-effect",
+        "unknown effect `reed`",
+        "tools.yaml:7:13",
+    );
+    assert_eq!(d.help.as_deref(), Some("did you mean `read`?"));
+
+    let d = single(
+        &with("    effect: read\n"),
+        "unknown-effect",
+        "unknown effect `read`",
+        "tools.yaml:9:13",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("no effect is declared in the manifest")
+    );
+}
+
+#[test]
+fn unknown_error_code() {
+    let d = single(
+        &with("    errors: [gone, goen]\nerrors:\n  gone:\n    message: Gone.\n"),
+        "unknown-error-code",
+        "unknown error code `goen`",
+        "tools.yaml:9:20",
+    );
+    assert_eq!(d.help.as_deref(), Some("did you mean `gone`?"));
+}
+
+#[test]
+fn unknown_type() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integr
+        description: A number.
+        example: 1
+",
+    );
+    let d = single(
+        &text,
+        "unknown-type",
+        "unknown type `integr`",
+        "tools.yaml:11:15",
+    );
+    assert_eq!(d.label.as_deref(), Some("no such type"));
+    assert_eq!(d.help.as_deref(), Some("did you mean `integer`?"));
+}
+
+#[test]
+fn duplicate_error_code() {
+    let d = single(
+        &with("    errors: [gone, gone]\nerrors:\n  gone:\n    message: Gone.\n"),
+        "duplicate-error-code",
+        "the error `gone` is listed twice",
+        "tools.yaml:9:20",
+    );
+    assert_eq!(d.help.as_deref(), Some("list each code once"));
+}
+
+#[test]
+fn reserved_meta_key() {
+    let d = single(
+        &with("    _meta:\n      io.modelcontextprotocol/tier: 1\n"),
+        "reserved-meta-key",
+        "`io.modelcontextprotocol/tier` is not a valid `_meta` key",
+        "tools.yaml:10:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "prefixes whose second label is `modelcontextprotocol` or `mcp` belong to the spec; \
+             use your own reverse-DNS prefix such as `com.example/`"
+        )
+    );
+}
+
+#[test]
+fn bad_meta_key() {
+    let d = single(
+        &with("    _meta:\n      bad key: 1\n"),
+        "bad-meta-key",
+        "`bad key` is not a valid `_meta` key",
+        "tools.yaml:10:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "write an optional reverse-DNS prefix ending in `/` (`com.example/`), then a name \
+             that starts and ends with a letter or digit"
+        )
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Properties and their schemas.
+
+#[test]
+fn missing_description() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        example: 1
+",
+    );
+    let d = single(
+        &text,
+        "missing-description",
+        "the property `n` has no description",
+        "tools.yaml:10:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("add `description:` saying what the value means, for the model that fills it in")
+    );
+}
+
+#[test]
+fn missing_example() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+",
+    );
+    let d = single(
+        &text,
+        "missing-example",
+        "the parameter `n` has no example",
+        "tools.yaml:10:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("add `example:` with a realistic value; models copy examples")
+    );
+}
+
+#[test]
+fn required_with_default() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        example: 1
+        required: true
+        default: 2
+",
+    );
+    single(
+        &text,
+        "required-with-default",
+        "`n` is required and has a default",
+        "tools.yaml:15:18",
+    );
+}
+
+#[test]
+fn default_on_output() {
+    let text = replace(
+        "    output: text\n",
+        "    output:
+      properties:
+        n:
+          type: integer
+          description: A number.
+          default: 2
+",
+    );
+    let d = single(
+        &text,
+        "default-on-output",
+        "an output field cannot have a default",
+        "tools.yaml:13:20",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("remove `default:`; the handler sets every output value")
+    );
+}
+
+#[test]
+fn null_default() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        example: 1
+        default: null
+",
+    );
+    single(
+        &text,
+        "null-default",
+        "the default of `n` is null",
+        "tools.yaml:14:18",
+    );
+}
+
+#[test]
+fn keyword_type_mismatch() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        example: 1
+        minLength: 1
+",
+    );
+    let d = single(
+        &text,
+        "keyword-type-mismatch",
+        "`minLength` does not apply to `type: integer`",
+        "tools.yaml:14:20",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("remove `minLength`, or change the type it belongs to")
+    );
+}
+
+#[test]
+fn keyword_type_mismatch_for_properties_and_enum() {
+    let text = with(
+        "    parameters:
+      n:
+        type: string
+        description: A name.
+        example: a
+        properties:
+          x:
+            type: integer
+            description: X.
+",
+    );
+    single(
+        &text,
+        "keyword-type-mismatch",
+        "`properties` does not apply to `type: string`",
+        "tools.yaml:15:11",
+    );
+    // Even an empty `enum` is pointed at, rather than silently dropped.
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        example: 1
+        enum: []
+",
+    );
+    single(
+        &text,
+        "keyword-type-mismatch",
+        "`enum` does not apply to `type: integer`",
+        "tools.yaml:14:15",
+    );
+}
+
+#[test]
+fn bad_pattern() {
+    let text = with(
+        "    parameters:
+      n:
+        type: string
+        description: A name.
+        example: a
+        pattern: \"[a-\"
+",
+    );
+    let d = single_containing(
+        &text,
+        "bad-pattern",
+        "the pattern is not a valid regular expression: ",
+        "\"[a-\"",
+        "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("write an ECMA-262 regular expression")
+    );
+}
+
+#[test]
+fn unknown_format() {
+    let text = with(
+        "    parameters:
+      n:
+        type: string
+        description: A day.
+        example: 2024-01-31
+        format: dat
+",
+    );
+    let d = single(
+        &text,
+        "unknown-format",
+        "unknown format `dat`",
+        "tools.yaml:14:17",
+    );
+    assert_eq!(d.help.as_deref(), Some("did you mean `date`?"));
+}
+
+#[test]
+fn empty_range() {
+    // On an output field, which needs no example: any example would break the range too.
+    let text = replace(
+        "    output: text\n",
+        "    output:
+      properties:
+        n:
+          type: integer
+          description: A number.
+          minimum: 5
+          maximum: 1
+",
+    );
+    let d = single(
+        &text,
+        "empty-range",
+        "`maximum` is below `minimum`, so no value is valid",
+        "tools.yaml:14:20",
+    );
+    assert_eq!(d.help.as_deref(), Some("make `minimum` at most `maximum`"));
+}
+
+#[test]
+fn empty_range_of_lengths_and_items() {
+    let text = replace(
+        "    output: text\n",
+        "    output:
+      properties:
+        s:
+          type: string
+          description: A name.
+          minLength: 3
+          maxLength: 2
+        a:
+          type: array
+          description: Names.
+          items: {type: string}
+          minItems: 2
+          maxItems: 1
+",
+    );
+    let (source, diags) = refused(&text);
+    let found: Vec<(&str, &str, String)> = diags
+        .iter()
+        .map(|d| (d.code, d.message.as_str(), d.location(&source)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "empty-range",
+                "`maxLength` is below `minLength`, so no value is valid",
+                "tools.yaml:14:22".to_owned()
+            ),
+            (
+                "empty-range",
+                "`maxItems` is below `minItems`, so no value is valid",
+                "tools.yaml:20:21".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn empty_enum() {
+    let text = with(
+        "    parameters:
+      n:
+        type: string
+        description: A mode.
+        example: a
+        enum: []
+",
+    );
+    let d = single(
+        &text,
+        "empty-enum",
+        "an enum needs at least one value",
+        "tools.yaml:14:15",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("list the allowed values under `enum:`")
+    );
+}
+
+/// A parameter `n` with `schema` lines (indented by eight spaces) and `example` on line
+/// 13, column 18.
+fn parameter(schema: &str, example: &str) -> String {
+    with(&format!(
+        "    parameters:
+      n:
+        description: A value.
+        example: {example}
+{schema}"
+    ))
+}
+
+const INVALID_EXAMPLE: &str = "this example does not match its own schema: ";
+
+#[test]
+fn invalid_example() {
+    let d = single(
+        &parameter("        type: integer\n", "abc"),
+        "invalid-example",
+        "this example does not match its own schema: \"abc\" is not of type \"integer\"",
+        "tools.yaml:12:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("change the example so it satisfies the type and constraints declared beside it")
+    );
+}
+
+#[test]
+fn invalid_example_below_minimum() {
+    single_containing(
+        &parameter("        type: integer\n        minimum: 1\n", "0"),
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "less than the minimum of 1",
+        "tools.yaml:12:18",
+    );
+}
+
+#[test]
+fn invalid_example_against_pattern() {
+    single_containing(
+        &parameter(
+            "        type: string\n        pattern: \"^[a-z]+$\"\n",
+            "ABC",
+        ),
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "\"ABC\" does not match \"^[a-z]+$\"",
+        "tools.yaml:12:18",
+    );
+}
+
+#[test]
+fn invalid_example_outside_enum() {
+    single_containing(
+        &parameter("        type: string\n        enum: [a, b]\n", "c"),
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "\"c\" is not one of",
+        "tools.yaml:12:18",
+    );
+}
+
+#[test]
+fn invalid_example_against_format() {
+    single_containing(
+        &parameter("        type: string\n        format: date\n", "2024-13-45"),
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "\"2024-13-45\" is not a \"date\"",
+        "tools.yaml:12:18",
+    );
+}
+
+#[test]
+fn invalid_example_in_a_nested_field() {
+    let text = parameter(
+        "        type: object
+        properties:
+          size:
+            type: integer
+            description: A size.
+",
+        "{size: big}",
+    );
+    single_containing(
+        &text,
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "at `/size`: \"big\" is not of type \"integer\"",
+        "tools.yaml:12:18",
+    );
+}
+
+#[test]
+fn invalid_default() {
+    let text = parameter(
+        "        type: integer\n        minimum: 0\n        default: -1\n",
+        "1",
+    );
+    let d = single_containing(
+        &text,
+        "invalid-example",
+        "this default does not match its own schema: ",
+        "-1 is less than the minimum of 0",
+        "tools.yaml:15:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("change the default so it satisfies the type and constraints declared beside it")
+    );
+}
+
+#[test]
+fn unused_error() {
+    let source = Source::new("tools.yaml", with("errors:\n  gone:\n    message: Gone.\n"));
+    let loaded = load(&source).expect("a warning does not refuse the manifest");
+    assert_eq!(loaded.warnings.len(), 1);
+    let w = &loaded.warnings[0];
+    assert_eq!(w.severity, Severity::Warning);
+    assert_eq!(w.code, "unused-error");
+    assert_eq!(w.message, "no tool lists the error `gone`");
+    assert_eq!(w.location(&source), "tools.yaml:10:3");
+    assert_eq!(
+        w.help.as_deref(),
+        Some("list it under a tool's `errors:`, or remove it")
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Across rules.
+
+#[test]
+fn every_error_is_reported_at_once_in_file_order() {
+    // Found in another order: decoding (unknown key, hint policy) before validation
+    // (sentences before tools).
+    let text = "\
+server:
+  name: demo
+  titel: Demo
+tools:
+  - name: Ping
+    title: Ping
+    description: \"\"
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    output: text
+    errors: [gone]
+hint_policy: sometimes
+sentences:
+  Pinned: Say it.
+";
+    let (source, diags) = refused(text);
+    let found: Vec<(&str, String)> = diags
+        .iter()
+        .map(|d| (d.code, d.location(&source)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("unknown-key", "tools.yaml:3:3".to_owned()),
+            ("bad-tool-name", "tools.yaml:5:11".to_owned()),
+            ("empty-description", "tools.yaml:7:18".to_owned()),
+            ("unknown-error-code", "tools.yaml:10:14".to_owned()),
+            ("unknown-hint-policy", "tools.yaml:11:14".to_owned()),
+            ("bad-name", "tools.yaml:13:3".to_owned()),
+        ],
+        "{}",
+        shown(&diags, &source)
+    );
+    assert_eq!(diags[0].help.as_deref(), Some("did you mean `title`?"));
+    let rendered = render_all(&diags, &source);
+    assert!(rendered.ends_with("error: could not load `tools.yaml` due to 6 previous errors"));
+}
+
+#[test]
+fn diagnostics_render_like_rustc() {
+    let text = second_tool("ping", "Pong") + "    zzz: 1\nerrors:\n  gone:\n    message: Gone.\n";
+    let (source, diags) = refused(&text);
+    let rendered = render_all(&diags, &source);
+    // Header with the code, location, the quoted lines with carets (the related place
+    // marked `-`), then the help; the gutter is as wide as the largest line number.
+    let first: Vec<&str> = rendered.lines().take(10).collect();
+    assert_eq!(
+        first,
+        [
+            "error[duplicate-tool-name]: the tool name `ping` is used twice",
+            " --> tools.yaml:9:11",
+            "  |",
+            "4 |   - name: ping",
+            "  |           ---- first used here",
+            "...",
+            "9 |   - name: ping",
+            "  |           ^^^^ used again here",
+            "  |",
+            "  = help: tool names must be unique within a server; rename one of them",
+        ]
+    );
+    assert!(rendered.contains(
+        "\nwarning[unused-error]: no tool lists the error `gone`\n  --> tools.yaml:16:3\n"
+    ));
+    // The closing count is of errors only.
+    assert!(rendered.ends_with("\nerror: could not load `tools.yaml` due to 2 previous errors"));
+    insta::assert_snapshot!(rendered);
+}
+
+#[test]
+fn one_error_renders_with_its_caret_and_help() {
+    let text = replace("destructive: false", "destructive: true");
+    let (source, diags) = refused(&text);
+    insta::assert_snapshot!(render_all(&diags, &source));
+}
+
+#[test]
+fn the_minimal_manifest_loads_without_diagnostics() {
+    let loaded = load(&Source::new("tools.yaml", VALID)).expect("VALID loads");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.contract.tools.len(), 1);
+    assert!(matches!(loaded.contract.tools[0].output, OutputDef::Text));
+}
+
+#[test]
+fn the_reference_manifest_loads_without_diagnostics() {
+    let text = include_str!("../../tools.yaml");
+    let loaded = load(&Source::new("tools.yaml", text)).unwrap_or_else(|d| {
+        panic!("{}", render_all(&d, &Source::new("tools.yaml", text)));
+    });
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+}
+
+#[test]
+fn keywords_work_as_names() {
+    let text = "\
+server:
+  name: demo
+tools:
+  - name: match
+    title: Match
+    description: Matches a kind.
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    parameters:
+      type:
+        type: string
+        description: The kind.
+        enum: [self, super, type]
+        example: self
+        default: type
+      async:
+        type: boolean
+        description: Whether to wait.
+        example: true
+        required: false
+    output:
+      properties:
+        fn:
+          type: string
+          description: The function.
+";
+    let loaded = load(&Source::new("tools.yaml", text)).unwrap_or_else(|d| {
+        panic!("{}", render_all(&d, &Source::new("tools.yaml", text)));
+    });
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let tool = &loaded.contract.tools[0];
+    assert_eq!(tool.method, "r#match");
+    assert_eq!(tool.constant, "MATCH");
+    assert_eq!(tool.type_prefix, "Match");
+    let params: Vec<&str> = tool.parameters.iter().map(|f| f.ident.as_str()).collect();
+    assert_eq!(params, ["r#type", "r#async"]);
+    let Kind::Enum(e) = &tool.parameters[0].schema.kind else {
+        panic!("`type` is an enum");
+    };
+    let variants: Vec<&str> = e.values.iter().map(|(_, v)| v.as_str()).collect();
+    assert_eq!(variants, ["Self_", "Super", "Type"]);
+    // The generated module is valid Rust with these names.
+    let code = mcp_contract_codegen::rust::generate(&loaded.contract);
+    syn::parse_file(&code).expect("the generated module parses");
+    for expected in ["r#match", "r#type", "r#async", "Self_"] {
+        assert!(
+            code.contains(expected),
+            "`{expected}` is missing from:\n{code}"
+        );
+    }
+}
+
+#[test]
+fn non_ascii_text_before_an_error_keeps_columns_in_chars() {
+    // Multi-byte text on earlier lines and before the error on its own line, including a
+    // character outside the Basic Multilingual Plane.
+    let text = "\
+server:
+  name: démo
+  title: Serveur de démonstration — ✓
+tools:
+  - name: ping
+    title: Pingé
+    description: Répond « pong ». 🏓
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    output: text
+    _meta: {com.example/note: \"naïve 🏓\", com.example/note: 2}
+";
+    let d = single(
+        text,
+        "duplicate-key",
+        "the key `com.example/note` is written twice in this mapping",
+        "tools.yaml:10:42",
+    );
+    assert_eq!(related_at(&d, text, 0), "tools.yaml:10:13");
+    let source = Source::new("tools.yaml", text);
+    let at = &source.text[d.span.start..d.span.end];
+    assert_eq!(at, "com.example/note");
+}

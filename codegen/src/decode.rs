@@ -39,7 +39,7 @@ impl Decoder<'_> {
     /// A string that may be written as a plain number too (`version: 1.0`).
     pub fn text(&mut self, node: &Node, what: &str) -> Option<Spanned<String>> {
         match &node.kind {
-            NodeKind::Str(_) | NodeKind::Int(_) | NodeKind::Float(_) => {
+            NodeKind::Str(_) | NodeKind::Int(..) | NodeKind::Float(..) => {
                 Some(Spanned::new(node.key_text(), node.span))
             }
             _ => {
@@ -63,7 +63,7 @@ impl Decoder<'_> {
     /// A whole number of zero or more.
     pub fn count(&mut self, node: &Node, what: &str) -> Option<Spanned<u64>> {
         match node.kind {
-            NodeKind::Int(i) if i >= 0 => Some(Spanned::new(i as u64, node.span)),
+            NodeKind::Int(i, _) if i >= 0 => Some(Spanned::new(i as u64, node.span)),
             _ => {
                 self.mismatch(node, "a whole number of 0 or more", what);
                 None
@@ -74,8 +74,8 @@ impl Decoder<'_> {
     /// Any number, kept as JSON so integers stay integers on the wire.
     pub fn number(&mut self, node: &Node, what: &str) -> Option<Spanned<serde_json::Number>> {
         match node.kind {
-            NodeKind::Int(i) => Some(Spanned::new(i.into(), node.span)),
-            NodeKind::Float(f) => match serde_json::Number::from_f64(f) {
+            NodeKind::Int(i, _) => Some(Spanned::new(i.into(), node.span)),
+            NodeKind::Float(f, _) => match serde_json::Number::from_f64(f) {
                 Some(n) => Some(Spanned::new(n, node.span)),
                 None => {
                     self.mismatch(node, "a finite number", what);

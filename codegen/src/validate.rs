@@ -24,6 +24,10 @@ pub const RESERVED_ERROR_CODES: [&str; 4] = [
     "internal_error",
 ];
 
+/// Types the generated module defines next to the shared types (see `rust::module`); a
+/// shared type of the same name would not compile.
+const GENERATED_ITEMS: [&str; 2] = ["Tools", "Dispatcher"];
+
 /// Formats defined by JSON Schema 2020-12.
 const FORMATS: &[&str] = &[
     "date-time",
@@ -556,6 +560,13 @@ impl Validator<'_> {
                     format!("the type name `{}` is not PascalCase", name.value),
                     name.span,
                     "name shared types like Rust types: `LineRange`",
+                );
+            } else if GENERATED_ITEMS.contains(&name.value.as_str()) {
+                self.error(
+                    "ident-collision",
+                    format!("the type name `{}` is taken by the generated code", name.value),
+                    name.span,
+                    "the generated module defines the `Tools` trait and the `Dispatcher` struct; rename the shared type",
                 );
             }
             let schema = self

@@ -26,10 +26,10 @@ pub enum NodeKind {
     Null,
     /// `true` or `false`.
     Bool(bool),
-    /// An integer.
-    Int(i64),
-    /// A float.
-    Float(f64),
+    /// An integer, and its text as written (`010`, `0x1F`).
+    Int(i64, String),
+    /// A float, and its text as written: `version: 1.10` must not read back as `1.1`.
+    Float(f64, String),
     /// A string, plain or quoted.
     Str(String),
     /// A sequence.
@@ -44,8 +44,8 @@ impl Node {
         match self.kind {
             NodeKind::Null => "null",
             NodeKind::Bool(_) => "a boolean",
-            NodeKind::Int(_) => "an integer",
-            NodeKind::Float(_) => "a number",
+            NodeKind::Int(..) => "an integer",
+            NodeKind::Float(..) => "a number",
             NodeKind::Str(_) => "a string",
             NodeKind::Seq(_) => "a sequence",
             NodeKind::Map(_) => "a mapping",
@@ -58,8 +58,8 @@ impl Node {
         match &self.kind {
             NodeKind::Null => Value::Null,
             NodeKind::Bool(b) => Value::Bool(*b),
-            NodeKind::Int(i) => Value::from(*i),
-            NodeKind::Float(f) => {
+            NodeKind::Int(i, _) => Value::from(*i),
+            NodeKind::Float(f, _) => {
                 serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
             }
             NodeKind::Str(s) => Value::String(s.clone()),
@@ -77,8 +77,7 @@ impl Node {
     pub fn key_text(&self) -> String {
         match &self.kind {
             NodeKind::Str(s) => s.clone(),
-            NodeKind::Int(i) => i.to_string(),
-            NodeKind::Float(f) => f.to_string(),
+            NodeKind::Int(_, written) | NodeKind::Float(_, written) => written.clone(),
             NodeKind::Bool(b) => b.to_string(),
             NodeKind::Null => "null".into(),
             NodeKind::Seq(_) | NodeKind::Map(_) => String::new(),
@@ -160,8 +159,10 @@ impl Builder<'_, '_> {
                     match Scalar::parse_from_cow(text.clone()) {
                         Scalar::Null => NodeKind::Null,
                         Scalar::Boolean(b) => NodeKind::Bool(b),
-                        Scalar::Integer(i) => NodeKind::Int(i),
-                        Scalar::FloatingPoint(f) => NodeKind::Float(f.into_inner()),
+                        Scalar::Integer(i) => NodeKind::Int(i, text.clone().into_owned()),
+                        Scalar::FloatingPoint(f) => {
+                            NodeKind::Float(f.into_inner(), text.clone().into_owned())
+                        }
                         Scalar::String(s) => NodeKind::Str(s.into_owned()),
                     }
                 } else {

@@ -43,21 +43,16 @@ fn refused(text: &str) -> (Source, Vec<Diagnostic>) {
     }
 }
 
-/// The diagnostics, rendered, for failure messages.
-fn shown(diags: &[Diagnostic], source: &Source) -> String {
-    render_all(diags, source)
-}
-
 /// Loads `text`, which must produce exactly one diagnostic, an error, and checks it.
 #[track_caller]
 fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnostic {
     let (source, diags) = refused(text);
-    assert_eq!(diags.len(), 1, "{}", shown(&diags, &source));
+    assert_eq!(diags.len(), 1, "{}", render_all(&diags, &source));
     let d = &diags[0];
     assert_eq!(d.severity, Severity::Error);
-    assert_eq!(d.code, code, "{}", shown(&diags, &source));
+    assert_eq!(d.code, code, "{}", render_all(&diags, &source));
     assert_eq!(d.message, message);
-    assert_eq!(d.location(&source), at, "{}", shown(&diags, &source));
+    assert_eq!(d.location(&source), at, "{}", render_all(&diags, &source));
     d.clone()
 }
 
@@ -66,13 +61,13 @@ fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnostic {
 #[track_caller]
 fn single_containing(text: &str, code: &str, prefix: &str, quoted: &str, at: &str) -> Diagnostic {
     let (source, diags) = refused(text);
-    assert_eq!(diags.len(), 1, "{}", shown(&diags, &source));
+    assert_eq!(diags.len(), 1, "{}", render_all(&diags, &source));
     let d = &diags[0];
     assert_eq!(d.severity, Severity::Error);
-    assert_eq!(d.code, code, "{}", shown(&diags, &source));
+    assert_eq!(d.code, code, "{}", render_all(&diags, &source));
     assert!(d.message.starts_with(prefix), "{}", d.message);
     assert!(d.message.contains(quoted), "{}", d.message);
-    assert_eq!(d.location(&source), at, "{}", shown(&diags, &source));
+    assert_eq!(d.location(&source), at, "{}", render_all(&diags, &source));
     d.clone()
 }
 
@@ -124,6 +119,30 @@ fn wrong_type() {
         "tools.yaml:9:13",
     );
     assert_eq!(d.label.as_deref(), Some("expected a string"));
+}
+
+#[test]
+fn wrong_type_of_an_empty_value_is_null() {
+    // `tools:` with nothing after it is null, not an empty string; the caret sits on the `:`.
+    single(
+        "server:\n  name: demo\ntools:\n",
+        "wrong-type",
+        "`tools` must be a sequence, found null",
+        "tools.yaml:3:6",
+    );
+}
+
+#[test]
+fn wrong_type_of_an_empty_manifest() {
+    for text in ["", "# nothing yet\n"] {
+        let d = single(
+            text,
+            "wrong-type",
+            "the manifest must be a mapping, found null",
+            "tools.yaml:1:1",
+        );
+        assert_eq!(d.label.as_deref(), Some("expected a mapping"));
+    }
 }
 
 #[test]
@@ -599,6 +618,57 @@ fn second_tool(name: &str, title: &str) -> String {
 }
 
 #[test]
+fn recursive_type_is_reported_once_where_it_is_used() {
+    // Checking the example against the type would inline it forever.
+    let text = with(
+        "    parameters:
+      tree:
+        type: Tree
+        description: A tree.
+        example: {children: []}
+types:
+  Tree:
+    type: object
+    description: A tree.
+    example: {children: []}
+    properties:
+      children:
+        type: array
+        description: The subtrees.
+        items: {type: Tree}
+",
+    );
+    single(
+        &text,
+        "recursive-type",
+        "the type `Tree` contains itself",
+        "tools.yaml:15:3",
+    );
+}
+
+#[test]
+fn a_broken_shared_type_does_not_fail_the_examples_that_use_it() {
+    // The type is missing `type`; its parameter's example is not checked against a stand-in.
+    let text = with(
+        "    parameters:
+      size:
+        type: Size
+        description: A size.
+        example: {width: 1}
+types:
+  Size:
+    description: A size.
+",
+    );
+    single(
+        &text,
+        "missing-field",
+        "this schema is missing the required key `type`",
+        "tools.yaml:16:5",
+    );
+}
+
+#[test]
 fn bad_tool_name() {
     let d = single(
         &replace("name: ping", "name: Ping"),
@@ -698,7 +768,7 @@ fn missing_titles_are_not_duplicates() {
             ("missing-field", "tools.yaml:8:5".to_owned()),
         ],
         "{}",
-        shown(&diags, &source)
+        render_all(&diags, &source)
     );
 }
 
@@ -785,6 +855,22 @@ fn ident_collision_with_a_generated_type() {
     assert_eq!(
         d.help.as_deref(),
         Some("rename the shared type or the tool so the generated Rust names differ")
+    );
+}
+
+#[test]
+fn ident_collision_with_a_generated_item() {
+    let d = single(
+        &with("types:\n  Tools:\n    type: string\n"),
+        "ident-collision",
+        "the type name `Tools` is taken by the generated code",
+        "tools.yaml:10:3",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "the generated module defines the `Tools` trait and the `Dispatcher` struct; rename the shared type"
+        )
     );
 }
 
@@ -1040,11 +1126,22 @@ fn null_default() {
         default: null
 ",
     );
-    single(
+    let d = single(
         &text,
         "null-default",
         "the default of `n` is null",
         "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("remove `default: null`; an optional parameter without a default is simply left out")
+    );
+    // An empty `default:` is null too; it points at its `:`.
+    single(
+        &text.replace("default: null", "default:"),
+        "null-default",
+        "the default of `n` is null",
+        "tools.yaml:14:16",
     );
 }
 
@@ -1408,7 +1505,7 @@ sentences:
             ("bad-name", "tools.yaml:13:3".to_owned()),
         ],
         "{}",
-        shown(&diags, &source)
+        render_all(&diags, &source)
     );
     assert_eq!(diags[0].help.as_deref(), Some("did you mean `title`?"));
     let rendered = render_all(&diags, &source);
@@ -1468,6 +1565,13 @@ fn the_reference_manifest_loads_without_diagnostics() {
         panic!("{}", render_all(&d, &Source::new("tools.yaml", text)));
     });
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+}
+
+#[test]
+fn numbers_written_as_text_keep_their_spelling() {
+    let text = replace("  name: demo\n", "  name: demo\n  version: 1.10\n");
+    let loaded = load(&Source::new("tools.yaml", text)).expect("loads");
+    assert_eq!(loaded.contract.server.version.as_deref(), Some("1.10"));
 }
 
 #[test]
@@ -1550,4 +1654,12 @@ tools:
     let source = Source::new("tools.yaml", text);
     let at = &source.text[d.span.start..d.span.end];
     assert_eq!(at, "com.example/note");
+
+    // The YAML parser counts in chars too; its errors land on the same columns.
+    single(
+        "server:\n  name: démo\ntools:\n  - name: ping\n    title: Pingé: 🏓\n",
+        "yaml-syntax",
+        "invalid YAML: mapping values are not allowed in this context",
+        "tools.yaml:5:17",
+    );
 }

@@ -19,7 +19,11 @@ pub struct Source {
 impl Source {
     /// Wraps a manifest text.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        let text = text.into();
+        let mut text: String = text.into();
+        // A byte-order mark is not part of the document; kept, it would shift line 1's columns.
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
         let char_bytes = (!text.is_ascii()).then(|| {
             let mut v: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
             v.push(text.len());

@@ -93,10 +93,12 @@ pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
         stack: Vec::new(),
         anchors: Vec::new(),
         root: None,
+        ignore_rest: false,
         diags,
     };
     for event in Parser::new_from_str(&source.text) {
         match event {
+            Ok(_) if builder.ignore_rest => {}
             Ok((event, span)) => {
                 let start = source.byte_of_char(span.start.index());
                 let end = source.byte_of_char(span.end.index());
@@ -144,6 +146,8 @@ struct Builder<'s, 'd> {
     stack: Vec<Open>,
     anchors: Vec<(usize, Node)>,
     root: Option<Node>,
+    /// Set once a second document starts: it is reported, not read.
+    ignore_rest: bool,
     diags: &'d mut Diagnostics,
 }
 
@@ -233,6 +237,13 @@ impl Builder<'_, '_> {
                     node.span = span;
                     self.finish(node, 0);
                 }
+            }
+            Event::DocumentStart(_) if self.root.is_some() => {
+                self.diags.push(
+                    Diagnostic::error("yaml-syntax", "a manifest is one YAML document, but a second one starts here", span)
+                        .help("remove the `---` and everything after it, or merge it into the first document"),
+                );
+                self.ignore_rest = true;
             }
             Event::StreamStart
             | Event::StreamEnd

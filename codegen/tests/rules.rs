@@ -1663,3 +1663,24 @@ tools:
         "tools.yaml:5:17",
     );
 }
+
+#[test]
+fn a_second_yaml_document_is_refused() {
+    single(
+        &with("---\nserver: {name: other}\n"),
+        "yaml-syntax",
+        "a manifest is one YAML document, but a second one starts here",
+        "tools.yaml:9:1",
+    );
+}
+
+#[test]
+fn a_byte_order_mark_does_not_shift_columns() {
+    let text = format!("\u{feff}{}", replace("server:", "servr:"));
+    let (source, diags) = refused(&text);
+    let unknown = diags
+        .iter()
+        .find(|d| d.code == "unknown-key")
+        .expect("the misspelt key");
+    assert_eq!(unknown.location(&source), "tools.yaml:1:1");
+}

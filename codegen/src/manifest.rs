@@ -365,7 +365,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
     let hints = f.get("hints").and_then(|n| hints(n, de, "`hints`"));
     let parameters = f
         .get("parameters")
-        .map(|n| properties(n, de))
+        .map(|n| properties(n, de, "`parameters`"))
         .unwrap_or_default();
     let output = f.require(de, "output").and_then(|n| output(n, de));
     let errors = f
@@ -418,11 +418,13 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
         description: f
             .get("description")
             .and_then(|n| de.string(n, "`description`")),
-        properties: f.get("properties").map(|n| properties(n, de)),
+        properties: f
+            .get("properties")
+            .map(|n| properties(n, de, "`properties`")),
         ..Schema::default()
     };
     f.finish(de);
-    if s.properties.is_none() && s.ty.is_none() {
+    if s.properties.is_none() {
         de.diags.push(
             Diagnostic::error(
                 "missing-field",
@@ -438,8 +440,8 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
     Some(Output::Object(Box::new(s)))
 }
 
-fn properties(node: &Node, de: &mut Decoder<'_>) -> Vec<Property> {
-    de.entries(node, "`properties`")
+fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<Property> {
+    de.entries(node, what)
         .into_iter()
         .filter_map(|(name, node)| {
             let mut f = de.fields(node, "a property")?;
@@ -496,7 +498,9 @@ fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
         items.finish(de);
         Some(Box::new(schema))
     });
-    s.properties = f.get("properties").map(|n| properties(n, de));
+    s.properties = f
+        .get("properties")
+        .map(|n| properties(n, de, "`properties`"));
     s.min_length = f.get("minLength").and_then(|n| de.count(n, "`minLength`"));
     s.max_length = f.get("maxLength").and_then(|n| de.count(n, "`maxLength`"));
     s.pattern = f.get("pattern").and_then(|n| de.string(n, "`pattern`"));

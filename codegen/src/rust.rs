@@ -408,11 +408,20 @@ fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenStream {
         }
         (Kind::String, Value::String(s)) => quote!(::std::string::String::from(#s)),
         (Kind::Integer, Value::Number(n)) if schema.constraints.non_negative() => {
-            let lit = Literal::u64_suffixed(n.as_u64().unwrap_or_default());
+            // `2.0` is a valid integer in JSON Schema, so read whole floats too.
+            let lit = Literal::u64_suffixed(
+                n.as_u64()
+                    .or_else(|| n.as_f64().map(|f| f as u64))
+                    .unwrap_or_default(),
+            );
             quote!(#lit)
         }
         (Kind::Integer, Value::Number(n)) => {
-            let lit = Literal::i64_suffixed(n.as_i64().unwrap_or_default());
+            let lit = Literal::i64_suffixed(
+                n.as_i64()
+                    .or_else(|| n.as_f64().map(|f| f as i64))
+                    .unwrap_or_default(),
+            );
             quote!(#lit)
         }
         (Kind::Number, Value::Number(n)) => {

@@ -86,9 +86,10 @@ fn object_schema(contract: &Contract, fields: &[Field], side: Side) -> Value {
         .map(|f| (f.name.clone(), property(contract, f, side)))
         .collect();
     o.insert("properties".into(), properties.into());
+    // A defaulted field is optional to a caller, but a handler always returns it.
     let required: Vec<Value> = fields
         .iter()
-        .filter(|f| f.required)
+        .filter(|f| f.required || (side == Side::Output && f.default.is_some()))
         .map(|f| f.name.clone().into())
         .collect();
     if !required.is_empty() {
@@ -101,7 +102,10 @@ fn object_schema(contract: &Contract, fields: &[Field], side: Side) -> Value {
 }
 
 fn property(contract: &Contract, field: &Field, side: Side) -> Value {
-    let description = field.published_description();
+    let description = match side {
+        Side::Input => field.published_description(),
+        Side::Output => field.schema.description.clone().unwrap_or_default(),
+    };
     node(contract, &field.schema, side, Some(description))
 }
 

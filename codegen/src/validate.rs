@@ -668,27 +668,38 @@ impl Validator<'_> {
             }
         }
 
+        // A tool whose hints cannot be resolved is still checked through, so one build
+        // reports its parameters' problems too; it is never emitted, as the build fails.
+        let mut effect_ok = true;
         let base = match &t.effect {
             None => None,
             Some(e) => match effects.get(&e.value) {
                 Some(h) => Some(*h),
                 None => {
-                    if manifest.effects.iter().any(|d| d.name.value == e.value) {
-                        return None; // the effect itself is broken and already reported
+                    // A declared but broken effect is reported where it is declared.
+                    if !manifest.effects.iter().any(|d| d.name.value == e.value) {
+                        self.unknown(
+                            e,
+                            "effect",
+                            manifest.effects.iter().map(|d| d.name.value.as_str()),
+                        );
                     }
-                    self.unknown(
-                        e,
-                        "effect",
-                        manifest.effects.iter().map(|d| d.name.value.as_str()),
-                    );
-                    return None;
+                    effect_ok = false;
+                    None
                 }
             },
         };
         let written = t.hints.clone().unwrap_or_default();
         let at = t.hints.as_ref().map_or(name.span, |h| h.span);
-        let hints =
-            self.complete_hints(&written, base, at, &format!("the tool `{}`", name.value))?;
+        let hints = effect_ok
+            .then(|| self.complete_hints(&written, base, at, &format!("the tool `{}`", name.value)))
+            .flatten()
+            .unwrap_or(Hints {
+                read_only: false,
+                destructive: true,
+                idempotent: false,
+                open_world: true,
+            });
         let omitted = |h: &str| hints.read_only && omit.iter().any(|o| o == h);
         let published_hints = PublishedHints {
             read_only: Some(hints.read_only),

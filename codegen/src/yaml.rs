@@ -1,8 +1,8 @@
 //! A YAML document as a tree of nodes that each know their span.
 //!
-//! Built from saphyr-parser's event stream rather than from a generic YAML value, because
-//! a generic mapping silently drops a repeated key, and a manifest with a key written twice
-//! must be an error that points at both.
+//! Built from saphyr-parser's event stream rather than from saphyr's own loader, because a
+//! key written twice must be reported at both places and the rest of the file still checked,
+//! while the loader stops at the first repeated key (see `docs/yaml-parser.md`).
 
 use saphyr::Scalar;
 use saphyr_parser::{Event, Parser, ScalarStyle};
@@ -94,6 +94,7 @@ pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
         anchors: Vec::new(),
         root: None,
         ignore_rest: false,
+        expanded: 0,
         diags,
     };
     for event in Parser::new_from_str(&source.text) {
@@ -126,6 +127,20 @@ pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
     }))
 }
 
+/// The most nodes alias expansion may copy into one manifest.
+const ALIAS_BUDGET: usize = 100_000;
+
+impl Node {
+    /// How many nodes this one holds, itself included.
+    fn size(&self) -> usize {
+        1 + match &self.kind {
+            NodeKind::Seq(items) => items.iter().map(Node::size).sum(),
+            NodeKind::Map(entries) => entries.iter().map(|(k, v)| k.size() + v.size()).sum(),
+            _ => 0,
+        }
+    }
+}
+
 /// An open collection while events stream in.
 enum Open {
     Seq {
@@ -146,8 +161,10 @@ struct Builder<'s, 'd> {
     stack: Vec<Open>,
     anchors: Vec<(usize, Node)>,
     root: Option<Node>,
-    /// Set once a second document starts: it is reported, not read.
+    /// Set once a second document starts, or aliases blow up: reported, not read further.
     ignore_rest: bool,
+    /// Nodes copied so far by alias expansion.
+    expanded: usize,
     diags: &'d mut Diagnostics,
 }
 
@@ -234,6 +251,17 @@ impl Builder<'_, '_> {
                     .find(|(a, _)| *a == id)
                     .map(|(_, n)| n.clone());
                 if let Some(mut node) = found {
+                    // Aliases can nest into exponential trees ("billion laughs"); a manifest
+                    // never needs many, so expansion has a budget.
+                    self.expanded += node.size();
+                    if self.expanded > ALIAS_BUDGET {
+                        self.diags.push(
+                            Diagnostic::error("yaml-syntax", "aliases here expand to too many nodes", span)
+                                .help(format!("a manifest's aliases may expand to at most {ALIAS_BUDGET} nodes; write the values out")),
+                        );
+                        self.ignore_rest = true;
+                        return;
+                    }
                     node.span = span;
                     self.finish(node, 0);
                 }
@@ -265,30 +293,31 @@ impl Builder<'_, '_> {
                 }
             }
             Some(Open::Seq { items, .. }) => items.push(node),
-            Some(Open::Map { entries, key, .. }) => {
-                match key.take() {
-                    None => *key = Some(node),
-                    Some(k) => {
-                        if let Some((first, _)) = entries
-                            .iter()
-                            .find(|(e, _)| e.key_text() == k.key_text() && !k.key_text().is_empty())
-                        {
-                            self.diags.push(
+            Some(Open::Map { entries, key, .. }) => match key.take() {
+                None => *key = Some(node),
+                Some(k) => {
+                    if let Some((first, _)) = entries
+                        .iter()
+                        .find(|(e, _)| e.key_text() == k.key_text() && !k.key_text().is_empty())
+                    {
+                        self.diags.push(
                             Diagnostic::error(
                                 "duplicate-key",
-                                format!("the key `{}` is written twice in this mapping", k.key_text()),
+                                format!(
+                                    "the key `{}` is written twice in this mapping",
+                                    k.key_text()
+                                ),
                                 k.span,
                             )
                             .label("written again here")
                             .related(first.span, "first written here")
-                            .help("keep one of the two entries; YAML would silently drop the first"),
+                            .help("keep one of the two entries"),
                         );
-                        } else {
-                            entries.push((k, node));
-                        }
+                    } else {
+                        entries.push((k, node));
                     }
                 }
-            }
+            },
         }
     }
 

@@ -364,7 +364,7 @@ fn unknown_output() {
 #[test]
 fn bad_output() {
     let d = single(
-        &replace("output: text", "output: {type: string}"),
+        &replace("output: text", "output: {type: string, properties: {}}"),
         "bad-output",
         "a structured output must be an object",
         "tools.yaml:8:20",
@@ -1683,4 +1683,99 @@ fn a_byte_order_mark_does_not_shift_columns() {
         .find(|d| d.code == "unknown-key")
         .expect("the misspelt key");
     assert_eq!(unknown.location(&source), "tools.yaml:1:1");
+}
+
+#[test]
+fn an_object_output_needs_properties() {
+    single(
+        &replace("output: text", "output: {type: object}"),
+        "missing-field",
+        "`output` is missing the required key `properties`",
+        "tools.yaml:8:13",
+    );
+}
+
+#[test]
+fn a_tool_with_unresolved_hints_is_still_checked_through() {
+    let (source, diags) = refused(&replace(
+        "    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n",
+        "    effect: reed\n    parameters:\n      n: {type: strng, description: N., example: 1}\n",
+    ));
+    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        ["unknown-effect", "unknown-type"],
+        "{}",
+        render_all(&diags, &source)
+    );
+}
+
+#[test]
+fn a_parameters_value_that_is_not_a_mapping_is_named() {
+    single(
+        &with("    parameters: 3\n"),
+        "wrong-type",
+        "`parameters` must be a mapping, found an integer",
+        "tools.yaml:9:17",
+    );
+}
+
+#[test]
+fn alias_expansion_has_a_budget() {
+    let mut laughs = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..9 {
+        let p = i - 1;
+        laughs.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
+    }
+    let (_, diags) = refused(&with(&laughs));
+    let budget = diags
+        .iter()
+        .find(|d| d.code == "yaml-syntax")
+        .expect("the budget is enforced");
+    assert_eq!(budget.message, "aliases here expand to too many nodes");
+}
+
+#[test]
+fn an_integer_default_written_as_a_float_keeps_its_value() {
+    let text = with(
+        "    parameters:\n      n: {type: integer, minimum: 0, description: N., example: 1, default: 2.0}\n",
+    );
+    let loaded = load(&Source::new("tools.yaml", text)).expect("valid");
+    let code = mcp_contract_codegen::rust::generate(&loaded.contract);
+    assert!(code.contains("2u64"), "{code}");
+}
+
+#[test]
+fn a_defaulted_field_of_a_shared_type_is_required_and_unstated_in_an_output() {
+    let text = with(
+        "types:\n  Page:\n    type: object\n    description: A page.\n    properties:\n      size: {type: integer, description: Items per page., default: 20}\n",
+    )
+    .replace(
+        "    output: text\n",
+        "    parameters:\n      page: {type: Page, description: Which page., example: {size: 5}}\n    output:\n      properties:\n        page: {type: Page, description: The page used.}\n",
+    );
+    let loaded = load(&Source::new("tools.yaml", text)).expect("valid");
+    let c = &loaded.contract;
+    let tool = mcp_contract_codegen::schema::tool_json(c, &c.tools[0]);
+    let input = &tool["inputSchema"]["properties"]["page"];
+    assert_eq!(
+        input["properties"]["size"]["description"],
+        "Items per page. Default: 20."
+    );
+    assert!(
+        input.get("required").is_none(),
+        "optional for a caller: {input}"
+    );
+    let output = &tool["outputSchema"]["properties"]["page"];
+    assert_eq!(
+        output["properties"]["size"]["description"],
+        "Items per page."
+    );
+    assert_eq!(
+        output["required"],
+        serde_json::json!(["size"]),
+        "always returned: {output}"
+    );
 }

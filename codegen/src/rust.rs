@@ -87,6 +87,14 @@ fn preamble(c: &Contract) -> TokenStream {
         .types
         .iter()
         .map(|t| type_items(c, &t.schema, &t.name, true));
+    let all: Vec<&ErrorDef> = c.errors.iter().collect();
+    let vocabulary = error_enum(
+        "ContractError",
+        &format!(
+            "Every error code of `{source}`. Map domain errors onto it once; each tool's enum converts from it with `TryFrom`, keeping only the codes that tool declares."
+        ),
+        &all,
+    );
     quote! {
         /// The published tool names.
         pub mod names { #(#names)* }
@@ -96,6 +104,7 @@ fn preamble(c: &Contract) -> TokenStream {
         pub mod sentences { #(#sentence_items)* }
 
         #(#shared)*
+        #vocabulary
     }
 }
 
@@ -273,8 +282,21 @@ fn tool_items(c: &Contract, t: &ToolDef) -> TokenStream {
             quote!(#s #(#nested)*)
         }
     };
-    let error = error_enum(c, t);
-    quote!(#args #(#nested_args)* #output #error)
+    let defs: Vec<&ErrorDef> = t.errors.iter().map(|&i| &c.errors[i]).collect();
+    let summary = if defs.is_empty() {
+        format!(
+            "`{}` declares no errors, so this enum has no values.",
+            t.name
+        )
+    } else {
+        format!(
+            "The errors `{}` may return, as declared in `{}`.",
+            t.name, c.source_name
+        )
+    };
+    let error = error_enum(&t.error_type(), &summary, &defs);
+    let conversions = vocabulary_conversions(&t.error_type(), &defs);
+    quote!(#args #(#nested_args)* #output #error #conversions)
 }
 
 /// The struct or enum a schema needs, and those of everything nested in it. Shared types are
@@ -469,20 +491,10 @@ fn object_expr(c: &Contract, name: &str, fields: &[Field], value: &Value) -> Tok
     quote!(#ty { #(#inits),* })
 }
 
-fn error_enum(c: &Contract, t: &ToolDef) -> TokenStream {
-    let name = ident(&t.error_type());
-    let summary = doc(&if t.errors.is_empty() {
-        format!(
-            "`{}` declares no errors, so this enum has no values.",
-            t.name
-        )
-    } else {
-        format!(
-            "The errors `{}` may return, as declared in `{}`.",
-            t.name, c.source_name
-        )
-    });
-    let defs: Vec<&ErrorDef> = t.errors.iter().map(|&i| &c.errors[i]).collect();
+/// An error enum and its trait impls, for one tool's codes or for the whole vocabulary.
+fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef]) -> TokenStream {
+    let summary = doc(summary);
+    let name = ident(name);
     let variants = defs.iter().map(|e| {
         let v = ident(&e.variant);
         let d = doc(&format!("`{}`: {}", e.code, e.message.source));
@@ -579,5 +591,47 @@ fn render_arm(e: &ErrorDef, template: &Template, optional: bool) -> TokenStream 
         quote!(#pattern => ::core::option::Option::Some(#text),)
     } else {
         quote!(#pattern => #text,)
+    }
+}
+
+/// `TryFrom<ContractError>` and `From<…> for ContractError` for one tool's error enum, so a
+/// handler can map its domain errors onto the vocabulary once and narrow per tool.
+fn vocabulary_conversions(name: &str, defs: &[&ErrorDef]) -> TokenStream {
+    let name = ident(name);
+    let arms: Vec<(TokenStream, TokenStream)> = defs
+        .iter()
+        .map(|e| {
+            let v = ident(&e.variant);
+            let fields: Vec<syn::Ident> = e
+                .fields
+                .iter()
+                .map(|f| ident(&crate::ident::snake(f)))
+                .collect();
+            (quote!(#v { #(#fields),* }), quote!(#v { #(#fields),* }))
+        })
+        .collect();
+    let narrow = arms
+        .iter()
+        .map(|(p, b)| quote!(ContractError::#p => ::core::result::Result::Ok(Self::#b),));
+    let widen = arms.iter().map(|(p, b)| quote!(#name::#p => Self::#b,));
+    let widen_body = if defs.is_empty() {
+        quote!(match error {})
+    } else {
+        quote!(match error { #(#widen)* })
+    };
+    quote! {
+        impl ::core::convert::TryFrom<ContractError> for #name {
+            type Error = ContractError;
+            fn try_from(error: ContractError) -> ::core::result::Result<Self, ContractError> {
+                #[allow(unreachable_patterns)]
+                match error {
+                    #(#narrow)*
+                    other => ::core::result::Result::Err(other),
+                }
+            }
+        }
+        impl ::core::convert::From<#name> for ContractError {
+            fn from(error: #name) -> Self { #widen_body }
+        }
     }
 }

@@ -26,7 +26,7 @@ pub const RESERVED_ERROR_CODES: [&str; 4] = [
 
 /// Types the generated module defines next to the shared types (see `rust::module`); a
 /// shared type of the same name would not compile.
-const GENERATED_ITEMS: [&str; 2] = ["Tools", "Dispatcher"];
+const GENERATED_ITEMS: [&str; 3] = ["Tools", "Dispatcher", "ContractError"];
 
 /// Formats defined by JSON Schema 2020-12.
 const FORMATS: &[&str] = &[
@@ -566,7 +566,7 @@ impl Validator<'_> {
                     "ident-collision",
                     format!("the type name `{}` is taken by the generated code", name.value),
                     name.span,
-                    "the generated module defines the `Tools` trait and the `Dispatcher` struct; rename the shared type",
+                    "the generated module defines `Tools`, `Dispatcher` and `ContractError`; rename the shared type",
                 );
             }
             let schema = self

@@ -869,7 +869,7 @@ fn ident_collision_with_a_generated_item() {
     assert_eq!(
         d.help.as_deref(),
         Some(
-            "the generated module defines the `Tools` trait and the `Dispatcher` struct; rename the shared type"
+            "the generated module defines `Tools`, `Dispatcher` and `ContractError`; rename the shared type"
         )
     );
 }

@@ -598,40 +598,37 @@ fn render_arm(e: &ErrorDef, template: &Template, optional: bool) -> TokenStream 
 /// handler can map its domain errors onto the vocabulary once and narrow per tool.
 fn vocabulary_conversions(name: &str, defs: &[&ErrorDef]) -> TokenStream {
     let name = ident(name);
-    let arms: Vec<(TokenStream, TokenStream)> = defs
+    let shapes: Vec<TokenStream> = defs
         .iter()
         .map(|e| {
             let v = ident(&e.variant);
-            let fields: Vec<syn::Ident> = e
-                .fields
-                .iter()
-                .map(|f| ident(&crate::ident::snake(f)))
-                .collect();
-            (quote!(#v { #(#fields),* }), quote!(#v { #(#fields),* }))
+            let fields = e.fields.iter().map(|f| ident(&crate::ident::snake(f)));
+            if e.fields.is_empty() { quote!(#v) } else { quote!(#v { #(#fields),* }) }
         })
         .collect();
-    let narrow = arms
-        .iter()
-        .map(|(p, b)| quote!(ContractError::#p => ::core::result::Result::Ok(Self::#b),));
-    let widen = arms.iter().map(|(p, b)| quote!(#name::#p => Self::#b,));
-    let widen_body = if defs.is_empty() {
-        quote!(match error {})
+    let (narrow, widen) = if defs.is_empty() {
+        (quote!(::core::result::Result::Err(error)), quote!(match error {}))
     } else {
-        quote!(match error { #(#widen)* })
+        (
+            quote! {
+                #[allow(unreachable_patterns)]
+                match error {
+                    #(ContractError::#shapes => ::core::result::Result::Ok(Self::#shapes),)*
+                    other => ::core::result::Result::Err(other),
+                }
+            },
+            quote!(match error { #(#name::#shapes => Self::#shapes,)* }),
+        )
     };
     quote! {
         impl ::core::convert::TryFrom<ContractError> for #name {
             type Error = ContractError;
             fn try_from(error: ContractError) -> ::core::result::Result<Self, ContractError> {
-                #[allow(unreachable_patterns)]
-                match error {
-                    #(#narrow)*
-                    other => ::core::result::Result::Err(other),
-                }
+                #narrow
             }
         }
         impl ::core::convert::From<#name> for ContractError {
-            fn from(error: #name) -> Self { #widen_body }
+            fn from(error: #name) -> Self { #widen }
         }
     }
 }

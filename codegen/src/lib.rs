@@ -13,6 +13,7 @@
 
 pub mod decode;
 pub mod diagnostic;
+pub mod docs;
 pub mod ident;
 pub mod manifest;
 pub mod meta_key;
@@ -78,6 +79,18 @@ pub enum Error {
         /// The I/O error.
         error: std::io::Error,
     },
+    /// The README's table markers are missing, doubled or out of order.
+    Markers {
+        /// The README's path.
+        path: PathBuf,
+        /// What is wrong with them.
+        error: docs::MarkerError,
+    },
+    /// Check mode: a generated document differs from what the manifest gives.
+    Stale {
+        /// The documents that are out of date.
+        paths: Vec<PathBuf>,
+    },
 }
 
 impl std::fmt::Display for Error {
@@ -86,11 +99,44 @@ impl std::fmt::Display for Error {
             Error::Read { path, error } => write!(f, "cannot read `{}`: {error}", path.display()),
             Error::Invalid(rendered) => f.write_str(rendered),
             Error::Write { path, error } => write!(f, "cannot write `{}`: {error}", path.display()),
+            Error::Markers { path, error } => write!(
+                f,
+                "cannot place the tool table in `{}`: {error}",
+                path.display()
+            ),
+            Error::Stale { paths } => {
+                let list: Vec<String> =
+                    paths.iter().map(|p| format!("`{}`", p.display())).collect();
+                write!(
+                    f,
+                    "{} out of date with the manifest. Regenerate with `cargo build` \
+                     (with neither `CI` nor `{CHECK_ENV}=1` set) and commit the result.",
+                    if list.len() == 1 {
+                        format!("{} is", list[0])
+                    } else {
+                        format!("{} are", list.join(", "))
+                    }
+                )
+            }
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// Set to `1` to check generated documents instead of writing them, as `CI` does.
+pub const CHECK_ENV: &str = "MCP_CONTRACT_CHECK";
+
+/// What happened to one generated document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentStatus {
+    /// Rewritten with new content.
+    Updated,
+    /// Already current; not touched.
+    Unchanged,
+    /// Check mode: already current.
+    Checked,
+}
 
 /// What one generation run produced.
 #[derive(Debug)]
@@ -101,6 +147,8 @@ pub struct Generated {
     pub warnings: String,
     /// Where the Rust module was written.
     pub rust_path: PathBuf,
+    /// Each generated document and what happened to it.
+    pub documents: Vec<(PathBuf, DocumentStatus)>,
 }
 
 /// Configures and runs generation, typically from `build.rs`.
@@ -108,6 +156,9 @@ pub struct Generated {
 pub struct Builder {
     manifest: PathBuf,
     out_dir: Option<PathBuf>,
+    readme: Option<PathBuf>,
+    docs: Option<PathBuf>,
+    check: Option<bool>,
 }
 
 impl Default for Builder {
@@ -115,6 +166,9 @@ impl Default for Builder {
         Builder {
             manifest: PathBuf::from("tools.yaml"),
             out_dir: None,
+            readme: None,
+            docs: None,
+            check: None,
         }
     }
 }
@@ -137,6 +191,35 @@ impl Builder {
         self
     }
 
+    /// Keeps the tool table of this README current, between the `<!-- tools:begin -->` and
+    /// `<!-- tools:end -->` lines the user places; nothing outside them is touched.
+    pub fn readme(mut self, path: impl Into<PathBuf>) -> Self {
+        self.readme = Some(path.into());
+        self
+    }
+
+    /// Keeps the full tool reference at this path current.
+    pub fn docs(mut self, path: impl Into<PathBuf>) -> Self {
+        self.docs = Some(path.into());
+        self
+    }
+
+    /// Forces check mode on or off. By default it is on when `CI` is set (and not `false`
+    /// or `0`) or when `MCP_CONTRACT_CHECK=1`: documents are then compared, never written.
+    pub fn check(mut self, check: bool) -> Self {
+        self.check = Some(check);
+        self
+    }
+
+    fn checking(&self) -> bool {
+        self.check.unwrap_or_else(|| {
+            let set = |name: &str| {
+                std::env::var(name).is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"))
+            };
+            set("CI") || std::env::var(CHECK_ENV).is_ok_and(|v| v == "1")
+        })
+    }
+
     /// Loads, validates and generates; returns rendered diagnostics on failure.
     pub fn generate(&self) -> Result<Generated, Error> {
         let text = std::fs::read_to_string(&self.manifest).map_err(|error| Error::Read {
@@ -157,6 +240,7 @@ impl Builder {
             path: rust_path.clone(),
             error,
         })?;
+        let documents = self.documents(&loaded.contract)?;
         let warnings = if loaded.warnings.is_empty() {
             String::new()
         } else {
@@ -166,13 +250,68 @@ impl Builder {
             contract: loaded.contract,
             warnings,
             rust_path,
+            documents,
         })
+    }
+
+    /// Renders the configured documents, then writes them, or in check mode compares them.
+    fn documents(&self, contract: &Contract) -> Result<Vec<(PathBuf, DocumentStatus)>, Error> {
+        let mut wanted: Vec<(PathBuf, String)> = Vec::new();
+        if let Some(path) = &self.readme {
+            let current = std::fs::read_to_string(path).map_err(|error| Error::Read {
+                path: path.clone(),
+                error,
+            })?;
+            let spliced =
+                docs::splice(&current, &docs::readme_table(contract)).map_err(|error| {
+                    Error::Markers {
+                        path: path.clone(),
+                        error,
+                    }
+                })?;
+            wanted.push((path.clone(), spliced));
+        }
+        if let Some(path) = &self.docs {
+            wanted.push((path.clone(), docs::reference(contract)));
+        }
+        let checking = self.checking();
+        let mut statuses = Vec::new();
+        let mut stale = Vec::new();
+        for (path, content) in wanted {
+            if checking {
+                let current = std::fs::read_to_string(&path).unwrap_or_default();
+                if current == content {
+                    statuses.push((path, DocumentStatus::Checked));
+                } else {
+                    stale.push(path);
+                }
+                continue;
+            }
+            let written =
+                output::write_if_changed(&path, &content).map_err(|error| Error::Write {
+                    path: path.clone(),
+                    error,
+                })?;
+            let status = match written {
+                output::Written::Updated => DocumentStatus::Updated,
+                output::Written::Unchanged => DocumentStatus::Unchanged,
+            };
+            statuses.push((path, status));
+        }
+        if stale.is_empty() {
+            Ok(statuses)
+        } else {
+            Err(Error::Stale { paths: stale })
+        }
     }
 
     /// The build-script entry point: generates, tells cargo to rerun when the manifest changes,
     /// and on failure prints every diagnostic and stops the build.
     pub fn compile(&self) {
         println!("cargo::rerun-if-changed={}", self.manifest.display());
+        for var in ["CI", CHECK_ENV] {
+            println!("cargo::rerun-if-env-changed={var}");
+        }
         match self.generate() {
             Ok(generated) => {
                 for line in generated.warnings.lines().filter(|l| !l.is_empty()) {
@@ -181,10 +320,14 @@ impl Builder {
             }
             Err(error) => {
                 eprintln!("{error}");
-                println!(
-                    "cargo::error={} is not a valid contract; the diagnostics are above",
-                    self.manifest.display()
-                );
+                let summary = match &error {
+                    Error::Invalid(_) => format!(
+                        "{} is not a valid contract; the diagnostics are above",
+                        self.manifest.display()
+                    ),
+                    other => other.to_string(),
+                };
+                println!("cargo::error={summary}");
                 std::process::exit(1);
             }
         }

@@ -603,11 +603,18 @@ fn vocabulary_conversions(name: &str, defs: &[&ErrorDef]) -> TokenStream {
         .map(|e| {
             let v = ident(&e.variant);
             let fields = e.fields.iter().map(|f| ident(&crate::ident::snake(f)));
-            if e.fields.is_empty() { quote!(#v) } else { quote!(#v { #(#fields),* }) }
+            if e.fields.is_empty() {
+                quote!(#v)
+            } else {
+                quote!(#v { #(#fields),* })
+            }
         })
         .collect();
     let (narrow, widen) = if defs.is_empty() {
-        (quote!(::core::result::Result::Err(error)), quote!(match error {}))
+        (
+            quote!(::core::result::Result::Err(error)),
+            quote!(match error {}),
+        )
     } else {
         (
             quote! {

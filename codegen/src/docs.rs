@@ -1,0 +1,283 @@
+//! Generated documents: the README tool table and the full tool reference, rendered from the
+//! contract with minijinja templates shipped in this crate.
+
+use minijinja::Environment;
+use serde_json::{Value, json};
+
+use crate::model::*;
+
+/// The README table goes between these two lines, which the user places.
+pub const TABLE_BEGIN: &str = "<!-- tools:begin -->";
+/// See [`TABLE_BEGIN`].
+pub const TABLE_END: &str = "<!-- tools:end -->";
+
+const TABLE_TEMPLATE: &str = include_str!("../templates/readme_table.md.j2");
+const REFERENCE_TEMPLATE: &str = include_str!("../templates/tools.md.j2");
+
+/// The tool table (seed 000's columns) as Markdown.
+pub fn readme_table(contract: &Contract) -> String {
+    render(TABLE_TEMPLATE, contract)
+}
+
+/// The full per-tool reference as Markdown.
+pub fn reference(contract: &Contract) -> String {
+    render(REFERENCE_TEMPLATE, contract)
+}
+
+/// Why a README cannot take the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MarkerError {
+    /// A marker is not there.
+    Missing(&'static str),
+    /// A marker is there more than once.
+    Doubled(&'static str),
+    /// The end marker comes before the begin marker.
+    Reversed,
+}
+
+impl std::fmt::Display for MarkerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MarkerError::Missing(m) => write!(
+                f,
+                "the marker `{m}` is missing; put `{TABLE_BEGIN}` and `{TABLE_END}` on their own lines where the tool table belongs"
+            ),
+            MarkerError::Doubled(m) => write!(
+                f,
+                "the marker `{m}` appears more than once; keep exactly one `{TABLE_BEGIN}` and one `{TABLE_END}`"
+            ),
+            MarkerError::Reversed => write!(f, "`{TABLE_END}` comes before `{TABLE_BEGIN}`"),
+        }
+    }
+}
+
+/// `readme` with the text between the markers replaced by `table`; nothing outside the
+/// markers changes.
+pub fn splice(readme: &str, table: &str) -> Result<String, MarkerError> {
+    let find = |marker: &'static str| match readme.match_indices(marker).count() {
+        0 => Err(MarkerError::Missing(marker)),
+        1 => Ok(readme.find(marker).unwrap_or_default()),
+        _ => Err(MarkerError::Doubled(marker)),
+    };
+    let begin = find(TABLE_BEGIN)?;
+    let end = find(TABLE_END)?;
+    if end < begin {
+        return Err(MarkerError::Reversed);
+    }
+    let body_start = begin + TABLE_BEGIN.len();
+    Ok(format!(
+        "{}\n{}{}",
+        &readme[..body_start],
+        table,
+        &readme[end..]
+    ))
+}
+
+fn render(template: &str, contract: &Contract) -> String {
+    let mut env = Environment::new();
+    if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
+        .trim_blocks(true)
+        .build()
+    {
+        env.set_syntax(syntax);
+    }
+    env.add_filter("cell", cell);
+    let tools: Vec<Value> = contract
+        .tools
+        .iter()
+        .map(|t| tool_view(contract, t))
+        .collect();
+    let server = json!({"name": contract.server.name, "title": contract.server.title});
+    let data = json!({"tools": tools, "server": server, "source": contract.source_name});
+    env.render_str(
+        template,
+        minijinja::Value::from(minijinja::value::Serde(data)),
+    )
+    .unwrap_or_else(|e| {
+        format!("<!-- mcp-contract-codegen could not render this document: {e} -->\n")
+    })
+}
+
+/// A value as one Markdown table cell: pipes escaped, lines joined.
+fn cell(value: minijinja::Value) -> String {
+    let text = if value.is_none() || value.is_undefined() {
+        String::new()
+    } else {
+        value.to_string()
+    };
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+fn tool_view(c: &Contract, t: &ToolDef) -> Value {
+    let h = &t.published_hints;
+    let shown = |v: Option<bool>| v.map_or("*unset*".to_owned(), |b| b.to_string());
+    let mut parameters = Vec::new();
+    for f in &t.parameters {
+        field_rows(c, f, "", true, &mut parameters);
+    }
+    let output = match &t.output {
+        OutputDef::Text => Value::Null,
+        OutputDef::Object {
+            description,
+            fields,
+        } => {
+            let mut rows = Vec::new();
+            for f in fields {
+                field_rows(c, f, "", false, &mut rows);
+            }
+            json!({"description": description, "fields": rows})
+        }
+    };
+    let errors: Vec<Value> = t
+        .errors
+        .iter()
+        .map(|&i| {
+            let e = &c.errors[i];
+            json!({"code": e.code, "message": e.message.source, "hint": e.hint.as_ref().map(|h| h.source.clone())})
+        })
+        .collect();
+    json!({
+        "name": t.name,
+        "title": t.title,
+        "summary": first_sentence(&t.description),
+        "description": t.published_description,
+        "read_only": t.hints.read_only,
+        "hints": {
+            "read_only": shown(h.read_only),
+            "destructive": shown(h.destructive),
+            "idempotent": shown(h.idempotent),
+            "open_world": shown(h.open_world),
+        },
+        "parameters": parameters,
+        "output": output,
+        "errors": errors,
+        "meta": if t.meta.is_empty() { Value::Null } else { serde_json::to_string_pretty(&t.meta).unwrap_or_default().into() },
+    })
+}
+
+/// One row per field, and one per nested field (`window.start`, `matches[].path`).
+fn field_rows(c: &Contract, f: &Field, prefix: &str, input: bool, rows: &mut Vec<Value>) {
+    let name = format!("{prefix}{}", f.name);
+    let description = if input {
+        f.published_description()
+    } else {
+        f.schema.description.clone().unwrap_or_default()
+    };
+    let examples: Vec<String> = f.schema.examples.iter().map(|e| format!("`{e}`")).collect();
+    rows.push(json!({
+        "name": name,
+        "type": type_name(c, &f.schema),
+        "required": f.required || (!input && f.default.is_some()),
+        "default": f.default.as_ref().map(|d| format!("`{d}`")),
+        "constraints": constraints(match &f.schema.kind {
+            Kind::Named(i) => &c.types[*i].schema.constraints,
+            _ => &f.schema.constraints,
+        }),
+        "description": description,
+        "examples": examples.join(", "),
+    }));
+    let (inner, suffix) = match &f.schema.kind {
+        Kind::Array(items) => (items.as_ref(), "[]."),
+        _ => (&f.schema, "."),
+    };
+    let fields = match &inner.kind {
+        Kind::Object(o) => &o.fields,
+        Kind::Named(i) => match &c.types[*i].schema.kind {
+            Kind::Object(o) => &o.fields,
+            _ => return,
+        },
+        _ => return,
+    };
+    for child in fields {
+        field_rows(c, child, &format!("{name}{suffix}"), input, rows);
+    }
+}
+
+/// A schema's type as a reader wants it: `string`, `array of integer`, `` `Entry` (object) ``.
+fn type_name(c: &Contract, s: &Schema) -> String {
+    match &s.kind {
+        Kind::String => "string".into(),
+        Kind::Integer => "integer".into(),
+        Kind::Number => "number".into(),
+        Kind::Boolean => "boolean".into(),
+        Kind::Enum(e) => {
+            let values: Vec<String> = e.values.iter().map(|(v, _)| format!("`{v}`")).collect();
+            format!("one of {}", values.join(", "))
+        }
+        Kind::Array(items) => format!("array of {}", type_name(c, items)),
+        Kind::Object(_) => "object".into(),
+        Kind::Named(i) => {
+            let t = &c.types[*i];
+            format!("`{}` ({})", t.name, type_name(c, &t.schema))
+        }
+    }
+}
+
+fn constraints(c: &Constraints) -> String {
+    let mut parts = Vec::new();
+    let mut push = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            parts.push(format!("{name} {v}"));
+        }
+    };
+    push("minLength", c.min_length.map(|v| v.to_string()));
+    push("maxLength", c.max_length.map(|v| v.to_string()));
+    push("pattern", c.pattern.as_ref().map(|p| format!("`{p}`")));
+    push("format", c.format.clone());
+    push("minimum", c.minimum.as_ref().map(ToString::to_string));
+    push("maximum", c.maximum.as_ref().map(ToString::to_string));
+    push("minItems", c.min_items.map(|v| v.to_string()));
+    push("maxItems", c.max_items.map(|v| v.to_string()));
+    parts.join(", ")
+}
+
+/// The description's first sentence, for a one-line summary.
+pub fn first_sentence(text: &str) -> String {
+    let text = text.trim();
+    let end = text
+        .char_indices()
+        .find(|&(i, ch)| {
+            matches!(ch, '.' | '!' | '?')
+                && text[i + ch.len_utf8()..].starts_with(char::is_whitespace)
+        })
+        .map_or(text.len(), |(i, ch)| i + ch.len_utf8());
+    text[..end].to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_sentence_ends_at_the_first_full_stop_before_a_space() {
+        assert_eq!(first_sentence("Reads a file. Then more."), "Reads a file.");
+        assert_eq!(
+            first_sentence("Reads v1.2 files! More"),
+            "Reads v1.2 files!"
+        );
+        assert_eq!(first_sentence("No stop at all"), "No stop at all");
+    }
+
+    #[test]
+    fn splicing_replaces_only_what_is_between_the_markers() {
+        let readme = format!("# T\nbefore\n{TABLE_BEGIN}\nold\n{TABLE_END}\nafter\n");
+        let out = splice(&readme, "| new |\n").expect("spliced");
+        assert_eq!(
+            out,
+            format!("# T\nbefore\n{TABLE_BEGIN}\n| new |\n{TABLE_END}\nafter\n")
+        );
+        assert_eq!(
+            splice(&out, "| new |\n").expect("spliced"),
+            out,
+            "idempotent"
+        );
+        assert_eq!(
+            splice("no markers", ""),
+            Err(MarkerError::Missing(TABLE_BEGIN))
+        );
+        let doubled = format!("{TABLE_BEGIN}\n{TABLE_BEGIN}\n{TABLE_END}\n");
+        assert_eq!(splice(&doubled, ""), Err(MarkerError::Doubled(TABLE_BEGIN)));
+        let reversed = format!("{TABLE_END}\n{TABLE_BEGIN}\n");
+        assert_eq!(splice(&reversed, ""), Err(MarkerError::Reversed));
+    }
+}

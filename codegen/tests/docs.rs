@@ -1,0 +1,163 @@
+//! Generated documents: their content, where they go, and check mode.
+
+use mcp_contract_codegen::docs::{TABLE_BEGIN, TABLE_END};
+use mcp_contract_codegen::{Builder, DocumentStatus, Error, Source, docs, load};
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../fixtures/every-feature/tools.yaml"
+);
+
+fn contract() -> mcp_contract_codegen::Contract {
+    let text = std::fs::read_to_string(FIXTURE).expect("the fixture manifest");
+    load(&Source::new("tools.yaml", text))
+        .map(|l| l.contract)
+        .unwrap_or_else(|_| panic!("the fixture loads"))
+}
+
+#[test]
+fn the_readme_table_matches_the_snapshot() {
+    insta::assert_snapshot!("every_feature_table", docs::readme_table(&contract()));
+}
+
+#[test]
+fn the_reference_matches_the_snapshot() {
+    insta::assert_snapshot!("every_feature_reference", docs::reference(&contract()));
+}
+
+/// A crate directory with the fixture manifest and a README holding the markers.
+fn crate_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::copy(FIXTURE, dir.path().join("tools.yaml")).expect("copied");
+    std::fs::write(
+        dir.path().join("README.md"),
+        format!(
+            "# Demo\n\nIntro stays.\n\n{TABLE_BEGIN}\nstale table\n{TABLE_END}\n\nOutro stays.\n"
+        ),
+    )
+    .expect("written");
+    dir
+}
+
+fn builder(dir: &std::path::Path) -> Builder {
+    Builder::new()
+        .manifest(dir.join("tools.yaml"))
+        .out_dir(dir.join("out"))
+        .readme(dir.join("README.md"))
+        .docs(dir.join("docs/tools.md"))
+}
+
+#[test]
+fn documents_are_written_between_the_markers_and_only_when_changed() {
+    let dir = crate_dir();
+    let first = builder(dir.path())
+        .check(false)
+        .generate()
+        .expect("generated");
+    assert!(
+        first
+            .documents
+            .iter()
+            .all(|(_, s)| *s == DocumentStatus::Updated),
+        "{:?}",
+        first.documents
+    );
+    let readme = std::fs::read_to_string(dir.path().join("README.md")).expect("readable");
+    assert!(readme.starts_with("# Demo\n\nIntro stays.\n\n"), "{readme}");
+    assert!(
+        readme.ends_with(&format!("{TABLE_END}\n\nOutro stays.\n")),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("| `echo` | Echo every kind of argument |"),
+        "{readme}"
+    );
+    assert!(!readme.contains("stale table"));
+    // The header names the manifest by the path the builder was given; the rest is the same.
+    let body = |text: String| {
+        text.split_once('\n')
+            .map(|(_, rest)| rest.to_owned())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        body(std::fs::read_to_string(dir.path().join("docs/tools.md")).expect("written")),
+        body(docs::reference(&contract()))
+    );
+
+    let second = builder(dir.path())
+        .check(false)
+        .generate()
+        .expect("generated");
+    assert!(
+        second
+            .documents
+            .iter()
+            .all(|(_, s)| *s == DocumentStatus::Unchanged),
+        "{:?}",
+        second.documents
+    );
+}
+
+#[test]
+fn check_mode_fails_on_a_stale_document_and_passes_once_regenerated() {
+    let dir = crate_dir();
+    let error = builder(dir.path())
+        .check(true)
+        .generate()
+        .expect_err("the README is stale");
+    let Error::Stale { paths } = &error else {
+        panic!("{error}")
+    };
+    assert_eq!(
+        paths,
+        &[
+            dir.path().join("README.md"),
+            dir.path().join("docs/tools.md")
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("README.md") && message.contains("cargo build"),
+        "{message}"
+    );
+    assert!(
+        std::fs::read_to_string(dir.path().join("README.md"))
+            .expect("readable")
+            .contains("stale table"),
+        "check mode writes nothing"
+    );
+
+    builder(dir.path())
+        .check(false)
+        .generate()
+        .expect("regenerated");
+    let checked = builder(dir.path())
+        .check(true)
+        .generate()
+        .expect("current documents pass");
+    assert!(
+        checked
+            .documents
+            .iter()
+            .all(|(_, s)| *s == DocumentStatus::Checked)
+    );
+}
+
+#[test]
+fn a_readme_without_markers_is_a_clear_error() {
+    let dir = crate_dir();
+    std::fs::write(dir.path().join("README.md"), "# No markers\n").expect("written");
+    let error = builder(dir.path())
+        .check(false)
+        .generate()
+        .expect_err("refused");
+    let message = error.to_string();
+    assert!(
+        message.contains("<!-- tools:begin -->") && message.contains("is missing"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("README.md")).expect("readable"),
+        "# No markers\n"
+    );
+}

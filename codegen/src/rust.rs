@@ -114,6 +114,7 @@ fn registration(c: &Contract) -> TokenStream {
     let trait_items = c.tools.iter().map(|t| trait_method(c, t));
     let arms = c.tools.iter().enumerate().map(|(i, t)| dispatch_arm(i, t));
     let spec = spec(c);
+    let fixtures = crate::fixtures::fixtures(c);
     let trait_doc = format!(
         "The tools of `{source}`: one method per tool. A tool added to the manifest is a \
          compile error until it is implemented here."
@@ -154,6 +155,7 @@ fn registration(c: &Contract) -> TokenStream {
             ::std::sync::LazyLock::new(|| ::mcp_contract::Published::new(&SPEC));
 
         #spec
+        #fixtures
 
         /// An MCP server that publishes this contract and calls `handler` for each tool.
         pub fn server<H: Tools>(handler: H) -> ::mcp_contract::Server<Dispatcher<H>> {

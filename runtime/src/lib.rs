@@ -15,11 +15,13 @@
 pub mod arguments;
 pub mod call;
 pub mod envelope;
+pub mod fixture;
 mod published;
 mod server;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use fixture::{PublishedHints, ToolFixture};
 pub use futures::future::BoxFuture;
 pub use published::{CacheHint, ContractSpec, Published};
 pub use rmcp;

@@ -100,3 +100,232 @@ pub fn check_wire(
         Err(errors)
     }
 }
+
+/// Runs the contract test of seed 000 and seed 001 against `server`, in process, on both
+/// revisions, and panics with every broken rule listed.
+///
+/// For each revision it checks, against `fixtures` (the generated `FIXTURES`): the exact tool
+/// set and order; each title on `title` and `annotations.title`; the hints on the object model
+/// and on the wire; no `default` keyword anywhere; properties and `required` equal to the
+/// manifest's lists; `additionalProperties: false`; each pinned sentence verbatim in the
+/// description; each default stated as `Default: <value>.` in its property's description;
+/// every example, and the example call, valid against its schema; `tools/list` valid against
+/// the official MCP schema; and arguments first: an unknown argument is refused as
+/// `argument_unknown` by a server whose handlers fail the test if they are ever called.
+///
+/// ```ignore
+/// #[test]
+/// fn contract() {
+///     mcp_contract::testing::assert_contract(contract::server(MyHandler), contract::FIXTURES);
+/// }
+/// ```
+pub fn assert_contract<D: Dispatch>(server: Server<D>, fixtures: &[crate::ToolFixture]) {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => panic!("mcp-contract: cannot start a runtime for the contract test: {e}"),
+    };
+    let failures = runtime.block_on(async {
+        let mut failures = Vec::new();
+        for revision in Revision::ALL {
+            contract::check(&server, fixtures, revision, &mut failures).await;
+        }
+        failures
+    });
+    assert!(
+        failures.is_empty(),
+        "the published contract breaks {} rule(s):\n  - {}",
+        failures.len(),
+        failures.join("\n  - ")
+    );
+}
+
+mod contract {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
+    use serde_json::Value;
+
+    use super::{Revision, check_wire, connect};
+    use crate::{Dispatch, Published, Server, ToolFixture};
+
+    /// A dispatcher for the same contract whose handlers must never run.
+    struct Tripwire {
+        published: &'static Published,
+        called: Arc<AtomicBool>,
+    }
+
+    impl Dispatch for Tripwire {
+        fn published(&self) -> &'static Published {
+            self.published
+        }
+        fn call(&self, tool: usize, _arguments: JsonObject) -> futures::future::BoxFuture<'_, CallToolResult> {
+            self.called.store(true, Ordering::SeqCst);
+            Box::pin(async move { crate::call::internal(format!("tripwire: handler #{tool} was called")) })
+        }
+    }
+
+    pub(super) async fn check<D: Dispatch>(
+        server: &Server<D>,
+        fixtures: &[ToolFixture],
+        revision: Revision,
+        failures: &mut Vec<String>,
+    ) {
+        let rev = revision.as_str();
+        let mut fail = |what: String| failures.push(format!("[{rev}] {what}"));
+        let client = match connect(server.clone(), revision).await {
+            Ok(c) => c,
+            Err(e) => return fail(format!("cannot connect: {e}")),
+        };
+        let listed = match client.list_tools(None).await {
+            Ok(l) => l,
+            Err(e) => return fail(format!("tools/list failed: {e}")),
+        };
+        let _ = client.cancel().await;
+        let wire = serde_json::to_value(&listed).unwrap_or_default();
+        if let Err(errors) = check_wire(revision, "ListToolsResult", &wire) {
+            fail(format!("tools/list breaks the official schema: {}", errors.join("; ")));
+        }
+        let names: Vec<&str> = listed.tools.iter().map(|t| t.name.as_ref()).collect();
+        let expected: Vec<&str> = fixtures.iter().map(|f| f.name).collect();
+        if names != expected {
+            fail(format!("the tools are {names:?}, the manifest declares {expected:?}"));
+        }
+        for (fixture, tool) in fixtures.iter().filter_map(|f| listed.tools.iter().find(|t| t.name == f.name).map(|t| (f, t))) {
+            let wire_tool = wire["tools"].as_array().and_then(|ts| ts.iter().find(|t| t["name"] == fixture.name)).cloned().unwrap_or_default();
+            for problem in tool_problems(fixture, tool, &wire_tool) {
+                fail(format!("`{}`: {problem}", fixture.name));
+            }
+        }
+        arguments_first(server.published(), fixtures, revision, &mut fail).await;
+    }
+
+    fn tool_problems(f: &ToolFixture, tool: &Tool, wire: &Value) -> Vec<String> {
+        let mut problems = Vec::new();
+        let annotations = tool.annotations.clone().unwrap_or_default();
+        if tool.title.as_deref() != Some(f.title) || annotations.title.as_deref() != Some(f.title) {
+            problems.push(format!(
+                "title {:?} and annotations.title {:?}, the manifest says {:?}",
+                tool.title, annotations.title, f.title
+            ));
+        }
+        for (key, model, declared) in [
+            ("readOnlyHint", annotations.read_only_hint, f.hints.read_only),
+            ("destructiveHint", annotations.destructive_hint, f.hints.destructive),
+            ("idempotentHint", annotations.idempotent_hint, f.hints.idempotent),
+            ("openWorldHint", annotations.open_world_hint, f.hints.open_world),
+        ] {
+            let on_wire = wire["annotations"].get(key).and_then(Value::as_bool);
+            if model != declared || on_wire != declared {
+                problems.push(format!("{key} is {model:?} (object) / {on_wire:?} (wire), the manifest says {declared:?}"));
+            }
+        }
+        if let Some(path) = find_key(wire, "default", "") {
+            problems.push(format!("a `default` keyword is published at {path}"));
+        }
+        let input = &wire["inputSchema"];
+        let properties: Vec<&str> =
+            input["properties"].as_object().map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+        if properties != f.properties {
+            problems.push(format!("properties are {properties:?}, the manifest declares {:?}", f.properties));
+        }
+        let required: Vec<&str> =
+            input["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        if required != f.required {
+            problems.push(format!("required is {required:?}, the manifest declares {:?}", f.required));
+        }
+        if input["additionalProperties"] != Value::Bool(false) {
+            problems.push("inputSchema does not refuse other arguments (additionalProperties: false)".into());
+        }
+        let description = tool.description.as_deref().unwrap_or_default();
+        for sentence in f.sentences {
+            if !description.contains(sentence) {
+                problems.push(format!("the description lacks the pinned sentence {sentence:?}"));
+            }
+        }
+        for (name, value) in f.defaults {
+            let text = input["properties"][name]["description"].as_str().unwrap_or_default();
+            if !text.contains(&format!("Default: {value}.")) {
+                problems.push(format!("`{name}`'s description does not state `Default: {value}.`: {text:?}"));
+            }
+        }
+        for schema in [input, &wire["outputSchema"]] {
+            examples_problems(schema, "", &mut problems);
+        }
+        match serde_json::from_str::<Value>(f.example_call) {
+            Ok(call) if jsonschema::is_valid(input, &call) => {}
+            _ => problems.push(format!("the example call {} does not pass the inputSchema", f.example_call)),
+        }
+        if f.structured_output != tool.output_schema.is_some() {
+            problems.push(format!("outputSchema presence is {}, the manifest says {}", tool.output_schema.is_some(), f.structured_output));
+        }
+        problems
+    }
+
+    /// The JSON path of the first object key named `key`, if any.
+    fn find_key(value: &Value, key: &str, at: &str) -> Option<String> {
+        match value {
+            Value::Object(map) => map.iter().find_map(|(k, v)| {
+                let here = format!("{at}/{k}");
+                if k == key { Some(here) } else { find_key(v, key, &here) }
+            }),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| find_key(v, key, &format!("{at}/{i}"))),
+            _ => None,
+        }
+    }
+
+    /// Checks every `examples` entry against the schema node that carries it, with the
+    /// jsonschema crate rather than our own reading of the keywords.
+    fn examples_problems(schema: &Value, at: &str, problems: &mut Vec<String>) {
+        let Value::Object(map) = schema else { return };
+        if let Some(Value::Array(examples)) = map.get("examples") {
+            for example in examples {
+                if !jsonschema::is_valid(schema, example) {
+                    problems.push(format!("the example {example} at {at} does not match its schema"));
+                }
+            }
+        }
+        if let Some(Value::Object(props)) = map.get("properties") {
+            for (name, sub) in props {
+                examples_problems(sub, &format!("{at}/{name}"), problems);
+            }
+        }
+        if let Some(items) = map.get("items") {
+            examples_problems(items, &format!("{at}/items"), problems);
+        }
+    }
+
+    /// An unknown argument is refused by name before any handler runs.
+    async fn arguments_first(
+        published: &'static Published,
+        fixtures: &[ToolFixture],
+        revision: Revision,
+        fail: &mut impl FnMut(String),
+    ) {
+        const UNKNOWN: &str = "mcp_contract_unknown_argument";
+        let called = Arc::new(AtomicBool::new(false));
+        let tripwire = Server::new(Tripwire { published, called: Arc::clone(&called) });
+        let client = match connect(tripwire, revision).await {
+            Ok(c) => c,
+            Err(e) => return fail(format!("cannot connect the tripwire server: {e}")),
+        };
+        for f in fixtures {
+            let mut arguments: JsonObject = serde_json::from_str(f.example_call).unwrap_or_default();
+            arguments.insert(UNKNOWN.into(), Value::Bool(true));
+            let result = client.call_tool(CallToolRequestParams::new(f.name).with_arguments(arguments)).await;
+            let refused = result.as_ref().is_ok_and(|r| {
+                r.is_error == Some(true)
+                    && r.structured_content.as_ref().and_then(|s| s["errors"].as_array()).is_some_and(|errors| {
+                        errors.iter().any(|e| e["code"] == "argument_unknown" && e["argument"] == UNKNOWN)
+                    })
+            });
+            if !refused {
+                fail(format!("`{}`: an unknown argument was not refused as argument_unknown: {result:?}", f.name));
+            }
+            if called.swap(false, Ordering::SeqCst) {
+                fail(format!("`{}`: the handler ran before the arguments were checked", f.name));
+            }
+        }
+        let _ = client.cancel().await;
+    }
+}

@@ -1,0 +1,69 @@
+//! Contract fixtures: each tool's declared contract as literal data in the generated module,
+//! taken from the model rather than from the emitted schemas, so a contract test comparing
+//! the two catches an emitter that drifts.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_json::{Map, Value};
+
+use crate::model::*;
+
+/// `pub static FIXTURES: &[ToolFixture]`, one per tool in manifest order.
+pub fn fixtures(c: &Contract) -> TokenStream {
+    let items = c.tools.iter().map(|t| {
+        let name = &t.name;
+        let title = &t.title;
+        let h = &t.published_hints;
+        let hint = |v: Option<bool>| match v {
+            Some(b) => quote!(::core::option::Option::Some(#b)),
+            None => quote!(::core::option::Option::None),
+        };
+        let (read_only, destructive, idempotent, open_world) =
+            (hint(h.read_only), hint(h.destructive), hint(h.idempotent), hint(h.open_world));
+        let properties = t.parameters.iter().map(|f| &f.name);
+        let required = t.parameters.iter().filter(|f| f.required).map(|f| &f.name);
+        let sentences = t.sentences.iter().map(|&i| &c.sentences[i].text);
+        let defaults = t.parameters.iter().filter_map(|f| {
+            let name = &f.name;
+            f.default.as_ref().map(|d| {
+                let json = d.to_string();
+                quote!((#name, #json))
+            })
+        });
+        let example_call = example_call(t).to_string();
+        let structured = matches!(t.output, OutputDef::Object { .. });
+        quote! {
+            ::mcp_contract::ToolFixture {
+                name: #name,
+                title: #title,
+                hints: ::mcp_contract::PublishedHints {
+                    read_only: #read_only,
+                    destructive: #destructive,
+                    idempotent: #idempotent,
+                    open_world: #open_world,
+                },
+                properties: &[#(#properties),*],
+                required: &[#(#required),*],
+                sentences: &[#(#sentences),*],
+                defaults: &[#(#defaults),*],
+                example_call: #example_call,
+                structured_output: #structured,
+            }
+        }
+    });
+    quote! {
+        /// Each tool's contract as `tools.yaml` declares it, for contract tests
+        /// (`mcp_contract::testing::assert_contract`).
+        pub static FIXTURES: &[::mcp_contract::ToolFixture] = &[#(#items),*];
+    }
+}
+
+/// A call that passes the input schema: every parameter with its first example.
+pub fn example_call(t: &ToolDef) -> Value {
+    let args: Map<String, Value> = t
+        .parameters
+        .iter()
+        .filter_map(|f| f.schema.examples.first().map(|e| (f.name.clone(), e.clone())))
+        .collect();
+    Value::Object(args)
+}

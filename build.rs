@@ -1,3 +1,6 @@
 fn main() {
-    mcp_contract_codegen::compile("tools.yaml");
+    mcp_contract_codegen::Builder::new()
+        .readme("README.md")
+        .docs("docs/tools.md")
+        .compile();
 }

@@ -39,12 +39,14 @@ impl<D: Dispatch> Server<D> {
         self.dispatch.published()
     }
 
-    /// Serves MCP over stdin and stdout until the client disconnects.
+    /// Serves MCP over stdin and stdout until the client disconnects. Stdin closing before
+    /// any client spoke is a normal end, not an error.
     pub async fn serve_stdio(self) -> std::io::Result<()> {
-        let running = self
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(std::io::Error::other)?;
+        let running = match self.serve(rmcp::transport::stdio()).await {
+            Ok(running) => running,
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(std::io::Error::other(e)),
+        };
         running.waiting().await.map_err(std::io::Error::other)?;
         Ok(())
     }

@@ -120,7 +120,10 @@ pub fn check_wire(
 /// }
 /// ```
 pub fn assert_contract<D: Dispatch>(server: Server<D>, fixtures: &[crate::ToolFixture]) {
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(e) => panic!("mcp-contract: cannot start a runtime for the contract test: {e}"),
     };
@@ -159,9 +162,15 @@ mod contract {
         fn published(&self) -> &'static Published {
             self.published
         }
-        fn call(&self, tool: usize, _arguments: JsonObject) -> futures::future::BoxFuture<'_, CallToolResult> {
+        fn call(
+            &self,
+            tool: usize,
+            _arguments: JsonObject,
+        ) -> futures::future::BoxFuture<'_, CallToolResult> {
             self.called.store(true, Ordering::SeqCst);
-            Box::pin(async move { crate::call::internal(format!("tripwire: handler #{tool} was called")) })
+            Box::pin(async move {
+                crate::call::internal(format!("tripwire: handler #{tool} was called"))
+            })
         }
     }
 
@@ -184,15 +193,30 @@ mod contract {
         let _ = client.cancel().await;
         let wire = serde_json::to_value(&listed).unwrap_or_default();
         if let Err(errors) = check_wire(revision, "ListToolsResult", &wire) {
-            fail(format!("tools/list breaks the official schema: {}", errors.join("; ")));
+            fail(format!(
+                "tools/list breaks the official schema: {}",
+                errors.join("; ")
+            ));
         }
         let names: Vec<&str> = listed.tools.iter().map(|t| t.name.as_ref()).collect();
         let expected: Vec<&str> = fixtures.iter().map(|f| f.name).collect();
         if names != expected {
-            fail(format!("the tools are {names:?}, the manifest declares {expected:?}"));
+            fail(format!(
+                "the tools are {names:?}, the manifest declares {expected:?}"
+            ));
         }
-        for (fixture, tool) in fixtures.iter().filter_map(|f| listed.tools.iter().find(|t| t.name == f.name).map(|t| (f, t))) {
-            let wire_tool = wire["tools"].as_array().and_then(|ts| ts.iter().find(|t| t["name"] == fixture.name)).cloned().unwrap_or_default();
+        for (fixture, tool) in fixtures.iter().filter_map(|f| {
+            listed
+                .tools
+                .iter()
+                .find(|t| t.name == f.name)
+                .map(|t| (f, t))
+        }) {
+            let wire_tool = wire["tools"]
+                .as_array()
+                .and_then(|ts| ts.iter().find(|t| t["name"] == fixture.name))
+                .cloned()
+                .unwrap_or_default();
             for problem in tool_problems(fixture, tool, &wire_tool) {
                 fail(format!("`{}`: {problem}", fixture.name));
             }
@@ -210,10 +234,26 @@ mod contract {
             ));
         }
         for (key, model, declared) in [
-            ("readOnlyHint", annotations.read_only_hint, f.hints.read_only),
-            ("destructiveHint", annotations.destructive_hint, f.hints.destructive),
-            ("idempotentHint", annotations.idempotent_hint, f.hints.idempotent),
-            ("openWorldHint", annotations.open_world_hint, f.hints.open_world),
+            (
+                "readOnlyHint",
+                annotations.read_only_hint,
+                f.hints.read_only,
+            ),
+            (
+                "destructiveHint",
+                annotations.destructive_hint,
+                f.hints.destructive,
+            ),
+            (
+                "idempotentHint",
+                annotations.idempotent_hint,
+                f.hints.idempotent,
+            ),
+            (
+                "openWorldHint",
+                annotations.open_world_hint,
+                f.hints.open_world,
+            ),
         ] {
             let on_wire = wire["annotations"].get(key).and_then(Value::as_bool);
             if model != declared || on_wire != declared {
@@ -224,29 +264,47 @@ mod contract {
             problems.push(format!("a `default` keyword is published at {path}"));
         }
         let input = &wire["inputSchema"];
-        let properties: Vec<&str> =
-            input["properties"].as_object().map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+        let properties: Vec<&str> = input["properties"]
+            .as_object()
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
         if properties != f.properties {
-            problems.push(format!("properties are {properties:?}, the manifest declares {:?}", f.properties));
+            problems.push(format!(
+                "properties are {properties:?}, the manifest declares {:?}",
+                f.properties
+            ));
         }
-        let required: Vec<&str> =
-            input["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let required: Vec<&str> = input["required"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         if required != f.required {
-            problems.push(format!("required is {required:?}, the manifest declares {:?}", f.required));
+            problems.push(format!(
+                "required is {required:?}, the manifest declares {:?}",
+                f.required
+            ));
         }
         if input["additionalProperties"] != Value::Bool(false) {
-            problems.push("inputSchema does not refuse other arguments (additionalProperties: false)".into());
+            problems.push(
+                "inputSchema does not refuse other arguments (additionalProperties: false)".into(),
+            );
         }
         let description = tool.description.as_deref().unwrap_or_default();
         for sentence in f.sentences {
             if !description.contains(sentence) {
-                problems.push(format!("the description lacks the pinned sentence {sentence:?}"));
+                problems.push(format!(
+                    "the description lacks the pinned sentence {sentence:?}"
+                ));
             }
         }
         for (name, value) in f.defaults {
-            let text = input["properties"][name]["description"].as_str().unwrap_or_default();
+            let text = input["properties"][name]["description"]
+                .as_str()
+                .unwrap_or_default();
             if !text.contains(&format!("Default: {value}.")) {
-                problems.push(format!("`{name}`'s description does not state `Default: {value}.`: {text:?}"));
+                problems.push(format!(
+                    "`{name}`'s description does not state `Default: {value}.`: {text:?}"
+                ));
             }
         }
         for schema in [input, &wire["outputSchema"]] {
@@ -254,10 +312,17 @@ mod contract {
         }
         match serde_json::from_str::<Value>(f.example_call) {
             Ok(call) if jsonschema::is_valid(input, &call) => {}
-            _ => problems.push(format!("the example call {} does not pass the inputSchema", f.example_call)),
+            _ => problems.push(format!(
+                "the example call {} does not pass the inputSchema",
+                f.example_call
+            )),
         }
         if f.structured_output != tool.output_schema.is_some() {
-            problems.push(format!("outputSchema presence is {}, the manifest says {}", tool.output_schema.is_some(), f.structured_output));
+            problems.push(format!(
+                "outputSchema presence is {}, the manifest says {}",
+                tool.output_schema.is_some(),
+                f.structured_output
+            ));
         }
         problems
     }
@@ -267,9 +332,16 @@ mod contract {
         match value {
             Value::Object(map) => map.iter().find_map(|(k, v)| {
                 let here = format!("{at}/{k}");
-                if k == key { Some(here) } else { find_key(v, key, &here) }
+                if k == key {
+                    Some(here)
+                } else {
+                    find_key(v, key, &here)
+                }
             }),
-            Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| find_key(v, key, &format!("{at}/{i}"))),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| find_key(v, key, &format!("{at}/{i}"))),
             _ => None,
         }
     }
@@ -281,7 +353,9 @@ mod contract {
         if let Some(Value::Array(examples)) = map.get("examples") {
             for example in examples {
                 if !jsonschema::is_valid(schema, example) {
-                    problems.push(format!("the example {example} at {at} does not match its schema"));
+                    problems.push(format!(
+                        "the example {example} at {at} does not match its schema"
+                    ));
                 }
             }
         }
@@ -304,26 +378,43 @@ mod contract {
     ) {
         const UNKNOWN: &str = "mcp_contract_unknown_argument";
         let called = Arc::new(AtomicBool::new(false));
-        let tripwire = Server::new(Tripwire { published, called: Arc::clone(&called) });
+        let tripwire = Server::new(Tripwire {
+            published,
+            called: Arc::clone(&called),
+        });
         let client = match connect(tripwire, revision).await {
             Ok(c) => c,
             Err(e) => return fail(format!("cannot connect the tripwire server: {e}")),
         };
         for f in fixtures {
-            let mut arguments: JsonObject = serde_json::from_str(f.example_call).unwrap_or_default();
+            let mut arguments: JsonObject =
+                serde_json::from_str(f.example_call).unwrap_or_default();
             arguments.insert(UNKNOWN.into(), Value::Bool(true));
-            let result = client.call_tool(CallToolRequestParams::new(f.name).with_arguments(arguments)).await;
+            let result = client
+                .call_tool(CallToolRequestParams::new(f.name).with_arguments(arguments))
+                .await;
             let refused = result.as_ref().is_ok_and(|r| {
                 r.is_error == Some(true)
-                    && r.structured_content.as_ref().and_then(|s| s["errors"].as_array()).is_some_and(|errors| {
-                        errors.iter().any(|e| e["code"] == "argument_unknown" && e["argument"] == UNKNOWN)
-                    })
+                    && r.structured_content
+                        .as_ref()
+                        .and_then(|s| s["errors"].as_array())
+                        .is_some_and(|errors| {
+                            errors.iter().any(|e| {
+                                e["code"] == "argument_unknown" && e["argument"] == UNKNOWN
+                            })
+                        })
             });
             if !refused {
-                fail(format!("`{}`: an unknown argument was not refused as argument_unknown: {result:?}", f.name));
+                fail(format!(
+                    "`{}`: an unknown argument was not refused as argument_unknown: {result:?}",
+                    f.name
+                ));
             }
             if called.swap(false, Ordering::SeqCst) {
-                fail(format!("`{}`: the handler ran before the arguments were checked", f.name));
+                fail(format!(
+                    "`{}`: the handler ran before the arguments were checked",
+                    f.name
+                ));
             }
         }
         let _ = client.cancel().await;

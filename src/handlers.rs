@@ -1,0 +1,167 @@
+//! The generated `Tools` trait implemented on the workspace: each handler calls one
+//! workspace operation and maps its outcome onto the tool's declared output and errors.
+
+use crate::contract::*;
+use crate::workspace::{self, Workspace, WorkspaceError};
+
+impl Tools for Workspace {
+    async fn list_directory(
+        &self,
+        args: ListDirectoryArgs,
+    ) -> Result<ListDirectoryOutput, ListDirectoryError> {
+        let options = workspace::ListOptions {
+            depth: u32::try_from(args.depth).unwrap_or(u32::MAX),
+            glob: args.glob.clone(),
+            ..workspace::ListOptions::default()
+        };
+        let path = args.path.clone();
+        let listing = blocking(self, move |w| w.list_directory(&path, &options))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| ListDirectoryError::IoFailed {
+                    path: args.path.clone(),
+                    reason,
+                })
+            })?;
+        let entries = listing
+            .entries
+            .into_iter()
+            .map(|e| Entry {
+                path: e.path,
+                kind: match e.kind {
+                    workspace::EntryKind::File => EntryKind::File,
+                    workspace::EntryKind::Directory => EntryKind::Directory,
+                    workspace::EntryKind::Symlink => EntryKind::Symlink,
+                    workspace::EntryKind::Other => EntryKind::Other,
+                },
+                size: e.size,
+            })
+            .collect();
+        Ok(ListDirectoryOutput {
+            entries,
+            truncated: listing.truncated,
+        })
+    }
+
+    async fn read_file(&self, args: ReadFileArgs) -> Result<ReadFileOutput, ReadFileError> {
+        let (path, start, end) = (args.path.clone(), args.start_line, args.end_line);
+        let range = blocking(self, move |w| w.read_file(&path, start, end))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| ReadFileError::IoFailed {
+                    path: args.path.clone(),
+                    reason,
+                })
+            })?;
+        Ok(ReadFileOutput {
+            content: range.content,
+            total_lines: range.total_lines,
+            start_line: range.start_line,
+            end_line: range.end_line,
+            version: range.version,
+        })
+    }
+
+    async fn search_text(&self, args: SearchTextArgs) -> Result<SearchTextOutput, SearchTextError> {
+        let options = workspace::SearchOptions {
+            path: args.path.clone(),
+            regex: args.regex,
+            case_insensitive: args.case_insensitive,
+            include: args.include.clone().unwrap_or_default(),
+            exclude: args.exclude.clone().unwrap_or_default(),
+            max_results: usize::try_from(args.max_results).unwrap_or(usize::MAX),
+        };
+        let query = args.query.clone();
+        let found = blocking(self, move |w| w.search_text(&query, &options))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| SearchTextError::IoFailed {
+                    path: args.path.clone(),
+                    reason,
+                })
+            })?;
+        Ok(SearchTextOutput {
+            matches: found
+                .matches
+                .into_iter()
+                .map(|m| SearchTextOutputMatches {
+                    path: m.path,
+                    line: m.line,
+                    text: m.text,
+                })
+                .collect(),
+            files_searched: found.files_searched,
+            truncated: found.truncated,
+        })
+    }
+}
+
+/// Runs a blocking workspace operation on tokio's blocking pool, so a slow disk or a large
+/// search never stalls the server's other requests. A panic inside is re-raised here, where
+/// the runtime turns it into an `internal_error` result.
+async fn blocking<T, F>(workspace: &Workspace, operation: F) -> Result<T, WorkspaceError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Workspace) -> Result<T, WorkspaceError> + Send + 'static,
+{
+    let workspace = workspace.clone();
+    match tokio::task::spawn_blocking(move || operation(&workspace)).await {
+        Ok(result) => result,
+        Err(join) if join.is_panic() => std::panic::resume_unwind(join.into_panic()),
+        Err(_) => Err(WorkspaceError::Io {
+            path: ".".into(),
+            message: "the server is shutting down".into(),
+        }),
+    }
+}
+
+/// The workspace's errors in the contract's vocabulary.
+impl From<WorkspaceError> for ContractError {
+    fn from(error: WorkspaceError) -> Self {
+        match error {
+            WorkspaceError::NotFound { path } => ContractError::NotFound { path },
+            WorkspaceError::NotADirectory { path } => ContractError::NotADirectory { path },
+            WorkspaceError::NotAFile { path, .. } => ContractError::NotAFile { path },
+            WorkspaceError::InvalidPath { path, reason } => {
+                ContractError::InvalidPath { path, reason }
+            }
+            WorkspaceError::OutsideRoot { path } => ContractError::OutsideWorkspace { path },
+            WorkspaceError::TooLarge { path, size, limit } => ContractError::TooLarge {
+                path,
+                size: size.to_string(),
+                limit: limit.to_string(),
+            },
+            WorkspaceError::NotText { path } => ContractError::NotText { path },
+            WorkspaceError::LineRange {
+                path,
+                reason,
+                total_lines,
+            } => ContractError::BadLineRange {
+                path,
+                reason,
+                total_lines: total_lines.to_string(),
+            },
+            WorkspaceError::InvalidPattern { pattern, reason } => {
+                ContractError::InvalidPattern { pattern, reason }
+            }
+            WorkspaceError::Io { path, message } => ContractError::IoFailed {
+                path,
+                reason: message,
+            },
+            WorkspaceError::RootUnavailable { reason } => ContractError::IoFailed {
+                path: ".".into(),
+                reason,
+            },
+        }
+    }
+}
+
+/// Narrows a workspace error to the codes one tool declares. An operation only meets the
+/// errors its tool declares; anything else would be a bug here, and is still reported inside
+/// the tool's contract, through `undeclared`.
+fn declared<E>(error: WorkspaceError, undeclared: impl FnOnce(String) -> E) -> E
+where
+    E: TryFrom<ContractError, Error = ContractError>,
+{
+    E::try_from(ContractError::from(error)).unwrap_or_else(|other| undeclared(other.to_string()))
+}

@@ -1,0 +1,455 @@
+//! Listing a directory, optionally several levels deep and filtered by a glob.
+
+use cap_std::fs::Dir;
+use serde::{Deserialize, Serialize};
+
+use crate::workspace::globs::PathGlobs;
+use crate::workspace::path::WorkspacePath;
+use crate::workspace::sandbox::{entry_kind, io_error};
+use crate::workspace::{Workspace, WorkspaceError};
+
+/// How many levels [`Workspace::list_directory`] descends unless told otherwise: the directory's
+/// own entries only.
+pub const DEFAULT_LIST_DEPTH: u32 = 1;
+
+/// The most levels [`Workspace::list_directory`] descends; a deeper request is cut to this.
+pub const MAX_LIST_DEPTH: u32 = 10;
+
+/// The most entries one listing returns; a larger request is cut to this.
+pub const MAX_LIST_ENTRIES: usize = 1000;
+
+/// What a path names: a file, a directory, a symbolic link or something else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryKind {
+    /// A regular file.
+    File,
+    /// A directory.
+    Directory,
+    /// A symbolic link, reported as such wherever links are not followed.
+    Symlink,
+    /// Anything else: a pipe, a socket, a device.
+    Other,
+}
+
+/// How [`Workspace::list_directory`] lists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ListOptions {
+    /// How many levels to descend: 1 lists the directory's own entries, 2 adds its
+    /// subdirectories' entries, and so on. Cut to 1..=[`MAX_LIST_DEPTH`].
+    pub depth: u32,
+    /// Keeps only the entries this glob matches: a glob without `/` matches an entry's name at
+    /// any depth (`*.rs`), one with `/` its workspace-relative path (`src/**/*.rs`), and `*`
+    /// never crosses a `/`. Directories left out are still descended into.
+    pub glob: Option<String>,
+    /// The most entries to return; past it the listing stops and says it was truncated. Cut to
+    /// 1..=[`MAX_LIST_ENTRIES`].
+    pub max_entries: usize,
+}
+
+impl Default for ListOptions {
+    fn default() -> Self {
+        ListOptions {
+            depth: DEFAULT_LIST_DEPTH,
+            glob: None,
+            max_entries: MAX_LIST_ENTRIES,
+        }
+    }
+}
+
+/// One entry of a listing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The entry's own name. A name that is not UTF-8 is converted lossily, and such an entry
+    /// cannot be opened by its reported name.
+    pub name: String,
+    /// The entry's path relative to the workspace root, with `/` separators.
+    pub path: String,
+    /// What the entry is; a symbolic link is reported as one, whatever it points at.
+    pub kind: EntryKind,
+    /// The size in bytes; present for regular files only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+}
+
+/// The result of [`Workspace::list_directory`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listing {
+    /// The entries in tree order: sorted by name within each directory, and each directory
+    /// followed by its own entries when listing deeper. For depth 1 this is plain name order.
+    pub entries: Vec<Entry>,
+    /// True when more entries matched than were returned; narrow the listing with a smaller
+    /// depth, a glob, or a subdirectory.
+    pub truncated: bool,
+}
+
+impl Workspace {
+    /// Lists the directory at `path` (workspace-relative; `""` or `"."` is the root).
+    ///
+    /// The named directory may be reached through a symbolic link that stays inside the root,
+    /// but the listing never descends into a symbolic link it finds: such an entry is reported
+    /// as [`EntryKind::Symlink`] and left alone. A subdirectory that cannot be read is listed
+    /// but not descended into. Hidden and ignored entries are listed like any other.
+    ///
+    /// # Errors
+    ///
+    /// [`WorkspaceError::InvalidPath`] or [`WorkspaceError::OutsideRoot`] for a path that may not
+    /// be used, [`WorkspaceError::NotFound`] or [`WorkspaceError::NotADirectory`] when it names
+    /// no directory, [`WorkspaceError::InvalidPattern`] for a bad glob, and
+    /// [`WorkspaceError::Io`] when the directory cannot be read.
+    pub fn list_directory(
+        &self,
+        path: &str,
+        options: &ListOptions,
+    ) -> Result<Listing, WorkspaceError> {
+        let target = WorkspacePath::parse(path)?;
+        let glob = options
+            .glob
+            .as_deref()
+            .map(|glob| PathGlobs::new([glob]))
+            .transpose()?;
+        self.directory_metadata(&target)?;
+        let dir = self
+            .dir()
+            .open_dir(target.to_relative_path())
+            .map_err(|err| io_error(&target, &err))?;
+
+        let mut collector = Collector {
+            glob,
+            max_depth: options.depth.clamp(1, MAX_LIST_DEPTH),
+            max_entries: options.max_entries.clamp(1, MAX_LIST_ENTRIES),
+            entries: Vec::new(),
+            truncated: false,
+        };
+        // The named directory must be readable; below it, an unreadable subdirectory is skipped.
+        let children = sorted_children(&dir).map_err(|err| io_error(&target, &err))?;
+        collector.visit(children, &target, 1);
+        Ok(Listing {
+            entries: collector.entries,
+            truncated: collector.truncated,
+        })
+    }
+}
+
+/// A directory's entries, sorted by name.
+fn sorted_children(dir: &Dir) -> std::io::Result<Vec<cap_std::fs::DirEntry>> {
+    let mut children = Vec::new();
+    for child in dir.entries()? {
+        match child {
+            Ok(child) => children.push(child),
+            // An entry removed while being read, for instance; the rest are still worth listing.
+            Err(err) => tracing::debug!(error = %err, "list: skipping an unreadable entry"),
+        }
+    }
+    // Sorting by the raw name (bytes on Unix) gives one order on every run and machine.
+    children.sort_by_cached_key(cap_std::fs::DirEntry::file_name);
+    Ok(children)
+}
+
+/// Walks a directory tree depth first, collecting the entries that pass the glob.
+struct Collector {
+    /// The filter on entries; `None` keeps them all.
+    glob: Option<PathGlobs>,
+    /// The deepest level to collect, counting the listed directory's own entries as 1.
+    max_depth: u32,
+    /// The most entries to collect.
+    max_entries: usize,
+    /// The entries collected so far, in tree order.
+    entries: Vec<Entry>,
+    /// Whether an entry matched after `max_entries` were collected.
+    truncated: bool,
+}
+
+impl Collector {
+    /// Collects `children`, the sorted entries of the directory at `parent`, which is `level`
+    /// levels below the listed directory (its own entries are level 1). Returns early, with
+    /// `truncated` set, once one entry more than the cap has matched.
+    fn visit(&mut self, children: Vec<cap_std::fs::DirEntry>, parent: &WorkspacePath, level: u32) {
+        for child in children {
+            if self.truncated {
+                return;
+            }
+            let name = child.file_name().to_string_lossy().into_owned();
+            let path = parent.join(&name);
+            // The kind comes from the directory entry itself, so a symbolic link is never
+            // followed to learn it.
+            let kind = match child.file_type() {
+                Ok(file_type) => entry_kind(file_type),
+                Err(err) => {
+                    let path = path.as_str();
+                    tracing::debug!(path, error = %err, "list: skipping an entry of unknown kind");
+                    continue;
+                }
+            };
+            if self
+                .glob
+                .as_ref()
+                .is_none_or(|glob| glob.matches(path.as_str(), &name))
+            {
+                if self.entries.len() == self.max_entries {
+                    self.truncated = true;
+                    return;
+                }
+                let size = match kind {
+                    // `DirEntry::metadata` does not follow symbolic links; a file that vanished
+                    // since the directory was read is still listed, just without a size.
+                    EntryKind::File => child.metadata().ok().map(|metadata| metadata.len()),
+                    _ => None,
+                };
+                self.entries.push(Entry {
+                    name,
+                    path: path.as_str().to_owned(),
+                    kind,
+                    size,
+                });
+            }
+            if kind == EntryKind::Directory && level < self.max_depth {
+                // Opening through the entry keeps the walk inside the directory just read: if the
+                // entry was swapped for a symbolic link since, cap-std refuses to leave.
+                match child.open_dir().and_then(|dir| sorted_children(&dir)) {
+                    Ok(grandchildren) => self.visit(grandchildren, &path, level + 1),
+                    Err(err) => {
+                        let path = path.as_str();
+                        tracing::debug!(path, error = %err, "list: cannot descend into it");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::testing::Fixture;
+
+    fn list(fixture: &Fixture, path: &str, options: &ListOptions) -> Listing {
+        match fixture.workspace.list_directory(path, options) {
+            Ok(listing) => listing,
+            Err(err) => panic!("listing `{path}` failed: {err}"),
+        }
+    }
+
+    fn paths(listing: &Listing) -> Vec<&str> {
+        listing
+            .entries
+            .iter()
+            .map(|entry| entry.path.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn the_root_lists_its_own_entries_sorted_with_kinds_and_sizes() {
+        let fixture = Fixture::new();
+        let listing = list(&fixture, ".", &ListOptions::default());
+        assert_eq!(
+            paths(&listing),
+            [".gitignore", "README.md", "empty", "ignored.log", "src"]
+        );
+        assert!(!listing.truncated);
+        let readme = &listing.entries[1];
+        assert_eq!(
+            readme,
+            &Entry {
+                name: "README.md".into(),
+                path: "README.md".into(),
+                kind: EntryKind::File,
+                size: Some(34),
+            }
+        );
+        let src = &listing.entries[4];
+        assert_eq!((src.kind, src.size), (EntryKind::Directory, None));
+        let empty = &listing.entries[2];
+        assert_eq!((empty.kind, empty.size), (EntryKind::File, Some(0)));
+    }
+
+    #[test]
+    fn a_subdirectory_lists_paths_relative_to_the_root() {
+        let fixture = Fixture::new();
+        let listing = list(&fixture, "src/", &ListOptions::default());
+        assert_eq!(paths(&listing), ["src/main.rs", "src/nested"]);
+        assert_eq!(listing.entries[0].name, "main.rs");
+        assert_eq!(listing.entries[0].size, Some(34));
+    }
+
+    #[test]
+    fn depth_descends_in_tree_order() {
+        let fixture = Fixture::new();
+        let options = ListOptions {
+            depth: 3,
+            ..ListOptions::default()
+        };
+        let listing = list(&fixture, "", &options);
+        assert_eq!(
+            paths(&listing),
+            [
+                ".gitignore",
+                "README.md",
+                "empty",
+                "ignored.log",
+                "src",
+                "src/main.rs",
+                "src/nested",
+                "src/nested/lib.rs",
+            ]
+        );
+        let two = list(
+            &fixture,
+            "",
+            &ListOptions {
+                depth: 2,
+                ..ListOptions::default()
+            },
+        );
+        assert!(paths(&two).contains(&"src/nested"));
+        assert!(
+            !paths(&two).contains(&"src/nested/lib.rs"),
+            "depth 2 stops above lib.rs"
+        );
+    }
+
+    #[test]
+    fn a_glob_filters_entries_but_not_descent() {
+        let fixture = Fixture::new();
+        let by_path = ListOptions {
+            depth: 3,
+            glob: Some("**/*.rs".into()),
+            ..ListOptions::default()
+        };
+        assert_eq!(
+            paths(&list(&fixture, "src", &by_path)),
+            ["src/main.rs", "src/nested/lib.rs"]
+        );
+        let by_name = ListOptions {
+            depth: 10,
+            glob: Some("lib.*".into()),
+            ..ListOptions::default()
+        };
+        assert_eq!(paths(&list(&fixture, ".", &by_name)), ["src/nested/lib.rs"]);
+        let one_level = ListOptions {
+            depth: 10,
+            glob: Some("src/*".into()),
+            ..ListOptions::default()
+        };
+        assert_eq!(
+            paths(&list(&fixture, ".", &one_level)),
+            ["src/main.rs", "src/nested"]
+        );
+    }
+
+    #[test]
+    fn a_bad_glob_is_refused() {
+        let fixture = Fixture::new();
+        let options = ListOptions {
+            glob: Some("[".into()),
+            ..ListOptions::default()
+        };
+        let err = fixture
+            .workspace
+            .list_directory(".", &options)
+            .expect_err("an invalid glob");
+        assert!(
+            matches!(err, WorkspaceError::InvalidPattern { ref pattern, .. } if pattern == "["),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn the_cap_truncates_and_says_so() {
+        let fixture = Fixture::new();
+        let capped = ListOptions {
+            depth: 3,
+            max_entries: 3,
+            ..ListOptions::default()
+        };
+        let listing = list(&fixture, ".", &capped);
+        assert_eq!(paths(&listing), [".gitignore", "README.md", "empty"]);
+        assert!(listing.truncated);
+        // Exactly as many entries as the cap is not a truncation.
+        let exact = ListOptions {
+            depth: 3,
+            max_entries: 8,
+            ..ListOptions::default()
+        };
+        let listing = list(&fixture, ".", &exact);
+        assert_eq!(listing.entries.len(), 8);
+        assert!(!listing.truncated);
+    }
+
+    #[test]
+    fn out_of_range_options_are_cut_to_their_limits() {
+        let fixture = Fixture::new();
+        let zero = ListOptions {
+            depth: 0,
+            max_entries: 0,
+            ..ListOptions::default()
+        };
+        let listing = list(&fixture, ".", &zero);
+        assert_eq!(
+            paths(&listing),
+            [".gitignore"],
+            "depth 0 acts as 1, a cap of 0 as 1"
+        );
+        assert!(listing.truncated);
+        let huge = ListOptions {
+            depth: u32::MAX,
+            max_entries: usize::MAX,
+            ..ListOptions::default()
+        };
+        assert_eq!(list(&fixture, ".", &huge).entries.len(), 8);
+    }
+
+    #[test]
+    fn a_file_or_a_missing_path_is_not_a_directory() {
+        let fixture = Fixture::new();
+        let options = ListOptions::default();
+        let err = fixture
+            .workspace
+            .list_directory("README.md", &options)
+            .expect_err("a file");
+        assert_eq!(
+            err,
+            WorkspaceError::NotADirectory {
+                path: "README.md".into()
+            }
+        );
+        let err = fixture
+            .workspace
+            .list_directory("nope", &options)
+            .expect_err("missing");
+        assert_eq!(
+            err,
+            WorkspaceError::NotFound {
+                path: "nope".into()
+            }
+        );
+        let err = fixture
+            .workspace
+            .list_directory("README.md/x", &options)
+            .expect_err("under a file");
+        assert_eq!(
+            err,
+            WorkspaceError::NotFound {
+                path: "README.md/x".into()
+            }
+        );
+    }
+
+    #[test]
+    fn listings_serialize_with_snake_case_kinds_and_no_size_for_directories() {
+        let fixture = Fixture::new();
+        let listing = list(&fixture, "src", &ListOptions::default());
+        let json = serde_json::to_value(&listing).expect("serializable");
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "entries": [
+                    {"name": "main.rs", "path": "src/main.rs", "kind": "file", "size": 34},
+                    {"name": "nested", "path": "src/nested", "kind": "directory"},
+                ],
+                "truncated": false,
+            })
+        );
+    }
+}

@@ -1,0 +1,791 @@
+//! Searching the text of the files under a directory, with the ripgrep libraries.
+//!
+//! `ignore::WalkBuilder` finds the files, honouring `.gitignore` and `.ignore` files and skipping
+//! hidden ones as ripgrep does, and `grep_searcher` searches each with a `grep_regex` matcher.
+//! The walker reads directories by host path, since that is what the library takes, so it only
+//! contributes names: each file it names is opened through the sandbox `Dir` by its
+//! workspace-relative path. If a directory is swapped for a symbolic link to somewhere else
+//! during the walk, cap-std refuses to open what lies beyond, and the file is skipped.
+//!
+//! Ignore rules come from inside the workspace only: from the searched directory and below (read
+//! by the walker) and from its ancestors up to the workspace root (read here, through the
+//! sandbox). Ignore files above the root and the user's global git configuration never affect
+//! results, so they depend on the workspace's contents alone.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::{Match, WalkBuilder};
+use serde::{Deserialize, Serialize};
+
+use crate::workspace::globs::PathGlobs;
+use crate::workspace::path::WorkspacePath;
+use crate::workspace::{Workspace, WorkspaceError};
+
+/// How many matching lines [`Workspace::search_text`] returns unless told otherwise.
+pub const DEFAULT_MAX_RESULTS: usize = 100;
+
+/// The most matching lines one search returns; a larger request is cut to this.
+pub const MAX_SEARCH_RESULTS: usize = 1000;
+
+/// The most characters of a matching line that a result repeats.
+pub const MAX_LINE_CHARS: usize = 500;
+
+/// The largest ignore file read from the searched directory's ancestors; a larger one is not an
+/// ignore file anyone wrote by hand, and is skipped rather than loaded.
+const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Where and how [`Workspace::search_text`] searches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchOptions {
+    /// The directory to search, workspace-relative; `""` or `"."` is the root. It is searched
+    /// even if it is itself hidden or ignored; ignore rules apply to what lies below it.
+    pub path: String,
+    /// Treat the query as a regular expression (Rust `regex` syntax) instead of literal text.
+    pub regex: bool,
+    /// Match regardless of letter case (Unicode-aware).
+    pub case_insensitive: bool,
+    /// Only search files whose workspace-relative path matches one of these globs (none: every
+    /// file). A glob without `/` matches the file's name at any depth.
+    pub include: Vec<String>,
+    /// Skip files, and whole directories, whose workspace-relative path matches one of these
+    /// globs.
+    pub exclude: Vec<String>,
+    /// Stop after this many matching lines. Cut to 1..=[`MAX_SEARCH_RESULTS`].
+    pub max_results: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            path: ".".into(),
+            regex: false,
+            case_insensitive: false,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            max_results: DEFAULT_MAX_RESULTS,
+        }
+    }
+}
+
+/// One matching line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchMatch {
+    /// The file's path relative to the workspace root, with `/` separators.
+    pub path: String,
+    /// The line's number, counting from 1.
+    pub line: u64,
+    /// The line without its line ending, cut to [`MAX_LINE_CHARS`] characters. Bytes that are not
+    /// UTF-8 are shown as U+FFFD.
+    pub text: String,
+}
+
+/// The result of [`Workspace::search_text`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchResults {
+    /// The matching lines, sorted by path (name by name, as in a directory tree) and then by
+    /// line number.
+    pub matches: Vec<SearchMatch>,
+    /// How many text files were searched; skipped binary files are not counted.
+    pub files_searched: u64,
+    /// True when more lines matched than were returned; narrow the search with a subdirectory,
+    /// include globs or a more specific query.
+    pub truncated: bool,
+}
+
+impl Workspace {
+    /// Searches the text of the files under `options.path` for `query`: literal text, or a
+    /// regular expression with `options.regex`. A match never spans lines.
+    ///
+    /// Like ripgrep: `.gitignore`, `.ignore` and `.git/info/exclude` rules apply (also outside a
+    /// git repository), hidden files and directories are skipped, symbolic links are not
+    /// followed, and binary files (those with a NUL byte) are skipped. Files are searched in
+    /// path order, so the lines returned when the search is truncated are the first ones. A file
+    /// or directory that cannot be read is skipped rather than failing the whole search.
+    ///
+    /// # Errors
+    ///
+    /// [`WorkspaceError::InvalidPattern`] for an empty query, a regular expression or glob that
+    /// does not compile, or a query that would have to match a line break or a NUL byte;
+    /// [`WorkspaceError::InvalidPath`] or [`WorkspaceError::OutsideRoot`] for an `options.path`
+    /// that may not be used; [`WorkspaceError::NotFound`] or [`WorkspaceError::NotADirectory`]
+    /// when it names no directory.
+    pub fn search_text(
+        &self,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<SearchResults, WorkspaceError> {
+        let target = WorkspacePath::parse(&options.path)?;
+        let matcher = build_matcher(query, options)?;
+        let include = PathGlobs::new(options.include.iter().map(String::as_str))?;
+        let exclude = PathGlobs::new(options.exclude.iter().map(String::as_str))?;
+        self.directory_metadata(&target)?;
+        let max_results = options.max_results.clamp(1, MAX_SEARCH_RESULTS);
+
+        let mut searcher = SearcherBuilder::new()
+            .binary_detection(BinaryDetection::quit(0))
+            .line_number(true)
+            .build();
+        let mut results = SearchResults::default();
+        for found in self.walk(&target, exclude) {
+            let entry = match found {
+                Ok(entry) => entry,
+                Err(err) => {
+                    // An unreadable directory, or a file removed mid-walk: skip, as ripgrep does.
+                    tracing::debug!(error = %err, "search: skipping an unreadable entry");
+                    continue;
+                }
+            };
+            if !entry
+                .file_type()
+                .is_some_and(|file_type| file_type.is_file())
+            {
+                continue;
+            }
+            let Some(path) = WorkspacePath::from_host(self.walk_root(), entry.path()) else {
+                continue;
+            };
+            if !include.is_empty() && !include.matches(path.as_str(), path.name()) {
+                continue;
+            }
+            let file = match self.dir().open(path.to_relative_path()) {
+                Ok(file) => file.into_std(),
+                Err(err) => {
+                    let path = path.as_str();
+                    tracing::debug!(path, error = %err, "search: the sandbox refused a file");
+                    continue;
+                }
+            };
+            let mut sink = FileSink::new(&path, max_results.saturating_sub(results.matches.len()));
+            if let Err(err) = searcher.search_file(&matcher, &file, &mut sink) {
+                let path = path.as_str();
+                tracing::debug!(path, error = %err, "search: skipping an unreadable file");
+                continue;
+            }
+            if sink.binary {
+                continue;
+            }
+            results.files_searched += 1;
+            results.matches.append(&mut sink.found);
+            if sink.overflowed {
+                results.truncated = true;
+                break;
+            }
+        }
+        // The walk already yields this order; sorting here makes the promise hold on its own.
+        results.matches.sort_by(|a, b| {
+            a.path
+                .split('/')
+                .cmp(b.path.split('/'))
+                .then(a.line.cmp(&b.line))
+        });
+        Ok(results)
+    }
+
+    /// A walker over the files below `target`, with the ignore rules of its ancestors inside the
+    /// workspace and the `exclude` globs applied.
+    fn walk(&self, target: &WorkspacePath, exclude: PathGlobs) -> ignore::Walk {
+        let walk_root = self.walk_root().to_path_buf();
+        let ancestor_rules = AncestorRules::load(self, target);
+        let mut builder = WalkBuilder::new(target.under(&walk_root));
+        builder
+            .hidden(true)
+            .ignore(true)
+            .git_ignore(true)
+            .git_exclude(true)
+            // Rules from outside the workspace stay out: no global git configuration, no ignore
+            // files above the searched directory but those `ancestor_rules` reads inside the
+            // root, and `.gitignore` counts whether or not there is a `.git` directory, which
+            // might lie above the root.
+            .git_global(false)
+            .parents(false)
+            .require_git(false)
+            .follow_links(false)
+            .sort_by_file_name(Ord::cmp)
+            .filter_entry(move |entry| {
+                // The searched directory itself is always searched.
+                if entry.depth() == 0 {
+                    return true;
+                }
+                let Some(path) = WorkspacePath::from_host(&walk_root, entry.path()) else {
+                    return false;
+                };
+                let is_dir = entry
+                    .file_type()
+                    .is_some_and(|file_type| file_type.is_dir());
+                !exclude.matches(path.as_str(), path.name())
+                    && !ancestor_rules.ignores(entry.path(), is_dir)
+            });
+        builder.build()
+    }
+}
+
+/// Compiles the query: escaped as literal text unless `options.regex`, and never matching across
+/// a line break.
+fn build_matcher(query: &str, options: &SearchOptions) -> Result<RegexMatcher, WorkspaceError> {
+    if query.is_empty() {
+        return Err(WorkspaceError::invalid_pattern(
+            query,
+            "the query is empty; pass the text to find",
+        ));
+    }
+    RegexMatcherBuilder::new()
+        .case_insensitive(options.case_insensitive)
+        .fixed_strings(!options.regex)
+        // With the line terminator declared, the matcher refuses patterns that would need to
+        // match `\n`, instead of silently never matching.
+        .line_terminator(Some(b'\n'))
+        // Binary detection stops at NUL, so a pattern with NUL could never match: refuse it.
+        .ban_byte(Some(0))
+        .build(query)
+        .map_err(|err| WorkspaceError::invalid_pattern(query, regex_reason(&err.to_string())))
+}
+
+/// The gist of a regex error: its last line without the `error: ` label. The regex crate's
+/// message repeats the pattern with a caret under the fault, over several lines, which the error
+/// already conveys by naming the pattern.
+fn regex_reason(message: &str) -> String {
+    let last = message
+        .lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .unwrap_or(message);
+    last.trim()
+        .strip_prefix("error: ")
+        .unwrap_or(last.trim())
+        .to_owned()
+}
+
+/// The ignore rules of the directories between the workspace root and the searched directory,
+/// which the walker does not see since it starts below them.
+struct AncestorRules {
+    /// The rules of each kind of ignore file, highest precedence first (`.ignore`, then
+    /// `.gitignore`, then `.git/info/exclude`, as in ripgrep), each list nearest directory first.
+    by_precedence: [Vec<Gitignore>; 3],
+}
+
+impl AncestorRules {
+    /// Where each kind of ignore file sits in its directory, in order of precedence.
+    const FILES: [&[&str]; 3] = [&[".ignore"], &[".gitignore"], &[".git", "info", "exclude"]];
+
+    /// Reads the ignore files of `target`'s ancestors through the sandbox.
+    fn load(workspace: &Workspace, target: &WorkspacePath) -> AncestorRules {
+        let mut by_precedence: [Vec<Gitignore>; 3] = Default::default();
+        for ancestor in target.ancestors().iter().rev() {
+            let base = ancestor.under(workspace.walk_root());
+            for (names, rules) in Self::FILES.iter().zip(&mut by_precedence) {
+                let file = names
+                    .iter()
+                    .fold(ancestor.clone(), |path, name| path.join(name));
+                if let Some(file_rules) = read_rules(workspace, &file, &base) {
+                    rules.push(file_rules);
+                }
+            }
+        }
+        AncestorRules { by_precedence }
+    }
+
+    /// Whether these rules ignore the entry at `host_path`. As in ripgrep, a kind of file with
+    /// higher precedence outranks the others, a nearer directory's rules outrank a farther one's,
+    /// and a `!pattern` that re-includes an entry wins over the rules ranked below it.
+    fn ignores(&self, host_path: &Path, is_dir: bool) -> bool {
+        for rules in self.by_precedence.iter().flatten() {
+            match rules.matched(host_path, is_dir) {
+                Match::Ignore(_) => return true,
+                Match::Whitelist(_) => return false,
+                Match::None => {}
+            }
+        }
+        false
+    }
+}
+
+/// The rules of the ignore file at `file`, whose patterns are relative to the host directory
+/// `base`; `None` if there is no such file or it cannot be used.
+fn read_rules(workspace: &Workspace, file: &WorkspacePath, base: &Path) -> Option<Gitignore> {
+    let relative = file.to_relative_path();
+    let metadata = workspace.dir().metadata(&relative).ok()?;
+    if !metadata.is_file() || metadata.len() > MAX_IGNORE_FILE_BYTES {
+        return None;
+    }
+    let bytes = workspace.dir().read(&relative).ok()?;
+    let mut builder = GitignoreBuilder::new(base);
+    let from = Some(PathBuf::from(file.as_str()));
+    for line in String::from_utf8_lossy(&bytes).lines() {
+        // Git skips a pattern it cannot parse and keeps the others; so does this.
+        if let Err(err) = builder.add_line(from.clone(), line) {
+            let file = file.as_str();
+            tracing::debug!(file, error = %err, "search: skipping a bad ignore pattern");
+        }
+    }
+    match builder.build() {
+        Ok(rules) => Some(rules),
+        Err(err) => {
+            tracing::debug!(file = file.as_str(), error = %err, "search: skipping an ignore file");
+            None
+        }
+    }
+}
+
+/// Collects one file's matching lines, up to the room left under the cap.
+struct FileSink<'p> {
+    /// The file's workspace-relative path.
+    path: &'p WorkspacePath,
+    /// How many more lines may be collected before the search is truncated.
+    room: usize,
+    /// The lines collected so far.
+    found: Vec<SearchMatch>,
+    /// Whether a line matched when there was no room left.
+    overflowed: bool,
+    /// Whether the file turned out to be binary; its lines are then dropped.
+    binary: bool,
+}
+
+impl<'p> FileSink<'p> {
+    fn new(path: &'p WorkspacePath, room: usize) -> Self {
+        FileSink {
+            path,
+            room,
+            found: Vec::new(),
+            overflowed: false,
+            binary: false,
+        }
+    }
+}
+
+impl Sink for FileSink<'_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, _searcher: &Searcher, found: &SinkMatch<'_>) -> Result<bool, io::Error> {
+        // One match past the cap is looked for, so that `truncated` means "there was more",
+        // not "the cap was reached".
+        if self.found.len() == self.room {
+            self.overflowed = true;
+            return Ok(false);
+        }
+        let line = found
+            .line_number()
+            .ok_or_else(|| io::Error::other("the searcher did not count lines"))?;
+        self.found.push(SearchMatch {
+            path: self.path.as_str().to_owned(),
+            line,
+            text: line_text(found.bytes()),
+        });
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _searcher: &Searcher, _offset: u64) -> Result<bool, io::Error> {
+        self.binary = true;
+        self.found.clear();
+        Ok(false)
+    }
+}
+
+/// A matching line as a result shows it: without its line ending, and cut to
+/// [`MAX_LINE_CHARS`] characters on a character boundary.
+fn line_text(line: &[u8]) -> String {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let mut text = String::from_utf8_lossy(line).into_owned();
+    if let Some((cut, _)) = text.char_indices().nth(MAX_LINE_CHARS) {
+        text.truncate(cut);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::testing::Fixture;
+
+    fn search(fixture: &Fixture, query: &str, options: &SearchOptions) -> SearchResults {
+        match fixture.workspace.search_text(query, options) {
+            Ok(results) => results,
+            Err(err) => panic!("searching for `{query}` failed: {err}"),
+        }
+    }
+
+    fn hits(results: &SearchResults) -> Vec<(&str, u64)> {
+        results
+            .matches
+            .iter()
+            .map(|found| (found.path.as_str(), found.line))
+            .collect()
+    }
+
+    #[test]
+    fn a_literal_search_honours_gitignore_and_sorts_by_path() {
+        let fixture = Fixture::new();
+        let results = search(&fixture, "fn main", &SearchOptions::default());
+        assert_eq!(
+            hits(&results),
+            [("README.md", 2), ("src/main.rs", 1)],
+            "ignored.log is ignored"
+        );
+        assert_eq!(results.matches[1].text, "fn main() {");
+        assert!(!results.truncated);
+        // README.md, empty, src/main.rs and src/nested/lib.rs: not the ignored ignored.log, nor
+        // the hidden .gitignore.
+        assert_eq!(results.files_searched, 4);
+    }
+
+    #[test]
+    fn a_literal_query_is_not_a_regex() {
+        let fixture = Fixture::new();
+        fixture.write("notes.txt", "a.b\naxb\nprice (usd)\n");
+        assert_eq!(
+            hits(&search(&fixture, "a.b", &SearchOptions::default())),
+            [("notes.txt", 1)]
+        );
+        assert_eq!(
+            hits(&search(&fixture, "(usd)", &SearchOptions::default())),
+            [("notes.txt", 3)]
+        );
+        let regex = SearchOptions {
+            regex: true,
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "a.b", &regex)),
+            [("notes.txt", 1), ("notes.txt", 2)]
+        );
+    }
+
+    #[test]
+    fn a_regex_search_matches_patterns() {
+        let fixture = Fixture::new();
+        let regex = SearchOptions {
+            regex: true,
+            ..SearchOptions::default()
+        };
+        let results = search(&fixture, r"^pub fn \w+", &regex);
+        assert_eq!(hits(&results), [("src/nested/lib.rs", 1)]);
+        assert_eq!(results.matches[0].text, "pub fn Main() {}");
+    }
+
+    #[test]
+    fn case_insensitive_search_finds_every_case() {
+        let fixture = Fixture::new();
+        let rust = SearchOptions {
+            include: vec!["*.rs".into()],
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "fn main", &rust)),
+            [("src/main.rs", 1)]
+        );
+        let any_case = SearchOptions {
+            case_insensitive: true,
+            ..rust
+        };
+        assert_eq!(
+            hits(&search(&fixture, "FN MAIN", &any_case)),
+            [("src/main.rs", 1), ("src/nested/lib.rs", 1)]
+        );
+    }
+
+    #[test]
+    fn include_and_exclude_globs_filter_by_workspace_path() {
+        let fixture = Fixture::new();
+        let include = SearchOptions {
+            include: vec!["src/**".into()],
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "main", &include)),
+            [("src/main.rs", 1)]
+        );
+        let exclude = SearchOptions {
+            exclude: vec!["*.md".into()],
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "fn main", &exclude)),
+            [("src/main.rs", 1)]
+        );
+        let excluded_dir = SearchOptions {
+            case_insensitive: true,
+            exclude: vec!["nested".into()],
+            ..SearchOptions::default()
+        };
+        let results = search(&fixture, "fn main", &excluded_dir);
+        assert_eq!(hits(&results), [("README.md", 2), ("src/main.rs", 1)]);
+        assert_eq!(
+            results.files_searched, 3,
+            "the excluded directory is not walked"
+        );
+    }
+
+    #[test]
+    fn a_bad_glob_or_regex_names_the_pattern() {
+        let fixture = Fixture::new();
+        let regex = SearchOptions {
+            regex: true,
+            ..SearchOptions::default()
+        };
+        let err = fixture
+            .workspace
+            .search_text("(", &regex)
+            .expect_err("an invalid regex");
+        let WorkspaceError::InvalidPattern { pattern, reason } = &err else {
+            panic!("expected InvalidPattern, got {err:?}");
+        };
+        assert_eq!(pattern, "(");
+        assert!(reason.contains("unclosed group"), "{reason}");
+        assert!(!reason.contains('\n'), "one line: {reason}");
+
+        let bad_glob = SearchOptions {
+            include: vec!["[".into()],
+            ..SearchOptions::default()
+        };
+        let err = fixture
+            .workspace
+            .search_text("x", &bad_glob)
+            .expect_err("an invalid glob");
+        assert!(
+            matches!(err, WorkspaceError::InvalidPattern { ref pattern, .. } if pattern == "[")
+        );
+        let err = fixture
+            .workspace
+            .search_text("", &SearchOptions::default())
+            .expect_err("empty");
+        assert!(
+            matches!(err, WorkspaceError::InvalidPattern { ref reason, .. }
+                if reason.contains("empty"))
+        );
+        let err = fixture
+            .workspace
+            .search_text("a\nb", &SearchOptions::default())
+            .expect_err("newline");
+        assert!(
+            matches!(err, WorkspaceError::InvalidPattern { .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn binary_files_are_skipped() {
+        let fixture = Fixture::new();
+        fixture.write("data.bin", b"fn main\0\x01\x02\n".as_slice());
+        let results = search(&fixture, "fn main", &SearchOptions::default());
+        assert_eq!(hits(&results), [("README.md", 2), ("src/main.rs", 1)]);
+        assert_eq!(results.files_searched, 4, "the binary file is not counted");
+    }
+
+    #[test]
+    fn hidden_files_are_skipped_but_a_hidden_directory_can_be_searched_by_name() {
+        let fixture = Fixture::new();
+        fixture.write(".config/settings.txt", "needle\n");
+        fixture.write(".hidden.txt", "needle\n");
+        assert_eq!(
+            hits(&search(&fixture, "needle", &SearchOptions::default())),
+            []
+        );
+        let inside = SearchOptions {
+            path: ".config".into(),
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "needle", &inside)),
+            [(".config/settings.txt", 1)]
+        );
+    }
+
+    #[test]
+    fn ignore_files_of_ancestors_inside_the_workspace_apply_to_a_subdirectory() {
+        let fixture = Fixture::new();
+        fixture.write(".gitignore", "*.log\nsrc/generated/\n");
+        fixture.write("src/generated/out.rs", "needle\n");
+        fixture.write("src/trace.log", "needle\n");
+        fixture.write("src/kept.rs", "needle\n");
+        fixture.write("src/.ignore", "kept.rs\n");
+        fixture.write("src/nested/also.rs", "needle\n");
+        let in_src = SearchOptions {
+            path: "src".into(),
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "needle", &in_src)),
+            [("src/nested/also.rs", 1)]
+        );
+        let in_nested = SearchOptions {
+            path: "src/nested".into(),
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "needle", &in_nested)),
+            [("src/nested/also.rs", 1)]
+        );
+        // Named directly, an ignored directory is searched, as ripgrep does.
+        let generated = SearchOptions {
+            path: "src/generated".into(),
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "needle", &generated)),
+            [("src/generated/out.rs", 1)]
+        );
+    }
+
+    #[test]
+    fn git_exclude_rules_of_an_ancestor_apply_to_a_subdirectory() {
+        let fixture = Fixture::new();
+        fixture.write(".git/info/exclude", "private.rs\n");
+        fixture.write("src/private.rs", "fn main\n");
+        let in_src = SearchOptions {
+            path: "src".into(),
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            hits(&search(&fixture, "fn main", &in_src)),
+            [("src/main.rs", 1)]
+        );
+        let everywhere = search(&fixture, "fn main", &SearchOptions::default());
+        assert_eq!(hits(&everywhere), [("README.md", 2), ("src/main.rs", 1)]);
+    }
+
+    #[test]
+    fn ignore_files_above_the_root_have_no_effect() {
+        let fixture = Fixture::new();
+        let above = fixture.root.parent().expect("the root has a parent");
+        std::fs::write(above.join(".gitignore"), "*.md\n*.rs\n").expect("written");
+        std::fs::write(above.join(".ignore"), "src/\n").expect("written");
+        let results = search(&fixture, "fn main", &SearchOptions::default());
+        assert_eq!(hits(&results), [("README.md", 2), ("src/main.rs", 1)]);
+    }
+
+    #[test]
+    fn a_negated_rule_re_includes_a_file() {
+        let fixture = Fixture::new();
+        fixture.write(".gitignore", "*.log\n!keep.log\n");
+        fixture.write("keep.log", "fn main kept\n");
+        let results = search(&fixture, "fn main", &SearchOptions::default());
+        assert_eq!(
+            hits(&results),
+            [("README.md", 2), ("keep.log", 1), ("src/main.rs", 1)]
+        );
+    }
+
+    #[test]
+    fn the_cap_truncates_exactly() {
+        let fixture = Fixture::new();
+        fixture.write("many.txt", "hit\n".repeat(5));
+        let capped = SearchOptions {
+            max_results: 3,
+            ..SearchOptions::default()
+        };
+        let results = search(&fixture, "hit", &capped);
+        assert_eq!(
+            hits(&results),
+            [("many.txt", 1), ("many.txt", 2), ("many.txt", 3)]
+        );
+        assert!(results.truncated);
+        let exact = SearchOptions {
+            max_results: 5,
+            ..SearchOptions::default()
+        };
+        let results = search(&fixture, "hit", &exact);
+        assert_eq!(results.matches.len(), 5);
+        assert!(!results.truncated, "exactly the cap is not a truncation");
+        let zero = SearchOptions {
+            max_results: 0,
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            search(&fixture, "hit", &zero).matches.len(),
+            1,
+            "a cap of 0 acts as 1"
+        );
+    }
+
+    #[test]
+    fn the_cap_spans_files_in_path_order() {
+        let fixture = Fixture::new();
+        fixture.write("b.txt", "hit\nhit\n");
+        fixture.write("a/z.txt", "hit\n");
+        fixture.write("a-z.txt", "hit\n");
+        let capped = SearchOptions {
+            max_results: 3,
+            ..SearchOptions::default()
+        };
+        let results = search(&fixture, "hit", &capped);
+        assert_eq!(
+            hits(&results),
+            [("a/z.txt", 1), ("a-z.txt", 1), ("b.txt", 1)]
+        );
+        assert!(results.truncated);
+    }
+
+    #[test]
+    fn long_lines_are_cut_on_a_character_boundary() {
+        let fixture = Fixture::new();
+        let long = format!("needle {}\r\n", "é".repeat(1000));
+        fixture.write("long.txt", &long);
+        let results = search(&fixture, "needle", &SearchOptions::default());
+        let text = &results.matches[0].text;
+        assert_eq!(text.chars().count(), MAX_LINE_CHARS);
+        assert!(text.starts_with("needle éé"));
+        let short = search(&fixture, "fn main() {", &SearchOptions::default());
+        assert_eq!(short.matches[0].text, "fn main() {", "no line ending");
+    }
+
+    #[test]
+    fn a_file_or_missing_path_cannot_be_searched() {
+        let fixture = Fixture::new();
+        let file = SearchOptions {
+            path: "README.md".into(),
+            ..SearchOptions::default()
+        };
+        let err = fixture
+            .workspace
+            .search_text("x", &file)
+            .expect_err("a file");
+        assert_eq!(
+            err,
+            WorkspaceError::NotADirectory {
+                path: "README.md".into()
+            }
+        );
+        let missing = SearchOptions {
+            path: "nope".into(),
+            ..SearchOptions::default()
+        };
+        let err = fixture
+            .workspace
+            .search_text("x", &missing)
+            .expect_err("missing");
+        assert_eq!(
+            err,
+            WorkspaceError::NotFound {
+                path: "nope".into()
+            }
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_directory_named_as_the_path_is_searched_through_the_link() {
+        let fixture = Fixture::new();
+        std::os::unix::fs::symlink("src", fixture.host_path("src-alias")).expect("a link");
+        let through = SearchOptions {
+            path: "src-alias".into(),
+            ..SearchOptions::default()
+        };
+        let results = search(&fixture, "fn main", &through);
+        assert_eq!(hits(&results), [("src-alias/main.rs", 1)]);
+    }
+
+    #[test]
+    fn regex_reasons_keep_only_the_gist() {
+        let message = "regex parse error:\n    (\n    ^\nerror: unclosed group";
+        assert_eq!(regex_reason(message), "unclosed group");
+        assert_eq!(
+            regex_reason("compiled regex exceeds size limit"),
+            "compiled regex exceeds size limit"
+        );
+    }
+}

@@ -1,0 +1,203 @@
+//! The built binary over stdio, with raw JSON-RPC lines: the most faithful check of what a
+//! client receives, on both protocol revisions.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use mcp_contract::testing::{Revision, check_wire};
+use serde_json::{Value, json};
+
+/// A running server and the two ends of its stdio.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Server {
+    fn start(root: &std::path::Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
+            .args(["--root".as_ref(), root.as_os_str()])
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server binary starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Server {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{message}").expect("written");
+        stdin.flush().expect("flushed");
+    }
+
+    /// Sends a request and reads lines until its response arrives.
+    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).expect("readable") > 0,
+                "the server closed stdout"
+            );
+            let message: Value =
+                serde_json::from_str(&line).expect("every stdout line is JSON-RPC");
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("hello.txt"), "hello\nworld\n").expect("written");
+    dir
+}
+
+fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+#[test]
+fn legacy_initialize_then_tools_list_and_call() {
+    let dir = workspace();
+    let mut server = Server::start(dir.path());
+    let init = server.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "stdio-test", "version": "0"}}),
+    );
+    check_wire(Revision::V2025_11_25, "InitializeResult", &init["result"])
+        .expect("a valid InitializeResult");
+    assert_eq!(init["result"]["serverInfo"]["name"], json!("mcp-workspace"));
+    server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+
+    let list = server.request(2, "tools/list", json!({}));
+    check_wire(Revision::V2025_11_25, "ListToolsResult", &list["result"])
+        .expect("a valid ListToolsResult");
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["list_directory", "read_file", "search_text"]);
+    assert!(
+        !list.to_string().contains("\"default\""),
+        "no default keyword on the wire"
+    );
+
+    let read = server.request(
+        3,
+        "tools/call",
+        json!({"name": "read_file", "arguments": {"path": "hello.txt"}}),
+    );
+    check_wire(Revision::V2025_11_25, "CallToolResult", &read["result"])
+        .expect("a valid CallToolResult");
+    assert_eq!(
+        read["result"]["structuredContent"]["content"],
+        json!("hello\nworld\n")
+    );
+    assert_eq!(read["result"]["structuredContent"]["total_lines"], json!(2));
+    let text: Value =
+        serde_json::from_str(read["result"]["content"][0]["text"].as_str().expect("text"))
+            .expect("JSON");
+    assert_eq!(
+        text, read["result"]["structuredContent"],
+        "the text block carries the same JSON"
+    );
+}
+
+#[test]
+fn modern_discover_then_tools_list_with_cache_hints() {
+    let dir = workspace();
+    let mut server = Server::start(dir.path());
+    let discover = server.request(1, "server/discover", json!({"_meta": modern_meta()}));
+    check_wire(Revision::V2026_07_28, "DiscoverResult", &discover["result"])
+        .expect("a valid DiscoverResult");
+    assert_eq!(discover["result"]["ttlMs"], json!(300000));
+
+    let list = server.request(2, "tools/list", json!({"_meta": modern_meta()}));
+    check_wire(Revision::V2026_07_28, "ListToolsResult", &list["result"])
+        .expect("a valid ListToolsResult");
+    assert_eq!(list["result"]["ttlMs"], json!(300000));
+    assert_eq!(list["result"]["cacheScope"], json!("public"));
+    assert_eq!(list["result"]["resultType"], json!("complete"));
+
+    let bad = server.request(
+        3,
+        "tools/call",
+        json!({"_meta": modern_meta(), "name": "read_file", "arguments": {"start_line": 0, "colour": "red"}}),
+    );
+    check_wire(Revision::V2026_07_28, "CallToolResult", &bad["result"])
+        .expect("a valid CallToolResult");
+    assert_eq!(bad["result"]["isError"], json!(true));
+    let codes: Vec<(&str, &str)> = bad["result"]["structuredContent"]["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            (
+                e["code"].as_str().unwrap_or_default(),
+                e["argument"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("argument_missing", "path"),
+            ("argument_invalid", "start_line"),
+            ("argument_unknown", "colour")
+        ]
+    );
+
+    let unknown = server.request(
+        4,
+        "tools/call",
+        json!({"_meta": modern_meta(), "name": "write_file", "arguments": {}}),
+    );
+    assert_eq!(
+        unknown["error"]["code"],
+        json!(-32602),
+        "an unknown tool is a protocol error: {unknown}"
+    );
+}
+
+#[test]
+fn the_server_exits_when_stdin_closes() {
+    let dir = workspace();
+    let mut server = Server::start(dir.path());
+    drop(server.stdin.take());
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = server.child.try_wait().expect("waitable") {
+            assert!(status.success(), "a clean exit on EOF: {status}");
+            break;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "the server exits promptly on EOF"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -201,3 +201,48 @@ fn the_server_exits_when_stdin_closes() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// On a terminal the server introduces itself; on a pipe (a client) it says nothing on stderr
+/// but its logs. `script` gives the child a pseudo-terminal.
+#[test]
+fn a_person_at_a_terminal_is_told_what_this_is_and_how_to_connect() {
+    let dir = workspace();
+    let command = format!(
+        "{} --root {}",
+        env!("CARGO_BIN_EXE_mcp-workspace"),
+        dir.path().display()
+    );
+    let on_terminal = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .output()
+        .expect("`script` (util-linux) runs");
+    let shown = String::from_utf8_lossy(&on_terminal.stdout);
+    for expected in [
+        "mcp-workspace",
+        "Tools:",
+        "list_directory",
+        "read_file",
+        "search_text",
+        "\"mcpServers\"",
+    ] {
+        assert!(
+            shown.contains(expected),
+            "{expected} missing from the banner:\n{shown}"
+        );
+    }
+
+    let on_pipe = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
+        .args(["--root".as_ref(), dir.path().as_os_str()])
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the server runs");
+    assert!(on_pipe.status.success());
+    assert!(on_pipe.stdout.is_empty(), "nothing but MCP on stdout");
+    assert!(
+        !String::from_utf8_lossy(&on_pipe.stderr).contains("Tools:"),
+        "no banner for a client"
+    );
+}

@@ -121,7 +121,11 @@ fn registration(c: &Contract) -> TokenStream {
     );
     let trait_doc_attrs = doc(&trait_doc);
     let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{source}`");
-    let note = format!("implement `Tools` for it: one async method for each tool in `{source}`");
+    let methods: Vec<String> = c.tools.iter().map(|t| format!("`{}`", t.method)).collect();
+    let note = format!(
+        "implement `Tools` for it: one async method for each tool in `{source}`: {}",
+        methods.join(", ")
+    );
     quote! {
         #trait_doc_attrs
         #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
@@ -287,13 +291,16 @@ fn tool_items(c: &Contract, t: &ToolDef) -> TokenStream {
     let defs: Vec<&ErrorDef> = t.errors.iter().map(|&i| &c.errors[i]).collect();
     let summary = if defs.is_empty() {
         format!(
-            "`{}` declares no errors, so this enum has no values.",
-            t.name
+            "`{}` declares no errors, so this enum has no values. To return one, list it under the tool's `errors:` in `{}`.",
+            t.name, c.source_name
         )
     } else {
+        let codes: Vec<String> = defs.iter().map(|e| format!("`{}`", e.code)).collect();
         format!(
-            "The errors `{}` may return, as declared in `{}`.",
-            t.name, c.source_name
+            "The errors `{}` may return: {}. To return another code, add it to the tool's `errors:` in `{}`.",
+            t.name,
+            codes.join(", "),
+            c.source_name
         )
     };
     let error = error_enum(&t.error_type(), &summary, &defs);

@@ -18,8 +18,12 @@ pub fn fixtures(c: &Contract) -> TokenStream {
             Some(b) => quote!(::core::option::Option::Some(#b)),
             None => quote!(::core::option::Option::None),
         };
-        let (read_only, destructive, idempotent, open_world) =
-            (hint(h.read_only), hint(h.destructive), hint(h.idempotent), hint(h.open_world));
+        let (read_only, destructive, idempotent, open_world) = (
+            hint(h.read_only),
+            hint(h.destructive),
+            hint(h.idempotent),
+            hint(h.open_world),
+        );
         let properties = t.parameters.iter().map(|f| &f.name);
         let required = t.parameters.iter().filter(|f| f.required).map(|f| &f.name);
         let sentences = t.sentences.iter().map(|&i| &c.sentences[i].text);
@@ -63,7 +67,12 @@ pub fn example_call(t: &ToolDef) -> Value {
     let args: Map<String, Value> = t
         .parameters
         .iter()
-        .filter_map(|f| f.schema.examples.first().map(|e| (f.name.clone(), e.clone())))
+        .filter_map(|f| {
+            f.schema
+                .examples
+                .first()
+                .map(|e| (f.name.clone(), e.clone()))
+        })
         .collect();
     Value::Object(args)
 }

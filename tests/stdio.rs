@@ -4,7 +4,7 @@
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use mcp_contract::testing::{Revision, check_wire};
+use mcp_contract::testing::{Revision, check_wire, problems};
 use serde_json::{Value, json};
 
 /// A running server and the two ends of its stdio.
@@ -151,17 +151,7 @@ fn modern_discover_then_tools_list_with_cache_hints() {
     check_wire(Revision::V2026_07_28, "CallToolResult", &bad["result"])
         .expect("a valid CallToolResult");
     assert_eq!(bad["result"]["isError"], json!(true));
-    let codes: Vec<(&str, &str)> = bad["result"]["structuredContent"]["errors"]
-        .as_array()
-        .expect("errors")
-        .iter()
-        .map(|e| {
-            (
-                e["code"].as_str().unwrap_or_default(),
-                e["argument"].as_str().unwrap_or_default(),
-            )
-        })
-        .collect();
+    let codes = problems(&bad["result"]["structuredContent"]);
     assert_eq!(
         codes,
         [

@@ -1,7 +1,7 @@
 //! The reference server's tools, in process, through the published contract.
 
-use mcp_contract::rmcp::model::{CallToolRequestParams, CallToolResult};
-use mcp_contract::testing::{Client, Revision, check_wire, connect};
+use mcp_contract::rmcp::model::CallToolResult;
+use mcp_contract::testing::{Client, Revision, call, check_wire, connect};
 use mcp_workspace::{Workspace, contract};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
@@ -41,16 +41,6 @@ async fn client(fixture: &Fixture, revision: Revision) -> Client {
     connect(contract::server(workspace), revision)
         .await
         .expect("connected")
-}
-
-async fn call(client: &Client, name: &str, arguments: Value) -> CallToolResult {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object")
-    };
-    client
-        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
-        .await
-        .expect("a tool result")
 }
 
 fn ok(result: &CallToolResult) -> Value {

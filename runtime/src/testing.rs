@@ -101,6 +101,46 @@ pub fn check_wire(
     }
 }
 
+/// Calls tool `name` with `arguments` (a JSON object) and returns its result.
+///
+/// # Panics
+///
+/// When `arguments` is not an object or the call fails as a protocol error; a test that
+/// expects a protocol error calls the client directly.
+pub async fn call(
+    client: &Client,
+    name: &str,
+    arguments: serde_json::Value,
+) -> rmcp::model::CallToolResult {
+    let serde_json::Value::Object(arguments) = arguments else {
+        panic!("tool arguments must be a JSON object")
+    };
+    client
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new(name.to_owned()).with_arguments(arguments),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("`{name}` answered with a protocol error: {e}"))
+}
+
+/// The `(code, argument)` pairs of an error envelope, in order; `""` where a problem names
+/// no argument.
+pub fn problems(envelope: &serde_json::Value) -> Vec<(&str, &str)> {
+    let errors = envelope["errors"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    errors
+        .iter()
+        .map(|e| {
+            (
+                e["code"].as_str().unwrap_or_default(),
+                e["argument"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
 /// Runs the contract test of seed 000 and seed 001 against `server`, in process, on both
 /// revisions, and panics with every broken rule listed.
 ///

@@ -15,6 +15,7 @@ pub mod decode;
 pub mod diagnostic;
 pub mod docs;
 pub mod fixtures;
+pub mod format;
 pub mod ident;
 pub mod manifest;
 pub mod meta_key;

@@ -1,15 +1,16 @@
 //! `mcp-contract`: the generator's checks from the command line, for editors and pre-commit
 //! hooks. It shares the build script's engine, so it cannot disagree with the build.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use mcp_contract_codegen::{Source, diagnostic, load};
+use mcp_contract_codegen::{Source, diagnostic, format, load};
 
 /// Exit code for a manifest with errors.
 const INVALID: u8 = 1;
-/// Exit code for a usage error or an unreadable file.
+/// Exit code for a usage error, or a file that cannot be read or written.
 const USAGE: u8 = 2;
 
 #[derive(Debug, Parser)]
@@ -31,6 +32,9 @@ enum Command {
         #[arg(default_value = "tools.yaml")]
         path: PathBuf,
     },
+    /// Prints the JSON Schema of tools.yaml, for editors (the content of
+    /// docs/tools.schema.json).
+    Schema,
 }
 
 fn main() -> ExitCode {
@@ -47,6 +51,22 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { path } => check(&path),
+        Command::Schema => schema(),
+    }
+}
+
+fn schema() -> ExitCode {
+    match std::io::stdout()
+        .lock()
+        .write_all(format::manifest_schema_text().as_bytes())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        // `mcp-contract schema | head` closing the pipe early is not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the schema: {e}");
+            ExitCode::from(USAGE)
+        }
     }
 }
 

@@ -56,3 +56,20 @@ fn check_fails_with_2_on_an_unreadable_file() {
     let out = check(std::path::Path::new("/no/such/tools.yaml"));
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn schema_prints_the_manifest_schema() {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+        .arg("schema")
+        .output()
+        .expect("the CLI runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("the output is JSON");
+    assert_eq!(printed, mcp_contract_codegen::format::manifest_schema());
+}

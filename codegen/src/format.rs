@@ -1,0 +1,687 @@
+//! The manifest format as types, for editors: [`manifest_schema`] is the JSON Schema of
+//! `tools.yaml` that `docs/tools.schema.json` holds and `mcp-contract schema` prints.
+//!
+//! The build never reads these types. [`crate::manifest`] decodes a manifest keeping a span
+//! on every value, and [`crate::validate`] checks the rules between values; the types here
+//! describe the same format a second time, in the form schemars turns into a schema. So that
+//! the two cannot drift apart unnoticed, `tests/format.rs` feeds manifests to both: every object
+//! here must take exactly the keys the decoder reads and require exactly the keys the loader
+//! reports missing, and the naming rules and closed lists of values must give the verdicts
+//! the validator gives.
+//!
+//! Doc comments become the schema's descriptions, which editors show on hover and completion,
+//! so they are written for the person editing `tools.yaml`.
+//!
+//! The schema checks what an editor can check while the author types: keys, value types,
+//! required keys, naming rules and closed lists of values. Some rules stay with the build,
+//! which reports them with a span and a fix:
+//!
+//! - that a named effect, sentence, error code or type is declared, and that no two names
+//!   give the same Rust name (`ident-collision`);
+//! - that a shared type's name is unchanged by PascalCase conversion (`HTTPCode`) and is not
+//!   one the generated module uses (`Tools`, `Dispatcher`, `ContractError`);
+//! - that a constraint fits its `type`, bounds are in order, an example or default matches
+//!   its schema, and an effect does not contradict itself;
+//! - the grammar of `_meta` keys and of `{field}` placeholders in error templates.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use schemars::generate::SchemaSettings;
+use schemars::transform::RecursiveTransform;
+use schemars::{JsonSchema, SchemaGenerator, json_schema};
+use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use crate::manifest::HINT_KEYS;
+use crate::validate::RESERVED_ERROR_CODES;
+
+/// The title of the schema's root.
+pub const TITLE: &str = "mcp-contract tools.yaml";
+
+// The naming rules of `validate`, as ECMA-262 patterns. `tests/format.rs` holds each against
+// the validator's own verdict on names at and just past its edges. Each name type also carries
+// a `patternErrorMessage`, a keyword of VS Code's JSON and YAML language services that
+// validators ignore, so that an editor states the rule instead of quoting the pattern.
+
+/// A tool name: inside the MCP name grammar and the conformance suite's 64 characters.
+const TOOL_NAME: &str = "^[a-z][a-z0-9_]{0,63}$";
+/// A sentence name or an error code.
+const SNAKE_CASE: &str = "^[a-z][a-z0-9_]*$";
+/// A shared type's name. The build also refuses names that PascalCase conversion changes
+/// (`HTTPCode`), a rule heck defines and no short pattern captures; this one never refuses a
+/// name the build accepts.
+const PASCAL_CASE: &str = "^[A-Z][A-Za-z0-9]*$";
+/// A property name, published as written and turned into a snake_case Rust field.
+const PROPERTY_NAME: &str = "^[A-Za-z][A-Za-z0-9_]*$";
+/// Text that is not blank: the build trims it and refuses what is left empty.
+const NOT_BLANK: &str = "\\S";
+
+/// The JSON Schema (2020-12) of `tools.yaml`, with no `$id`: editors bind it to a file by a
+/// modeline or a setting, never by its address.
+pub fn manifest_schema() -> Value {
+    let schema = SchemaSettings::draft2020_12()
+        .with_transform(RecursiveTransform(keys_are_never_null))
+        .with_transform(RecursiveTransform(reflow_description))
+        .into_generator()
+        .into_root_schema_for::<Manifest>();
+    // schemars adds `$schema`, the title and the description after the root's keywords; a
+    // reader of the checked-in file looks for them on top.
+    let Value::Object(mut rest) = schema.to_value() else {
+        unreachable!("the root schema of a struct is an object");
+    };
+    let mut root = Map::new();
+    for key in ["$schema", "title", "description"] {
+        if let Some(value) = rest.shift_remove(key) {
+            root.insert(key.to_owned(), value);
+        }
+    }
+    root.append(&mut rest);
+    Value::Object(root)
+}
+
+/// [`manifest_schema`] as `docs/tools.schema.json` holds it and `mcp-contract schema` prints
+/// it: pretty-printed, with a final newline.
+pub fn manifest_schema_text() -> String {
+    let mut text =
+        serde_json::to_string_pretty(&manifest_schema()).expect("a JSON value always serializes");
+    text.push('\n');
+    text
+}
+
+/// Takes back the `null` schemars lets every `Option` field hold (serde reads null as
+/// `None`): the decoder does not, and reads `title: ~` as a value of the wrong type. Only a
+/// mapping of names keeps its null, which the decoder reads as empty (see [`Names`]).
+fn keys_are_never_null(schema: &mut schemars::Schema) {
+    let Some(Value::Object(properties)) = schema.get_mut("properties") else {
+        return;
+    };
+    for key in properties.values_mut() {
+        let Value::Object(key) = key else { continue };
+        if is_name_map(key) {
+            continue;
+        }
+        // `Option<T>` gives `"type": [T, "null"]` when T's schema is a plain type…
+        if let Some(Value::Array(types)) = key.get_mut("type") {
+            types.retain(|t| t != "null");
+            if let [only] = types.as_slice() {
+                let only = only.clone();
+                key.insert("type".into(), only);
+            }
+        }
+        // …and `"anyOf": [T, {"type": "null"}]` when it is a reference or a choice.
+        if let Some(Value::Array(branches)) = key.get_mut("anyOf") {
+            branches.retain(|b| b.get("type").is_none_or(|t| t != "null"));
+            if let [Value::Object(only)] = branches.as_mut_slice() {
+                let only = std::mem::take(only);
+                key.shift_remove("anyOf");
+                // The field's own description and keywords win over its type's.
+                for (k, v) in only {
+                    key.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
+}
+
+/// Whether a schema is that of a [`Names`] mapping: an object whose extra keys are allowed.
+fn is_name_map(schema: &Map<String, Value>) -> bool {
+    schema
+        .get("additionalProperties")
+        .is_some_and(|a| a != &Value::Bool(false))
+}
+
+/// Doc comments are wrapped to fit the source; editors wrap descriptions themselves, so lines
+/// are joined within a paragraph.
+fn reflow_description(schema: &mut schemars::Schema) {
+    if let Some(Value::String(text)) = schema.get_mut("description") {
+        *text = text
+            .split("\n\n")
+            .map(|paragraph| paragraph.replace('\n', " "))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+    }
+}
+
+/// A `tools.yaml` manifest: one MCP server and every tool it publishes. `cargo build`
+/// generates the server's Rust code, schemas and docs from it and reports every problem at
+/// once; `mcp-contract check tools.yaml` runs the same checks without building.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = TITLE)]
+pub struct Manifest {
+    /// The server's identity, sent to clients at initialization, and its `tools/list` cache
+    /// hint.
+    pub server: Server,
+    /// Which hints read-only tools publish: `all` (the default), `minimal`, or
+    /// `{omit_on_read_only: [idempotent]}`. Every tool still decides all four hints.
+    pub hint_policy: Option<HintPolicy>,
+    /// Named sets of the four hints. A tool takes one with `effect: NAME`, so hints are
+    /// decided once per kind of tool.
+    #[serde(default)]
+    pub effects: Names<String, Effect>,
+    /// Sentences that must appear word for word in the description of each tool that lists
+    /// them under `sentences:`; appended when the description lacks them. The key is the
+    /// sentence's snake_case name, the value its exact text.
+    #[serde(default)]
+    pub sentences: Names<SentenceName, NonBlank>,
+    /// The error vocabulary: every error a handler may return, keyed by the snake_case code
+    /// published as `errors[].code`. A tool lists the codes it returns under its `errors:`.
+    #[serde(default)]
+    pub errors: Names<ErrorCode, ErrorDef>,
+    /// Shared types: schemas with a PascalCase name, usable as `type: Name` wherever a type is
+    /// expected, and inlined in every published schema that uses them.
+    #[serde(default)]
+    pub types: Names<TypeName, Schema>,
+    /// The tools, in the order `tools/list` publishes them and the generated trait declares
+    /// their methods.
+    pub tools: Vec<Tool>,
+}
+
+/// The server's identity and its `tools/list` cache hint.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Server {
+    /// `serverInfo.name`: the server's name for programs, such as `my-server`.
+    pub name: NonBlank,
+    /// `serverInfo.title`: the server's name for people.
+    pub title: Option<String>,
+    /// `serverInfo.version`, published exactly as written: `version: 1.10` is `"1.10"`. When
+    /// left out, the version of the crate that includes the generated module.
+    pub version: Option<Version>,
+    /// Instructions for the model, sent in the `initialize` result (MCP 2025-11-25) and the
+    /// `server/discover` result (2026-07-28).
+    pub instructions: Option<String>,
+    /// The `tools/list` cache hint of MCP 2026-07-28: how long, and for whom, a client may
+    /// reuse the tool list. No effect on clients of 2025-11-25.
+    pub cache: Option<Cache>,
+}
+
+/// A version: text, or a plain number taken as written.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Version {
+    /// Such as `2.1.0`.
+    Text(String),
+    /// Such as `1.10`, published as the string `"1.10"`.
+    Number(Number),
+}
+
+/// `cache: {ttl_ms, scope}`, both required.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cache {
+    /// How long a client may reuse the tool list, in milliseconds. Published as `ttlMs`.
+    pub ttl_ms: Count,
+    /// Whether the list is the same for every caller. Published as `cacheScope`.
+    pub scope: CacheScope,
+}
+
+/// Who a cached tool list is good for.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheScope {
+    /// The list is the same for every caller.
+    Public,
+    /// The list may differ between callers.
+    Private,
+}
+
+/// Which of the four hints read-only tools publish; tools that are not read-only always
+/// publish all four.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum HintPolicy {
+    /// A named policy.
+    Preset(HintPreset),
+    /// The hints to leave out, listed.
+    Omit(OmitOnReadOnly),
+}
+
+/// The named hint policies.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HintPreset {
+    /// Every tool publishes all four hints: hosts that read a hint find it set.
+    All,
+    /// Read-only tools leave out `destructiveHint` and `idempotentHint`, which the
+    /// specification reads only for tools that are not read-only. The same as
+    /// `{omit_on_read_only: [destructive, idempotent]}`.
+    Minimal,
+}
+
+/// `{omit_on_read_only: [...]}`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OmitOnReadOnly {
+    /// The hints read-only tools leave out: `destructive`, `idempotent`, or both.
+    pub omit_on_read_only: OneOrMany<OmissibleHint>,
+}
+
+/// A hint the specification gives no meaning on a read-only tool.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OmissibleHint {
+    /// `destructiveHint`.
+    Destructive,
+    /// `idempotentHint`.
+    Idempotent,
+}
+
+/// The four MCP tool hints. Hosts may read them to decide what needs approval; they are
+/// advisory and never replace it.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Hints {
+    /// `readOnlyHint`: the tool changes nothing.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`: the tool may delete or overwrite data. Cannot be `true` on a
+    /// read-only tool.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`: calling it again with the same arguments changes nothing more.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`: the tool reaches beyond a closed set of data, such as the web.
+    pub open_world: Option<bool>,
+}
+
+/// A named effect: a value for each of the four hints.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(transparent)]
+#[schemars(extend("required" = HINT_KEYS))]
+pub struct Effect(pub Hints);
+
+/// An entry of the error vocabulary. Templates take `{field}` placeholders, snake_case names
+/// in braces that become the fields of the generated error variant; `{{` and `}}` are
+/// literal braces.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorDef {
+    /// The message template: what went wrong, such as ``"Nothing exists at `{path}`."``.
+    pub message: NonBlank,
+    /// The hint template: what the caller should do next, ideally naming the call that finds
+    /// a valid value.
+    pub hint: Option<String>,
+}
+
+/// One tool of the server. Its hints come from `effect:`, from `hints:`, or from both, and
+/// all four must be decided.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+// A named effect decides all four hints (`Effect` requires them), so `hints:` may override
+// any of them; without an effect, `hints:` must decide all four itself.
+#[schemars(extend("anyOf" = [
+    { "required": ["effect"] },
+    { "required": ["hints"], "properties": { "hints": { "required": HINT_KEYS } } },
+]))]
+pub struct Tool {
+    /// The published name, unique in the manifest: a lowercase letter, then up to 63
+    /// lowercase letters, digits or `_`. It also names the handler method.
+    pub name: ToolName,
+    /// A short title for people, unique in the manifest. Published as `title` and
+    /// `annotations.title`.
+    pub title: NonBlank,
+    /// What the tool does and when to use it, written for the model. The pinned sentences
+    /// listed under `sentences:` are appended to it when it lacks them.
+    pub description: NonBlank,
+    /// Names of pinned sentences, from the top-level `sentences:`, that the published
+    /// description must carry.
+    pub sentences: Option<OneOrMany<SentenceName>>,
+    /// The name of an effect, from the top-level `effects:`, giving the tool's four hints.
+    pub effect: Option<String>,
+    /// Hints that override the effect's; without `effect:`, all four.
+    pub hints: Option<Hints>,
+    /// The arguments, by name, in published order. Left out or empty, the tool takes no
+    /// arguments.
+    #[serde(default)]
+    pub parameters: Names<PropertyName, Parameter>,
+    /// What a successful call returns: `text`, or an object with `properties`.
+    pub output: Output,
+    /// The codes, from the top-level `errors:`, that the tool may return. Only these become
+    /// variants of its generated error enum.
+    pub errors: Option<OneOrMany<ErrorCode>>,
+    /// Static entries published as the tool's `_meta`. Keys follow the MCP grammar, such as
+    /// `com.example/category`; values are any YAML.
+    #[serde(default, rename = "_meta")]
+    pub meta: Names<String, Value>,
+}
+
+/// What a successful call returns.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Output {
+    /// `text`: the handler returns a `String`, sent as one text block, and the tool publishes
+    /// no `outputSchema`.
+    Text(TextOutput),
+    /// An object: the handler returns the generated `{Tool}Output` struct, sent as
+    /// `structuredContent`, and the tool publishes an `outputSchema`.
+    Object(ObjectOutput),
+}
+
+/// `output: text`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TextOutput {
+    /// Plain text.
+    Text,
+}
+
+/// A structured output. Its fields follow the rules of parameters, except that they need no
+/// example and take no default.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectOutput {
+    /// Can be left out: a structured output is always an object.
+    #[serde(rename = "type")]
+    pub ty: Option<ObjectType>,
+    /// Published as the `outputSchema`'s description.
+    pub description: Option<String>,
+    /// The output's fields, by name, in published order.
+    pub properties: Names<PropertyName, Property>,
+}
+
+/// The type of a structured output.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ObjectType {
+    /// A JSON object, the only root MCP accepts for structured content.
+    Object,
+}
+
+/// A tool parameter. Models copy examples, so every parameter has an `example` or
+/// `examples`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(transparent)]
+#[schemars(extend("anyOf" = [{ "required": ["example"] }, { "required": ["examples"] }]))]
+pub struct Parameter(pub Property);
+
+/// Declares a struct with the keys every schema takes, after the struct's own fields, so that
+/// [`Property`] and [`Schema`] read one list, as the decoder's `schema` function does.
+macro_rules! with_schema_keys {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$field_meta:meta])* pub $field:ident: $ty:ty, )*
+        }
+    ) => {
+        // The derive comes first: it introduces the `schemars` attributes `$meta` may hold.
+        #[derive(Debug, Deserialize, JsonSchema)]
+        $(#[$meta])*
+        #[serde(deny_unknown_fields, rename_all = "camelCase")]
+        #[schemars(extend("not" = { "required": ["example", "examples"] }))]
+        pub struct $name {
+            /// The value's type: `string`, `integer`, `number`, `boolean`, `array` (with
+            /// `items`), `object` (with `properties`), or a shared type's name from `types:`.
+            #[serde(rename = "type")]
+            pub ty: TypeRef,
+            $( $(#[$field_meta])* pub $field: $ty, )*
+            /// One example value, published under `examples`. Write `example` or `examples`,
+            /// not both. Each example must match the schema.
+            pub example: Option<Value>,
+            /// Example values, published as written. For an array, `examples: [[a], [a, b]]`
+            /// is two examples.
+            pub examples: Option<Vec<Value>>,
+            /// The allowed values of a `string`, at least one. Generates a Rust enum.
+            #[serde(rename = "enum")]
+            #[schemars(extend("minItems" = 1))]
+            pub enum_values: Option<OneOrMany<String>>,
+            /// The schema of an `array`'s items (required with `type: array`). Takes the keys
+            /// of a schema, but not `required` or `default`.
+            pub items: Option<Box<Schema>>,
+            /// The fields of an `object` (required with `type: object`), by name, in
+            /// published order.
+            pub properties: Option<Names<PropertyName, Property>>,
+            /// The shortest a `string` may be, in characters.
+            pub min_length: Option<Count>,
+            /// The longest a `string` may be, in characters.
+            pub max_length: Option<Count>,
+            /// An ECMA-262 regular expression a `string` must match, such as
+            /// `"^[a-z][a-z0-9-]*$"`.
+            #[schemars(extend("format" = "regex"))]
+            pub pattern: Option<String>,
+            /// A JSON Schema 2020-12 format a `string` follows.
+            pub format: Option<Format>,
+            /// The smallest an `integer` or `number` may be. An integer `type` with a minimum
+            /// of 0 or more becomes `u64` in Rust, otherwise `i64`.
+            pub minimum: Option<Number>,
+            /// The largest an `integer` or `number` may be.
+            pub maximum: Option<Number>,
+            /// The fewest items an `array` may have.
+            pub min_items: Option<Count>,
+            /// The most items an `array` may have.
+            pub max_items: Option<Count>,
+        }
+    };
+}
+
+with_schema_keys! {
+    /// A named value: a parameter, an output field or a field of a nested object. It is
+    /// required unless it says `required: false` or has a `default`.
+    #[schemars(extend("dependentSchemas" = {
+        "default": { "properties": { "required": { "const": false } } },
+    }))]
+    pub struct Property {
+        /// What the value means, for the model that fills it in or reads it.
+        pub description: NonBlank,
+        /// `false` makes the value optional (`Option<T>` in Rust). A property with a
+        /// `default` is optional already and cannot say `required: true`.
+        pub required: Option<bool>,
+        /// The value used when the argument is left out; the handler always receives one.
+        /// Stated in the published description (`Default: 3.`), never as a JSON Schema
+        /// `default`. Not null, not on output fields, and it must match the schema.
+        #[schemars(extend("not" = { "type": "null" }))]
+        pub default: Option<Value>,
+    }
+}
+
+with_schema_keys! {
+    /// A schema: a shared type or an array's items.
+    pub struct Schema {
+        /// What the value means.
+        pub description: Option<String>,
+    }
+}
+
+/// A value's type.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TypeRef {
+    /// A JSON type.
+    Json(JsonType),
+    /// A shared type from `types:`, by name. Its schema is inlined; the use may give its own
+    /// `description` and examples but no constraints.
+    Shared(TypeName),
+}
+
+/// The JSON types a value can have.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JsonType {
+    /// Text: `String` in Rust, or an enum with `enum:`. Takes `minLength`, `maxLength`,
+    /// `pattern`, `format` and `enum`.
+    String,
+    /// A whole number: `u64` in Rust when `minimum` is 0 or more, otherwise `i64`. Takes
+    /// `minimum` and `maximum`.
+    Integer,
+    /// Any number: `f64` in Rust. Takes `minimum` and `maximum`.
+    Number,
+    /// `true` or `false`: `bool` in Rust.
+    Boolean,
+    /// A list: `Vec<T>` in Rust. Requires `items`; takes `minItems` and `maxItems`.
+    Array,
+    /// An object: a generated struct in Rust. Requires `properties`.
+    Object,
+}
+
+/// The formats of JSON Schema 2020-12.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// An RFC 3339 date and time, such as `2026-11-30T09:00:00Z`.
+    DateTime,
+    /// An RFC 3339 full date, such as `2026-11-30`.
+    Date,
+    /// An RFC 3339 full time, such as `09:00:00Z`.
+    Time,
+    /// An ISO 8601 duration, such as `P3DT4H`.
+    Duration,
+    /// An email address.
+    Email,
+    /// An email address that may hold non-ASCII characters.
+    IdnEmail,
+    /// A DNS host name.
+    Hostname,
+    /// A host name that may hold non-ASCII characters.
+    IdnHostname,
+    /// An IPv4 address, such as `192.0.2.1`.
+    Ipv4,
+    /// An IPv6 address, such as `2001:db8::1`.
+    Ipv6,
+    /// An absolute URI.
+    Uri,
+    /// A URI or a relative reference.
+    UriReference,
+    /// An absolute IRI (a URI that may hold non-ASCII characters).
+    Iri,
+    /// An IRI or a relative reference.
+    IriReference,
+    /// A UUID, such as `123e4567-e89b-12d3-a456-426614174000`.
+    Uuid,
+    /// An RFC 6570 URI template, such as `/items/{id}`.
+    UriTemplate,
+    /// A JSON Pointer, such as `/items/0`.
+    JsonPointer,
+    /// A relative JSON Pointer, such as `1/items`.
+    RelativeJsonPointer,
+    /// An ECMA-262 regular expression.
+    Regex,
+}
+
+/// A tool name: a lowercase letter, then up to 63 lowercase letters, digits or `_`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a tool name is snake_case: a lowercase letter, then up to 63 lowercase letters, digits or `_`"))]
+pub struct ToolName(#[schemars(pattern(TOOL_NAME))] pub String);
+
+/// A pinned sentence's name, snake_case. It also names the constant
+/// `sentences::NAME` of the generated module.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a sentence name is snake_case: a lowercase letter, then lowercase letters, digits or `_`"))]
+pub struct SentenceName(#[schemars(pattern(SNAKE_CASE))] pub String);
+
+/// An error code, snake_case, such as `not_found`. The runtime's own codes are reserved.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend(
+    "patternErrorMessage" = "an error code is snake_case: a lowercase letter, then lowercase letters, digits or `_`",
+    "not" = { "enum": RESERVED_ERROR_CODES },
+))]
+pub struct ErrorCode(#[schemars(pattern(SNAKE_CASE))] pub String);
+
+/// A shared type's name, PascalCase like a Rust type's, such as `LineRange`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a type name is PascalCase: an uppercase letter, then letters and digits, such as `LineRange`"))]
+pub struct TypeName(#[schemars(pattern(PASCAL_CASE))] pub String);
+
+/// A property name, published as written: a letter, then letters, digits or `_`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a property name is a letter, then letters, digits or `_`"))]
+pub struct PropertyName(#[schemars(pattern(PROPERTY_NAME))] pub String);
+
+/// Text that is not blank.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(inline, extend("patternErrorMessage" = "must not be blank"))]
+pub struct NonBlank(#[schemars(pattern(NOT_BLANK))] pub String);
+
+/// A whole number, 0 or more.
+#[derive(Debug, Deserialize)]
+pub struct Count(pub u64);
+
+impl JsonSchema for Count {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "Count".into()
+    }
+
+    // `u64`'s own schema adds `"format": "uint64"`, which no editor knows.
+    fn json_schema(_: &mut SchemaGenerator) -> schemars::Schema {
+        json_schema!({ "type": "integer", "minimum": 0 })
+    }
+}
+
+/// One value, or a list of them: where the manifest expects a list of names, a single name
+/// stands for a list of one.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(inline)]
+pub enum OneOrMany<T> {
+    /// A list of one.
+    One(T),
+    /// A list.
+    Many(Vec<T>),
+}
+
+/// A mapping whose keys are names the author chooses (parameters, error codes, shared
+/// types, …), in the order written. Written with nothing after its key (`parameters:`), it is
+/// empty.
+#[derive(Debug)]
+pub struct Names<K, V>(pub Vec<(K, V)>);
+
+impl<K, V> Default for Names<K, V> {
+    fn default() -> Self {
+        Names(Vec::new())
+    }
+}
+
+impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Names<K, V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NamesVisitor<K, V>(PhantomData<(K, V)>);
+
+        impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for NamesVisitor<K, V> {
+            type Value = Names<K, V>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a mapping of names, or nothing")
+            }
+
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Names::default())
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0));
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Names(entries))
+            }
+        }
+
+        deserializer.deserialize_any(NamesVisitor(PhantomData))
+    }
+}
+
+impl<K: JsonSchema, V: JsonSchema> JsonSchema for Names<K, V> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("Names_of_{}_to_{}", K::schema_name(), V::schema_name()).into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        format!("Names<{}, {}>", K::schema_id(), V::schema_id()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> schemars::Schema {
+        json_schema!({
+            // `Decoder::entries` reads `parameters:` with nothing after it as no parameters.
+            "type": ["object", "null"],
+            "propertyNames": generator.subschema_for::<K>(),
+            "additionalProperties": generator.subschema_for::<V>(),
+        })
+    }
+}

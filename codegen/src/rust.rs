@@ -129,7 +129,7 @@ fn registration(c: &Contract) -> TokenStream {
     quote! {
         #trait_doc_attrs
         #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
-        pub trait Tools: ::core::marker::Send + ::core::marker::Sync + 'static {
+        pub trait Tools: Send + Sync + 'static {
             #(#trait_items)*
         }
 
@@ -145,7 +145,7 @@ fn registration(c: &Contract) -> TokenStream {
                 tool: usize,
                 arguments: ::mcp_contract::JsonObject,
             ) -> ::mcp_contract::BoxFuture<'_, ::mcp_contract::CallToolResult> {
-                ::std::boxed::Box::pin(async move {
+                Box::pin(async move {
                     match tool {
                         #(#arms)*
                         _ => ::mcp_contract::call::unknown_tool(tool),
@@ -184,8 +184,8 @@ fn spec(c: &Contract) -> TokenStream {
     let s = &c.server;
     let name = &s.name;
     let opt = |o: &Option<String>| match o {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
     };
     let title = opt(&s.title);
     let instructions = opt(&s.instructions);
@@ -197,9 +197,9 @@ fn spec(c: &Contract) -> TokenStream {
         Some(h) => {
             let ttl = h.ttl_ms;
             let public = h.public;
-            quote!(::core::option::Option::Some(::mcp_contract::CacheHint { ttl_ms: #ttl, public: #public }))
+            quote!(Some(::mcp_contract::CacheHint { ttl_ms: #ttl, public: #public }))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(None),
     };
     let tools = c.tools.iter().map(|t| {
         let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
@@ -227,8 +227,8 @@ fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
     };
     quote! {
         #index => match ::mcp_contract::call::arguments::<#args>(arguments) {
-            ::core::result::Result::Ok(args) => #finish(self.0.#method(args).await),
-            ::core::result::Result::Err(refused) => refused.into_result(),
+            Ok(args) => #finish(self.0.#method(args).await),
+            Err(refused) => refused.into_result(),
         },
     }
 }
@@ -238,7 +238,7 @@ fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
     let args = ident(&t.args_type());
     let error = ident(&t.error_type());
     let output = match t.output {
-        OutputDef::Text => quote!(::std::string::String),
+        OutputDef::Text => quote!(String),
         OutputDef::Object { .. } => {
             let o = ident(&t.output_type());
             quote!(#o)
@@ -259,7 +259,7 @@ fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
         fn #method(
             &self,
             args: #args,
-        ) -> impl ::core::future::Future<Output = ::core::result::Result<#output, #error>> + ::core::marker::Send;
+        ) -> impl ::core::future::Future<Output = Result<#output, #error>> + Send;
     }
 }
 
@@ -379,8 +379,8 @@ fn struct_item(c: &Contract, name: &str, fields: &[Field], summary: &str) -> Tok
                 (None, true) => quote! { #doc #rename pub #field: #ty, },
                 (None, false) => quote! {
                     #doc #rename
-                    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-                    pub #field: ::core::option::Option<#ty>,
+                    #[serde(default, skip_serializing_if = "Option::is_none")]
+                    pub #field: Option<#ty>,
                 },
             }
         })
@@ -396,7 +396,7 @@ fn struct_item(c: &Contract, name: &str, fields: &[Field], summary: &str) -> Tok
 
 fn rust_type(c: &Contract, schema: &Schema) -> TokenStream {
     match &schema.kind {
-        Kind::String => quote!(::std::string::String),
+        Kind::String => quote!(String),
         Kind::Integer if schema.constraints.non_negative() => quote!(u64),
         Kind::Integer => quote!(i64),
         Kind::Number => quote!(f64),
@@ -407,7 +407,7 @@ fn rust_type(c: &Contract, schema: &Schema) -> TokenStream {
         }
         Kind::Array(items) => {
             let inner = rust_type(c, items);
-            quote!(::std::vec::Vec<#inner>)
+            quote!(Vec<#inner>)
         }
         Kind::Object(o) => {
             let i = ident(&o.rust_name);
@@ -437,7 +437,7 @@ fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenStream {
                 _ => value_expr(c, &t.schema, v),
             }
         }
-        (Kind::String, Value::String(s)) => quote!(::std::string::String::from(#s)),
+        (Kind::String, Value::String(s)) => quote!(String::from(#s)),
         (Kind::Integer, Value::Number(n)) if schema.constraints.non_negative() => {
             // `2.0` is a valid integer in JSON Schema, so read whole floats too.
             let lit = Literal::u64_suffixed(
@@ -463,10 +463,10 @@ fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenStream {
         (Kind::Enum(e), v) => enum_expr(&e.rust_name, e, v),
         (Kind::Array(items), Value::Array(values)) => {
             let elems = values.iter().map(|v| value_expr(c, items, v));
-            quote!(::std::vec![#(#elems),*])
+            quote!(vec![#(#elems),*])
         }
         (Kind::Object(o), v) => object_expr(c, &o.rust_name, &o.fields, v),
-        _ => quote!(::core::default::Default::default()),
+        _ => quote!(Default::default()),
     }
 }
 
@@ -490,10 +490,10 @@ fn object_expr(c: &Contract, name: &str, fields: &[Field], value: &Value) -> Tok
             (Some(v), Some(_), false) => value_expr(c, &f.schema, v),
             (Some(v), None, false) => {
                 let e = value_expr(c, &f.schema, v);
-                quote!(::core::option::Option::Some(#e))
+                quote!(Some(#e))
             }
             (None, Some(d), _) => value_expr(c, &f.schema, d),
-            (None, None, _) => quote!(::core::option::Option::None),
+            (None, None, _) => quote!(None),
         };
         quote!(#field: #expr)
     });
@@ -509,7 +509,7 @@ fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef]) -> TokenStream {
         let d = doc(&format!("`{}`: {}", e.code, e.message.source));
         let fields = e.fields.iter().map(|f| {
             let fi = ident(&crate::ident::snake(f));
-            quote!(#fi: ::std::string::String)
+            quote!(#fi: String)
         });
         if e.fields.is_empty() {
             quote! { #d #v, }
@@ -526,7 +526,7 @@ fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef]) -> TokenStream {
         Some(h) => render_arm(e, h, true),
         None => {
             let v = ident(&e.variant);
-            quote!(Self::#v { .. } => ::core::option::Option::None,)
+            quote!(Self::#v { .. } => None,)
         }
     });
     let messages = defs.iter().map(|e| render_arm(e, &e.message, false));
@@ -547,8 +547,8 @@ fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef]) -> TokenStream {
 
         impl ::mcp_contract::ToolError for #name {
             fn code(&self) -> &'static str { #code_body }
-            fn message(&self) -> ::std::string::String { #message_body }
-            fn hint(&self) -> ::core::option::Option<::std::string::String> { #hint_body }
+            fn message(&self) -> String { #message_body }
+            fn hint(&self) -> Option<String> { #hint_body }
         }
 
         impl ::core::fmt::Display for #name {
@@ -586,18 +586,15 @@ fn render_arm(e: &ErrorDef, template: &Template, optional: bool) -> TokenStream 
         }
     }
     let (pattern, text) = if binds.is_empty() {
-        (
-            quote!(Self::#v { .. }),
-            quote!(::std::string::String::from(#plain)),
-        )
+        (quote!(Self::#v { .. }), quote!(String::from(#plain)))
     } else {
         (
             quote!(Self::#v { #(#binds),*, .. }),
-            quote!(::std::format!(#fmt, #(#args),*)),
+            quote!(format!(#fmt, #(#args),*)),
         )
     };
     if optional {
-        quote!(#pattern => ::core::option::Option::Some(#text),)
+        quote!(#pattern => Some(#text),)
     } else {
         quote!(#pattern => #text,)
     }
@@ -620,17 +617,14 @@ fn vocabulary_conversions(name: &str, defs: &[&ErrorDef]) -> TokenStream {
         })
         .collect();
     let (narrow, widen) = if defs.is_empty() {
-        (
-            quote!(::core::result::Result::Err(error)),
-            quote!(match error {}),
-        )
+        (quote!(Err(error)), quote!(match error {}))
     } else {
         (
             quote! {
                 #[allow(unreachable_patterns)]
                 match error {
-                    #(ContractError::#shapes => ::core::result::Result::Ok(Self::#shapes),)*
-                    other => ::core::result::Result::Err(other),
+                    #(ContractError::#shapes => Ok(Self::#shapes),)*
+                    other => Err(other),
                 }
             },
             quote!(match error { #(#name::#shapes => Self::#shapes,)* }),
@@ -639,7 +633,7 @@ fn vocabulary_conversions(name: &str, defs: &[&ErrorDef]) -> TokenStream {
     quote! {
         impl ::core::convert::TryFrom<ContractError> for #name {
             type Error = ContractError;
-            fn try_from(error: ContractError) -> ::core::result::Result<Self, ContractError> {
+            fn try_from(error: ContractError) -> Result<Self, ContractError> {
                 #narrow
             }
         }

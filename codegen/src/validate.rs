@@ -26,7 +26,20 @@ pub const RESERVED_ERROR_CODES: [&str; 4] = [
 
 /// Types the generated module defines next to the shared types (see `rust::module`); a
 /// shared type of the same name would not compile.
-const GENERATED_ITEMS: [&str; 3] = ["Tools", "Dispatcher", "ContractError"];
+const GENERATED_ITEMS: [&str; 11] = [
+    "Tools",
+    "Dispatcher",
+    "ContractError",
+    // Prelude names the generated code uses unqualified, to stay short and readable.
+    "Option",
+    "Result",
+    "String",
+    "Vec",
+    "Box",
+    "Send",
+    "Sync",
+    "Default",
+];
 
 /// Formats defined by JSON Schema 2020-12.
 const FORMATS: &[&str] = &[
@@ -566,7 +579,7 @@ impl Validator<'_> {
                     "ident-collision",
                     format!("the type name `{}` is taken by the generated code", name.value),
                     name.span,
-                    "the generated module defines `Tools`, `Dispatcher` and `ContractError`; rename the shared type",
+                    "the generated module defines `Tools`, `Dispatcher` and `ContractError` and uses the prelude's `Option`, `Result`, `String`, `Vec`, `Box`, `Send`, `Sync` and `Default`; rename the shared type",
                 );
             }
             let schema = self

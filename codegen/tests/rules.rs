@@ -869,7 +869,7 @@ fn ident_collision_with_a_generated_item() {
     assert_eq!(
         d.help.as_deref(),
         Some(
-            "the generated module defines `Tools`, `Dispatcher` and `ContractError`; rename the shared type"
+            "the generated module defines `Tools`, `Dispatcher` and `ContractError` and uses the prelude's `Option`, `Result`, `String`, `Vec`, `Box`, `Send`, `Sync` and `Default`; rename the shared type"
         )
     );
 }
@@ -1777,5 +1777,15 @@ fn a_defaulted_field_of_a_shared_type_is_required_and_unstated_in_an_output() {
         output["required"],
         serde_json::json!(["size"]),
         "always returned: {output}"
+    );
+}
+
+#[test]
+fn ident_collision_with_a_prelude_name_the_generated_code_uses() {
+    single(
+        &with("types:\n  Result:\n    type: string\n"),
+        "ident-collision",
+        "the type name `Result` is taken by the generated code",
+        "tools.yaml:10:3",
     );
 }

@@ -1,0 +1,158 @@
+//! Recognising failures in untyped results.
+//!
+//! A tool whose output is untyped JSON — a proxied tool, say — may report a failure inside a
+//! successful result. [`normalize`] marks such a result `isError: true` when, and only when,
+//! its payload is a clear failure envelope; plain text is never judged, since prose that
+//! mentions an error is not one.
+
+use rmcp::model::CallToolResult;
+use serde_json::Value;
+
+/// Marks `result` as a tool error when its payload is a clear failure envelope; returns
+/// whether it did. A result already marked as an error is left alone.
+pub fn normalize(result: &mut CallToolResult) -> bool {
+    if result.is_error == Some(true) {
+        return false;
+    }
+    let failed = match &result.structured_content {
+        Some(value) => is_failure(value),
+        // Without structured content, only a text block that is a whole JSON object counts.
+        None => result
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .and_then(|t| serde_json::from_str::<Value>(&t.text).ok())
+            .is_some_and(|v| is_failure(&v)),
+    };
+    if failed {
+        result.is_error = Some(true);
+    }
+    failed
+}
+
+/// Whether `value` is a clear failure envelope: `success: false`, `ok: false`,
+/// `status: "error"`, a non-empty `error_code` or `error_message`, or a compact
+/// `{code, message}` error object (alone, or under `error`).
+pub fn is_failure(value: &Value) -> bool {
+    let Value::Object(map) = value else {
+        return false;
+    };
+    let flag_false = |key: &str| map.get(key) == Some(&Value::Bool(false));
+    let status_error = map
+        .get("status")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.eq_ignore_ascii_case("error"));
+    let present = |key: &str| match map.get(key) {
+        Some(Value::String(s)) => !s.trim().is_empty(),
+        Some(Value::Number(_)) => true,
+        _ => false,
+    };
+    flag_false("success")
+        || flag_false("ok")
+        || status_error
+        || present("error_code")
+        || map
+            .get("error_message")
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.trim().is_empty())
+        || is_compact_error(value)
+        || map.get("error").is_some_and(is_compact_error)
+}
+
+/// `{code, message}` with nothing else but optional `details` or `data`: a non-empty string
+/// message and a string or numeric code.
+fn is_compact_error(value: &Value) -> bool {
+    let Value::Object(map) = value else {
+        return false;
+    };
+    let code = matches!(map.get("code"), Some(Value::String(s)) if !s.trim().is_empty())
+        || matches!(map.get("code"), Some(Value::Number(_)));
+    let message = map
+        .get("message")
+        .and_then(Value::as_str)
+        .is_some_and(|s| !s.trim().is_empty());
+    let only_envelope_keys = map
+        .keys()
+        .all(|k| matches!(k.as_str(), "code" | "message" | "details" | "data"));
+    code && message && only_envelope_keys
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::ContentBlock;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn every_failure_envelope_is_recognised() {
+        let failures = [
+            json!({"success": false}),
+            json!({"success": false, "data": null, "reason": "quota"}),
+            json!({"ok": false, "error": "not allowed"}),
+            json!({"status": "error", "detail": "boom"}),
+            json!({"status": "ERROR"}),
+            json!({"error_code": "E42"}),
+            json!({"error_code": 42}),
+            json!({"error_message": "disk full"}),
+            json!({"code": "not_found", "message": "No such item."}),
+            json!({"code": 404, "message": "Not found", "details": {"id": 3}}),
+            json!({"error": {"code": "timeout", "message": "Upstream timed out."}}),
+        ];
+        for value in failures {
+            assert!(is_failure(&value), "should be a failure: {value}");
+        }
+    }
+
+    #[test]
+    fn near_misses_are_not_failures() {
+        let successes = [
+            json!({"success": true}),
+            json!({"success": "false"}),
+            json!({"ok": 0}),
+            json!({"ok": true, "items": []}),
+            json!({"status": "ok"}),
+            json!({"status": "errored-then-recovered"}),
+            json!({"error_code": null}),
+            json!({"error_code": ""}),
+            json!({"error_message": "  "}),
+            json!({"code": 200}),
+            json!({"message": "Saved."}),
+            json!({"code": "A1", "message": "Item", "items": [1, 2]}),
+            json!({"code": "A1", "message": ""}),
+            json!({"error": "a field named error holding text"}),
+            json!({"error": {"message": "no code"}}),
+            json!([{"success": false}]),
+            json!("error"),
+            json!(null),
+        ];
+        for value in successes {
+            assert!(!is_failure(&value), "should not be a failure: {value}");
+        }
+    }
+
+    #[test]
+    fn structured_content_and_json_text_are_judged_but_plain_text_never() {
+        let mut structured = CallToolResult::structured(json!({"ok": false}));
+        assert!(normalize(&mut structured));
+        assert_eq!(structured.is_error, Some(true));
+
+        let mut json_text =
+            CallToolResult::success(vec![ContentBlock::text(r#"{"status":"error"}"#)]);
+        assert!(normalize(&mut json_text));
+        assert_eq!(json_text.is_error, Some(true));
+
+        let mut prose =
+            CallToolResult::success(vec![ContentBlock::text("error: the build failed")]);
+        assert!(!normalize(&mut prose));
+        assert_eq!(prose.is_error, Some(false));
+
+        let mut fine = CallToolResult::structured(json!({"ok": true}));
+        assert!(!normalize(&mut fine));
+        assert_eq!(fine.is_error, Some(false));
+
+        let mut already = CallToolResult::structured_error(json!({"ok": false}));
+        assert!(!normalize(&mut already), "an existing error is left alone");
+        assert_eq!(already.is_error, Some(true));
+    }
+}

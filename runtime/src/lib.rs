@@ -16,6 +16,7 @@ pub mod arguments;
 pub mod call;
 pub mod envelope;
 pub mod fixture;
+pub mod metadata;
 pub mod normalize;
 mod published;
 mod server;

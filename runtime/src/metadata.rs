@@ -1,0 +1,572 @@
+//! Reading planning metadata from any server's `tools/list`: the artifact contract and the
+//! composition contract of seed 003, published as versioned `_meta` entries.
+//!
+//! A planner uses them to chain tools (one tool materializes a `workspace.directory`, another
+//! consumes it) and to prefer a complete operation over the primitives it wraps. They are
+//! planning information, never authorization: a tool must still check every path and policy
+//! when it runs, whatever its metadata says.
+//!
+//! The parsers refuse a malformed or inconsistent contract with an error naming the tool and
+//! the field, rather than guessing: a planner acting on a half-understood contract is worse
+//! than one that ignores it.
+
+use std::fmt;
+
+use rmcp::model::Tool;
+use serde_json::Value;
+
+/// The only version of both contracts so far.
+pub const VERSION: u64 = 1;
+
+/// What a tool produces and consumes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtifactContract {
+    /// Artifacts found in the tool's structured output.
+    pub produces: Vec<Produced>,
+    /// Artifacts the tool takes in its arguments.
+    pub consumes: Vec<Consumed>,
+}
+
+/// An artifact a tool materializes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Produced {
+    /// The artifact's kind, such as `workspace.directory`.
+    pub kind: String,
+    /// A JSON pointer into the structured output.
+    pub pointer: String,
+    /// Whether the string field holds an exact JSON array (`encoding: json_array`).
+    pub json_array: bool,
+}
+
+/// An artifact a tool takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Consumed {
+    /// The artifact's kind.
+    pub kind: String,
+    /// A JSON pointer into the arguments.
+    pub pointer: String,
+    /// Whether the tool needs it.
+    pub required: bool,
+}
+
+/// A high-level tool and the same-server tools it encapsulates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Composition {
+    /// The names of the encapsulated tools, in order.
+    pub encapsulates: Vec<String>,
+}
+
+/// Why a tool's metadata was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetadataError {
+    /// The tool whose metadata it is.
+    pub tool: String,
+    /// Where in the metadata, as a JSON pointer below the `_meta` key.
+    pub at: String,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl fmt::Display for MetadataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the planning metadata of `{}` is refused at `{}`: {}",
+            self.tool, self.at, self.problem
+        )
+    }
+}
+
+impl std::error::Error for MetadataError {}
+
+/// Reads the artifact contract of `tool` under the `_meta` key `key`; `Ok(None)` when the
+/// tool has none. Every pointer must resolve in the tool's own input or output schema, and
+/// `json_array` may only describe a string field.
+pub fn artifacts(tool: &Tool, key: &str) -> Result<Option<ArtifactContract>, MetadataError> {
+    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
+        return Ok(None);
+    };
+    let e = |at: &str, problem: String| MetadataError {
+        tool: tool.name.to_string(),
+        at: at.to_owned(),
+        problem,
+    };
+    let map = meta
+        .as_object()
+        .ok_or_else(|| e("", "must be an object".into()))?;
+    version(map, &e)?;
+    known_keys(map, &["version", "produces", "consumes"], "", &e)?;
+    let output = tool
+        .output_schema
+        .as_ref()
+        .map(|s| Value::Object((**s).clone()));
+    let input = Value::Object((*tool.input_schema).clone());
+    let mut contract = ArtifactContract {
+        produces: Vec::new(),
+        consumes: Vec::new(),
+    };
+    for (i, entry) in entries(map, "produces", &e)?.iter().enumerate() {
+        let at = format!("/produces/{i}");
+        let entry = entry
+            .as_object()
+            .ok_or_else(|| e(&at, "must be an object".into()))?;
+        known_keys(entry, &["kind", "pointer", "mode", "encoding"], &at, &e)?;
+        let kind = kind(entry, &at, &e)?;
+        let pointer = text(entry, "pointer", &at, &e)?;
+        match entry.get("mode").and_then(Value::as_str) {
+            Some("materialize") => {}
+            other => {
+                return Err(e(
+                    &format!("{at}/mode"),
+                    format!("the mode must be `materialize`, found {other:?}"),
+                ));
+            }
+        }
+        let json_array = match entry.get("encoding") {
+            None => false,
+            Some(Value::String(s)) if s == "json_array" => true,
+            Some(other) => {
+                return Err(e(
+                    &format!("{at}/encoding"),
+                    format!("unknown encoding {other}; the only one is `json_array`"),
+                ));
+            }
+        };
+        let Some(output) = &output else {
+            return Err(e(
+                &at,
+                "the tool produces an artifact but declares no outputSchema".into(),
+            ));
+        };
+        let field = resolve(output, &pointer).ok_or_else(|| {
+            e(
+                &format!("{at}/pointer"),
+                format!("`{pointer}` is not in the outputSchema"),
+            )
+        })?;
+        if json_array && field.get("type").and_then(Value::as_str) != Some("string") {
+            return Err(e(
+                &format!("{at}/encoding"),
+                format!("`json_array` describes a string field, and `{pointer}` is not one"),
+            ));
+        }
+        contract.produces.push(Produced {
+            kind,
+            pointer,
+            json_array,
+        });
+    }
+    for (i, entry) in entries(map, "consumes", &e)?.iter().enumerate() {
+        let at = format!("/consumes/{i}");
+        let entry = entry
+            .as_object()
+            .ok_or_else(|| e(&at, "must be an object".into()))?;
+        known_keys(entry, &["kind", "pointer", "required"], &at, &e)?;
+        let kind = kind(entry, &at, &e)?;
+        let pointer = text(entry, "pointer", &at, &e)?;
+        let required = match entry.get("required") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                return Err(e(
+                    &format!("{at}/required"),
+                    format!("must be true or false, found {other}"),
+                ));
+            }
+        };
+        resolve(&input, &pointer).ok_or_else(|| {
+            e(
+                &format!("{at}/pointer"),
+                format!("`{pointer}` is not in the inputSchema"),
+            )
+        })?;
+        contract.consumes.push(Consumed {
+            kind,
+            pointer,
+            required,
+        });
+    }
+    Ok(Some(contract))
+}
+
+/// Reads the composition contract of `tool` under `key`; `Ok(None)` when it has none. Each
+/// encapsulated method must be another tool of the same server (`tools`), named once.
+pub fn composition(
+    tool: &Tool,
+    key: &str,
+    tools: &[Tool],
+) -> Result<Option<Composition>, MetadataError> {
+    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
+        return Ok(None);
+    };
+    let e = |at: &str, problem: String| MetadataError {
+        tool: tool.name.to_string(),
+        at: at.to_owned(),
+        problem,
+    };
+    let map = meta
+        .as_object()
+        .ok_or_else(|| e("", "must be an object".into()))?;
+    version(map, &e)?;
+    known_keys(map, &["version", "kind", "encapsulates"], "", &e)?;
+    match map.get("kind").and_then(Value::as_str) {
+        Some("complete_operation") => {}
+        other => {
+            return Err(e(
+                "/kind",
+                format!("the kind must be `complete_operation`, found {other:?}"),
+            ));
+        }
+    }
+    let list = entries(map, "encapsulates", &e)?;
+    if list.is_empty() {
+        return Err(e(
+            "/encapsulates",
+            "a complete operation encapsulates at least one capability".into(),
+        ));
+    }
+    let mut encapsulates = Vec::new();
+    for (i, entry) in list.iter().enumerate() {
+        let at = format!("/encapsulates/{i}");
+        let entry = entry
+            .as_object()
+            .ok_or_else(|| e(&at, "must be an object".into()))?;
+        known_keys(entry, &["kind", "method"], &at, &e)?;
+        if entry.get("kind").and_then(Value::as_str) != Some("tool") {
+            return Err(e(&format!("{at}/kind"), "the kind must be `tool`".into()));
+        }
+        let method = text(entry, "method", &at, &e)?;
+        if method == tool.name {
+            return Err(e(
+                &format!("{at}/method"),
+                "a tool cannot encapsulate itself".into(),
+            ));
+        }
+        if !tools.iter().any(|t| t.name == method) {
+            return Err(e(
+                &format!("{at}/method"),
+                format!("`{method}` is not a tool of this server"),
+            ));
+        }
+        if encapsulates.contains(&method) {
+            return Err(e(
+                &format!("{at}/method"),
+                format!("`{method}` is listed twice"),
+            ));
+        }
+        encapsulates.push(method);
+    }
+    Ok(Some(Composition { encapsulates }))
+}
+
+/// Reads the composition contracts of every tool of a server and refuses a cycle (a tool that
+/// encapsulates, through others, itself): a planner expanding it would never finish.
+pub fn compositions(
+    tools: &[Tool],
+    key: &str,
+) -> Result<Vec<(String, Composition)>, MetadataError> {
+    let mut found = Vec::new();
+    for tool in tools {
+        if let Some(c) = composition(tool, key, tools)? {
+            found.push((tool.name.to_string(), c));
+        }
+    }
+    for (start, _) in &found {
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        while let Some((name, path)) = stack.pop() {
+            let Some((_, c)) = found.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            for next in &c.encapsulates {
+                if next == start {
+                    return Err(MetadataError {
+                        tool: start.clone(),
+                        at: "/encapsulates".into(),
+                        problem: format!("a cycle: {} → {start}", path.join(" → ")),
+                    });
+                }
+                if !path.contains(next) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
+type Refuse<'a> = &'a dyn Fn(&str, String) -> MetadataError;
+
+fn version(map: &serde_json::Map<String, Value>, e: Refuse<'_>) -> Result<(), MetadataError> {
+    match map.get("version").and_then(Value::as_u64) {
+        Some(VERSION) => Ok(()),
+        other => Err(e(
+            "/version",
+            format!("version {VERSION} is the one understood, found {other:?}"),
+        )),
+    }
+}
+
+fn known_keys(
+    map: &serde_json::Map<String, Value>,
+    known: &[&str],
+    at: &str,
+    e: Refuse<'_>,
+) -> Result<(), MetadataError> {
+    match map.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(unknown) => Err(e(
+            at,
+            format!(
+                "unknown field `{unknown}`; the fields are {}",
+                known.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn entries<'m>(
+    map: &'m serde_json::Map<String, Value>,
+    key: &str,
+    e: Refuse<'_>,
+) -> Result<&'m [Value], MetadataError> {
+    match map.get(key) {
+        None => Ok(&[]),
+        Some(Value::Array(items)) => Ok(items),
+        Some(_) => Err(e(&format!("/{key}"), "must be an array".into())),
+    }
+}
+
+fn text(
+    map: &serde_json::Map<String, Value>,
+    key: &str,
+    at: &str,
+    e: Refuse<'_>,
+) -> Result<String, MetadataError> {
+    match map.get(key) {
+        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+        _ => Err(e(
+            &format!("{at}/{key}"),
+            format!("`{key}` must be a non-empty string"),
+        )),
+    }
+}
+
+/// A kind is dot-separated lowercase words, such as `workspace.directory`.
+fn kind(
+    map: &serde_json::Map<String, Value>,
+    at: &str,
+    e: Refuse<'_>,
+) -> Result<String, MetadataError> {
+    let kind = text(map, "kind", at, e)?;
+    let word = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_lowercase())
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    };
+    if kind.split('.').all(word) {
+        Ok(kind)
+    } else {
+        Err(e(
+            &format!("{at}/kind"),
+            format!(
+                "`{kind}` is not a kind: dot-separated lowercase words, such as `workspace.directory`"
+            ),
+        ))
+    }
+}
+
+/// The schema of the value a JSON pointer designates in instances of `schema`, following
+/// `properties` by name and `items` for array indices.
+fn resolve<'s>(schema: &'s Value, pointer: &str) -> Option<&'s Value> {
+    if pointer.is_empty() {
+        return Some(schema);
+    }
+    let rest = pointer.strip_prefix('/')?;
+    rest.split('/').try_fold(schema, |node, token| {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        match node.get("type").and_then(Value::as_str) {
+            Some("array") if token.parse::<usize>().is_ok() => node.get("items"),
+            _ => node.get("properties")?.get(&token),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    const KEY: &str = "com.example/artifacts";
+    const COMPOSITION: &str = "com.example/composition";
+
+    fn tool(name: &str, meta: Value) -> Tool {
+        let mut tool: Tool = serde_json::from_value(json!({
+            "name": name,
+            "inputSchema": {"type": "object", "properties": {"workdir": {"type": "string"}, "files": {"type": "array", "items": {"type": "object", "properties": {"path": {"type": "string"}}}}}},
+            "outputSchema": {"type": "object", "properties": {"dir": {"type": "string"}, "pages": {"type": "string"}, "count": {"type": "integer"}}},
+        }))
+        .expect("a tool");
+        tool.meta = serde_json::from_value(meta).ok();
+        tool
+    }
+
+    fn refused(meta: Value) -> String {
+        artifacts(&tool("t", json!({ KEY: meta })), KEY)
+            .expect_err("refused")
+            .to_string()
+    }
+
+    #[test]
+    fn a_well_formed_artifact_contract_reads_back() {
+        let t = tool(
+            "t",
+            json!({ KEY: {
+                "version": 1,
+                "produces": [{"kind": "workspace.directory", "pointer": "/dir", "mode": "materialize"},
+                             {"kind": "pages", "pointer": "/pages", "mode": "materialize", "encoding": "json_array"}],
+                "consumes": [{"kind": "workspace.directory", "pointer": "/workdir", "required": true},
+                             {"kind": "file", "pointer": "/files/0/path"}]
+            }}),
+        );
+        let contract = artifacts(&t, KEY).expect("valid").expect("present");
+        assert_eq!(
+            contract.produces[1],
+            Produced {
+                kind: "pages".into(),
+                pointer: "/pages".into(),
+                json_array: true
+            }
+        );
+        assert_eq!(
+            contract.consumes[1],
+            Consumed {
+                kind: "file".into(),
+                pointer: "/files/0/path".into(),
+                required: false
+            }
+        );
+        assert_eq!(
+            artifacts(&tool("t", json!({})), KEY),
+            Ok(None),
+            "no metadata is no contract"
+        );
+    }
+
+    #[test]
+    fn malformed_or_inconsistent_artifact_contracts_are_refused() {
+        let cases = [
+            (json!({"version": 2}), "/version"),
+            (
+                json!({"version": 1, "extra": true}),
+                "unknown field `extra`",
+            ),
+            (
+                json!({"version": 1, "produces": [{"kind": "x", "pointer": "/dir", "mode": "copy"}]}),
+                "/produces/0/mode",
+            ),
+            (
+                json!({"version": 1, "produces": [{"kind": "x", "pointer": "/nope", "mode": "materialize"}]}),
+                "`/nope` is not in the outputSchema",
+            ),
+            (
+                json!({"version": 1, "produces": [{"kind": "x", "pointer": "/dir", "mode": "materialize", "encoding": "csv"}]}),
+                "unknown encoding",
+            ),
+            (
+                json!({"version": 1, "produces": [{"kind": "x", "pointer": "/count", "mode": "materialize", "encoding": "json_array"}]}),
+                "describes a string field",
+            ),
+            (
+                json!({"version": 1, "produces": [{"kind": "Work Dir", "pointer": "/dir", "mode": "materialize"}]}),
+                "is not a kind",
+            ),
+            (
+                json!({"version": 1, "consumes": [{"kind": "x", "pointer": "/dir"}]}),
+                "`/dir` is not in the inputSchema",
+            ),
+            (
+                json!({"version": 1, "consumes": [{"kind": "x", "pointer": "/workdir", "required": "yes"}]}),
+                "/consumes/0/required",
+            ),
+            (
+                json!({"version": 1, "consumes": {"kind": "x"}}),
+                "/consumes",
+            ),
+        ];
+        for (meta, expected) in cases {
+            let message = refused(meta.clone());
+            assert!(message.contains(expected), "{meta}: {message}");
+            assert!(
+                message.starts_with("the planning metadata of `t` is refused"),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn compositions_name_other_tools_of_the_same_server_once() {
+        let parts = [tool("start", json!({})), tool("finish", json!({}))];
+        let whole = tool(
+            "run",
+            json!({ COMPOSITION: {"version": 1, "kind": "complete_operation",
+            "encapsulates": [{"kind": "tool", "method": "start"}, {"kind": "tool", "method": "finish"}]}}),
+        );
+        let all = [parts[0].clone(), parts[1].clone(), whole.clone()];
+        assert_eq!(
+            composition(&whole, COMPOSITION, &all).expect("valid"),
+            Some(Composition {
+                encapsulates: vec!["start".into(), "finish".into()]
+            })
+        );
+        let bad = |encapsulates: Value| {
+            let t = tool(
+                "run",
+                json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": encapsulates}}),
+            );
+            composition(&t, COMPOSITION, &all)
+                .expect_err("refused")
+                .problem
+        };
+        assert_eq!(
+            bad(json!([{"kind": "tool", "method": "run"}])),
+            "a tool cannot encapsulate itself"
+        );
+        assert_eq!(
+            bad(json!([{"kind": "tool", "method": "elsewhere"}])),
+            "`elsewhere` is not a tool of this server"
+        );
+        assert_eq!(
+            bad(json!([{"kind": "tool", "method": "start"}, {"kind": "tool", "method": "start"}])),
+            "`start` is listed twice"
+        );
+        assert_eq!(
+            bad(json!([])),
+            "a complete operation encapsulates at least one capability"
+        );
+        assert_eq!(
+            bad(json!([{"kind": "prompt", "method": "start"}])),
+            "the kind must be `tool`"
+        );
+    }
+
+    #[test]
+    fn a_cycle_of_compositions_is_refused() {
+        let wraps = |name: &str, inner: &str| {
+            tool(
+                name,
+                json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": [{"kind": "tool", "method": inner}]}}),
+            )
+        };
+        let cyclic = [wraps("a", "b"), wraps("b", "c"), wraps("c", "a")];
+        let error = compositions(&cyclic, COMPOSITION).expect_err("a cycle");
+        assert_eq!(error.problem, "a cycle: a → b → c → a");
+        let chain = [wraps("a", "b"), wraps("b", "c"), tool("c", json!({}))];
+        assert_eq!(
+            compositions(&chain, COMPOSITION).expect("no cycle").len(),
+            2
+        );
+    }
+}

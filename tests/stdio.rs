@@ -151,7 +151,14 @@ fn modern_discover_then_tools_list_with_cache_hints() {
     check_wire(Revision::V2026_07_28, "CallToolResult", &bad["result"])
         .expect("a valid CallToolResult");
     assert_eq!(bad["result"]["isError"], json!(true));
-    let codes = problems(&bad["result"]["structuredContent"]);
+    assert!(
+        bad["result"].get("structuredContent").is_none(),
+        "read_file has an outputSchema; its errors are text only"
+    );
+    let envelope: Value =
+        serde_json::from_str(bad["result"]["content"][0]["text"].as_str().expect("text"))
+            .expect("JSON");
+    let codes = problems(&envelope);
     assert_eq!(
         codes,
         [

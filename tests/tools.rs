@@ -1,7 +1,7 @@
 //! The reference server's tools, in process, through the published contract.
 
 use mcp_contract::rmcp::model::CallToolResult;
-use mcp_contract::testing::{Client, Revision, call, check_wire, connect};
+use mcp_contract::testing::{self, Client, Revision, call, check_wire, connect};
 use mcp_workspace::{Workspace, contract};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
@@ -57,7 +57,7 @@ fn error_code(result: &CallToolResult) -> String {
         Some(true),
         "expected a tool error: {result:?}"
     );
-    let envelope = result.structured_content.clone().expect("an envelope");
+    let envelope = testing::envelope(result).expect("an envelope");
     envelope["errors"][0]["code"]
         .as_str()
         .expect("a code")
@@ -150,7 +150,7 @@ async fn read_file_returns_content_range_line_count_and_version() {
     )
     .await;
     assert_eq!(error_code(&past), "bad_line_range");
-    let hint = past.structured_content.as_ref().unwrap()["hint"]
+    let hint = testing::envelope(&past).expect("an envelope")["hint"]
         .as_str()
         .unwrap()
         .to_owned();

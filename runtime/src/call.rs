@@ -12,7 +12,9 @@ use crate::envelope::{Envelope, INTERNAL_ERROR, Problem};
 /// value the schema cannot express (an integer beyond 64 bits, say); it is then reported
 /// like any other invalid argument.
 pub fn arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, Envelope> {
-    serde_json::from_value(serde_json::Value::Object(arguments)).map_err(|e| Envelope {
+    let mut value = serde_json::Value::Object(arguments);
+    whole_floats_as_integers(&mut value);
+    serde_json::from_value(value).map_err(|e| Envelope {
         errors: vec![Problem {
             code: crate::arguments::INVALID.into(),
             message: e.to_string(),
@@ -20,6 +22,26 @@ pub fn arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, Envelo
         }],
         hint: Some("Check each argument against the tool's inputSchema and call again.".into()),
     })
+}
+
+/// JSON Schema counts `5.0` as an integer, and clients (Python's among them) send such
+/// numbers; serde would refuse them for an integer field, so they are rewritten first.
+/// A float field reads an integer number just as well.
+fn whole_floats_as_integers(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Number(n) if !n.is_i64() && !n.is_u64() => {
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0) {
+                if f >= 0.0 && f <= u64::MAX as f64 {
+                    *value = serde_json::Value::from(f as u64);
+                } else if f < 0.0 && f >= i64::MIN as f64 {
+                    *value = serde_json::Value::from(f as i64);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(whole_floats_as_integers),
+        serde_json::Value::Object(map) => map.values_mut().for_each(whole_floats_as_integers),
+        _ => {}
+    }
 }
 
 /// A structured result: the output as `structuredContent` and the same JSON as text.
@@ -59,4 +81,42 @@ pub fn internal(message: impl Into<String>) -> CallToolResult {
 /// Dispatch reached an index with no tool: generated code and the published list disagree.
 pub fn unknown_tool(index: usize) -> CallToolResult {
     internal(format!("no handler for tool #{index}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Args {
+        count: u64,
+        offset: i64,
+        ratio: f64,
+        nested: Vec<u64>,
+    }
+
+    #[test]
+    fn whole_floats_read_as_integers_and_fractions_stay_refused() {
+        let args = json!({"count": 5.0, "offset": -2.0, "ratio": 1.0, "nested": [1.0, 2]});
+        let serde_json::Value::Object(map) = args else {
+            unreachable!()
+        };
+        assert_eq!(
+            arguments::<Args>(map),
+            Ok(Args {
+                count: 5,
+                offset: -2,
+                ratio: 1.0,
+                nested: vec![1, 2]
+            })
+        );
+        let serde_json::Value::Object(map) =
+            json!({"count": 5.5, "offset": 0, "ratio": 0, "nested": []})
+        else {
+            unreachable!()
+        };
+        assert!(arguments::<Args>(map).is_err());
+    }
 }

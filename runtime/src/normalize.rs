@@ -42,11 +42,8 @@ pub fn is_failure(value: &Value) -> bool {
         .get("status")
         .and_then(Value::as_str)
         .is_some_and(|s| s.eq_ignore_ascii_case("error"));
-    let present = |key: &str| match map.get(key) {
-        Some(Value::String(s)) => !s.trim().is_empty(),
-        Some(Value::Number(_)) => true,
-        _ => false,
-    };
+    // `error_code: 0` (or `"0"`) is how many APIs say "no error".
+    let present = |key: &str| map.get(key).is_some_and(is_error_code);
     flag_false("success")
         || flag_false("ok")
         || status_error
@@ -57,6 +54,28 @@ pub fn is_failure(value: &Value) -> bool {
             .is_some_and(|s| !s.trim().is_empty())
         || is_compact_error(value)
         || map.get("error").is_some_and(is_compact_error)
+        || map
+            .get("errors")
+            .and_then(Value::as_array)
+            .is_some_and(|errors| !errors.is_empty() && errors.iter().all(is_compact_error))
+}
+
+/// A code that signals a failure: not empty, and not one of the codes APIs use for success
+/// (`0`, `200`–`299`, `ok`, `success`).
+fn is_error_code(code: &Value) -> bool {
+    let success = |n: f64| n == 0.0 || (200.0..300.0).contains(&n);
+    match code {
+        Value::Number(n) => n.as_f64().is_some_and(|n| !success(n)),
+        Value::String(s) => {
+            let s = s.trim();
+            !s.is_empty()
+                && !["ok", "success", "succeeded"]
+                    .iter()
+                    .any(|w| s.eq_ignore_ascii_case(w))
+                && s.parse::<f64>().map_or(true, |n| !success(n))
+        }
+        _ => false,
+    }
 }
 
 /// `{code, message}` with nothing else but optional `details` or `data`: a non-empty string
@@ -65,8 +84,7 @@ fn is_compact_error(value: &Value) -> bool {
     let Value::Object(map) = value else {
         return false;
     };
-    let code = matches!(map.get("code"), Some(Value::String(s)) if !s.trim().is_empty())
-        || matches!(map.get("code"), Some(Value::Number(_)));
+    let code = map.get("code").is_some_and(is_error_code);
     let message = map
         .get("message")
         .and_then(Value::as_str)
@@ -98,6 +116,8 @@ mod tests {
             json!({"code": "not_found", "message": "No such item."}),
             json!({"code": 404, "message": "Not found", "details": {"id": 3}}),
             json!({"error": {"code": "timeout", "message": "Upstream timed out."}}),
+            json!({"errors": [{"code": "not_found", "message": "No such item."}], "hint": "List them first."}),
+            json!({"code": -32000, "message": "Server error"}),
         ];
         for value in failures {
             assert!(is_failure(&value), "should be a failure: {value}");
@@ -114,6 +134,13 @@ mod tests {
             json!({"status": "ok"}),
             json!({"status": "errored-then-recovered"}),
             json!({"error_code": null}),
+            json!({"error_code": 0}),
+            json!({"error_code": "0"}),
+            json!({"code": 0, "message": "success", "data": {"id": 1}}),
+            json!({"code": 200, "message": "OK"}),
+            json!({"code": "OK", "message": "Done."}),
+            json!({"errors": []}),
+            json!({"errors": [{"field": "name"}]}),
             json!({"error_code": ""}),
             json!({"error_message": "  "}),
             json!({"code": 200}),

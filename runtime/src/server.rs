@@ -53,6 +53,10 @@ impl<D: Dispatch> Server<D> {
 
     /// Checks the arguments, then calls the tool; a panicking handler becomes an
     /// `internal_error` result and the server keeps serving.
+    ///
+    /// A tool that publishes an `outputSchema` promises `structuredContent` matching it, and
+    /// clients check that promise even on errors (the TypeScript SDK refuses the whole result),
+    /// so its error envelope travels as text only; other tools carry it in both.
     pub async fn call(
         &self,
         name: &str,
@@ -65,18 +69,33 @@ impl<D: Dispatch> Server<D> {
                 None,
             ));
         };
+        let mut result = self.run(index, name, arguments).await;
+        if result.is_error == Some(true) && published.tools[index].output_schema.is_some() {
+            result.structured_content = None;
+        }
+        Ok(result)
+    }
+
+    /// The call itself: arguments first, then the handler, with panics caught.
+    async fn run(
+        &self,
+        index: usize,
+        name: &str,
+        arguments: Option<rmcp::model::JsonObject>,
+    ) -> rmcp::model::CallToolResult {
+        let published = self.published();
         let arguments = arguments.unwrap_or_default();
         let schema = &published.tools[index].input_schema;
         if let Err(envelope) =
             arguments::check(name, published.validator(index), schema, &arguments)
         {
-            return Ok(envelope.into_result());
+            return envelope.into_result();
         }
         match AssertUnwindSafe(self.dispatch.call(index, arguments))
             .catch_unwind()
             .await
         {
-            Ok(result) => Ok(result),
+            Ok(result) => result,
             Err(panic) => {
                 let detail = panic
                     .downcast_ref::<&str>()
@@ -84,9 +103,9 @@ impl<D: Dispatch> Server<D> {
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "no message".into());
                 tracing::error!(tool = name, panic = %detail, "tool handler panicked");
-                Ok(call::internal(format!(
+                call::internal(format!(
                     "`{name}` failed unexpectedly and returned no result."
-                )))
+                ))
             }
         }
     }

@@ -123,6 +123,19 @@ pub async fn call(
         .unwrap_or_else(|e| panic!("`{name}` answered with a protocol error: {e}"))
 }
 
+/// The error envelope of a tool error, read from its text block: every error carries it
+/// there, while `structuredContent` carries it only for tools without an `outputSchema`.
+/// `None` when the result is not an error or its text is not an envelope.
+pub fn envelope(result: &rmcp::model::CallToolResult) -> Option<serde_json::Value> {
+    if result.is_error != Some(true) {
+        return None;
+    }
+    let text = result.content.first()?.as_text()?;
+    serde_json::from_str::<serde_json::Value>(&text.text)
+        .ok()
+        .filter(|v| v["errors"].is_array())
+}
+
 /// The `(code, argument)` pairs of an error envelope, in order; `""` where a problem names
 /// no argument.
 pub fn problems(envelope: &serde_json::Value) -> Vec<(&str, &str)> {
@@ -433,17 +446,13 @@ mod contract {
             let result = client
                 .call_tool(CallToolRequestParams::new(f.name).with_arguments(arguments))
                 .await;
-            let refused = result.as_ref().is_ok_and(|r| {
-                r.is_error == Some(true)
-                    && r.structured_content
-                        .as_ref()
-                        .and_then(|s| s["errors"].as_array())
-                        .is_some_and(|errors| {
-                            errors.iter().any(|e| {
-                                e["code"] == "argument_unknown" && e["argument"] == UNKNOWN
-                            })
-                        })
-            });
+            let refused = result
+                .as_ref()
+                .ok()
+                .and_then(super::envelope)
+                .is_some_and(|envelope| {
+                    super::problems(&envelope).contains(&("argument_unknown", UNKNOWN))
+                });
             if !refused {
                 fail(format!(
                     "`{}`: an unknown argument was not refused as argument_unknown: {result:?}",

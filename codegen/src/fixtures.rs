@@ -15,8 +15,8 @@ pub fn fixtures(c: &Contract) -> TokenStream {
         let title = &t.title;
         let h = &t.published_hints;
         let hint = |v: Option<bool>| match v {
-            Some(b) => quote!(::core::option::Option::Some(#b)),
-            None => quote!(::core::option::Option::None),
+            Some(b) => quote!(Some(#b)),
+            None => quote!(None),
         };
         let (read_only, destructive, idempotent, open_world) = (
             hint(h.read_only),
@@ -58,6 +58,7 @@ pub fn fixtures(c: &Contract) -> TokenStream {
     quote! {
         /// Each tool's contract as `tools.yaml` declares it, for contract tests
         /// (`mcp_contract::testing::assert_contract`).
+        #[allow(dead_code)]
         pub static FIXTURES: &[::mcp_contract::ToolFixture] = &[#(#items),*];
     }
 }

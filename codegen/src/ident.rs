@@ -22,13 +22,47 @@ pub fn snake(name: &str) -> String {
     escape(name.to_snake_case())
 }
 
+/// Whether `name` is already in the form [`snake`] derives fields from (keywords aside), so
+/// two such names never meet in one Rust name.
+pub fn is_snake_form(name: &str) -> bool {
+    name.to_snake_case() == name
+}
+
 /// A type or variant name: `read_file` → `ReadFile`.
 pub fn pascal(name: &str) -> String {
-    let mut s = name.to_pascal_case();
+    escape(bare_pascal(name))
+}
+
+/// A prefix for generated type names (`ReadFile` in `ReadFileArgs`): PascalCase without the
+/// keyword escape, since a suffix always follows (`self` → `SelfArgs`, not `Self_Args`).
+pub fn type_prefix(name: &str) -> String {
+    bare_pascal(name)
+}
+
+/// An enum variant for a free-form value: its ASCII letters and digits in PascalCase, so no
+/// character rustc would refuse or flag as confusable gets in; a value with none (`½`) is
+/// named by its position instead (`V1`). The wire value is kept by `#[serde(rename)]`.
+pub fn variant(value: &str, position: usize) -> String {
+    if value.chars().any(|c| c.is_ascii_alphanumeric()) {
+        pascal(value)
+    } else {
+        format!("V{position}")
+    }
+}
+
+/// PascalCase of the ASCII letters and digits, with `V` before a leading digit.
+fn bare_pascal(name: &str) -> String {
+    // Non-ASCII characters become word breaks before casing, so none survives into the name.
+    let ascii: String = name
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { '_' })
+        .collect();
+    let mut s = ascii.to_pascal_case();
+    s.retain(|c| c.is_ascii_alphanumeric());
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert(0, 'V');
     }
-    escape(s)
+    s
 }
 
 /// A constant name: `read_file` → `READ_FILE`.
@@ -59,5 +93,9 @@ mod tests {
         assert_eq!(pascal("read_file"), "ReadFile");
         assert_eq!(pascal("2d"), "V2d");
         assert_eq!(shouty("workspace_relative"), "WORKSPACE_RELATIVE");
+        assert_eq!(type_prefix("self"), "Self");
+        assert_eq!(variant("½", 1), "V1");
+        assert_eq!(variant("µs", 2), "S");
+        assert_eq!(variant("x²", 3), "X");
     }
 }

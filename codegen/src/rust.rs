@@ -29,7 +29,10 @@ pub fn generate(contract: &Contract) -> String {
             .collect();
         workers
             .into_iter()
-            .map(|w| w.join().unwrap_or_default())
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .collect()
     });
     format!(
@@ -55,14 +58,46 @@ fn format_items(tokens: TokenStream) -> String {
 
 /// Doc attributes for a text, one per line, each with the space rustdoc expects after `///`.
 fn doc(text: &str) -> TokenStream {
-    let lines = text.lines().map(|l| {
-        if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        }
-    });
+    let lines = rustdoc_safe(text)
+        .into_iter()
+        .map(|l| if l.is_empty() { l } else { format!(" {l}") });
     quote!(#(#[doc = #lines])*)
+}
+
+/// Manifest prose as rustdoc lines that neither run as doctests nor trip clippy's doc lints:
+/// text holding a code fence goes inside a longer `text` fence; otherwise lines lose their
+/// indentation (an indented line would be a code block, hence a doctest), and a line that
+/// continues a list item is indented under it.
+fn rustdoc_safe(text: &str) -> Vec<String> {
+    if text.contains("```") {
+        let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat(longest.max(3) + 1);
+        let mut lines = vec![format!("{fence}text")];
+        lines.extend(text.lines().map(str::to_owned));
+        lines.push(fence);
+        return lines;
+    }
+    let mut lines = Vec::new();
+    let mut in_item = false;
+    for line in text.lines().map(str::trim) {
+        let item = line.starts_with("- ")
+            || line.starts_with("* ")
+            || line
+                .split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if line.is_empty() {
+            in_item = false;
+            lines.push(String::new());
+        } else if item {
+            in_item = true;
+            lines.push(line.to_owned());
+        } else if in_item {
+            lines.push(format!("  {line}"));
+        } else {
+            lines.push(line.to_owned());
+        }
+    }
+    lines
 }
 
 fn ident(name: &str) -> syn::Ident {
@@ -94,13 +129,18 @@ fn preamble(c: &Contract) -> TokenStream {
             "Every error code of `{source}`. Map domain errors onto it once; each tool's enum converts from it with `TryFrom`, keeping only the codes that tool declares."
         ),
         &all,
+        // The vocabulary is there to be used; a server that never names it is not at fault.
+        quote!(#[allow(dead_code)]),
     );
     quote! {
         /// The published tool names.
+        #[allow(dead_code)]
         pub mod names { #(#names)* }
         /// The published tool titles.
+        #[allow(dead_code)]
         pub mod titles { #(#titles)* }
         /// Pinned description sentences; each published description contains its sentences verbatim.
+        #[allow(dead_code)]
         pub mod sentences { #(#sentence_items)* }
 
         #(#shared)*
@@ -244,18 +284,19 @@ fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
             quote!(#o)
         }
     };
-    let mut doc = vec![format!(" {}", t.title), String::new()];
-    doc.extend(t.published_description.lines().map(|l| format!(" {l}")));
+    let mut text = format!("{}\n\n{}", t.title, t.published_description);
     if !t.errors.is_empty() {
-        doc.extend([String::new(), " # Errors".into(), String::new()]);
-        doc.extend(
-            t.errors
-                .iter()
-                .map(|&i| format!(" - `{}`: {}", c.errors[i].code, c.errors[i].message.source)),
-        );
+        text.push_str("\n\n# Errors\n");
+        for &i in &t.errors {
+            text.push_str(&format!(
+                "\n- `{}`: {}",
+                c.errors[i].code, c.errors[i].message.source
+            ));
+        }
     }
+    let docs = doc(&text);
     quote! {
-        #(#[doc = #doc])*
+        #docs
         fn #method(
             &self,
             args: #args,
@@ -303,8 +344,14 @@ fn tool_items(c: &Contract, t: &ToolDef) -> TokenStream {
             c.source_name
         )
     };
-    let error = error_enum(&t.error_type(), &summary, &defs);
-    let conversions = vocabulary_conversions(&t.error_type(), &defs);
+    let error = error_enum(&t.error_type(), &summary, &defs, quote!());
+    // With an empty vocabulary, `TryFrom<ContractError>` could never fail (clippy's
+    // infallible_try_from), and there is nothing to convert.
+    let conversions = if c.errors.is_empty() {
+        quote!()
+    } else {
+        vocabulary_conversions(&t.error_type(), &defs)
+    };
     quote!(#args #(#nested_args)* #output #error #conversions)
 }
 
@@ -351,7 +398,7 @@ fn type_items(c: &Contract, schema: &Schema, name: &str, top: bool) -> TokenStre
 fn struct_item(c: &Contract, name: &str, fields: &[Field], summary: &str) -> TokenStream {
     let summary = doc(summary);
     let name_ident = ident(name);
-    let mut defaults = Vec::new();
+    let mut default_fns = Vec::new();
     let items: Vec<TokenStream> = fields
         .iter()
         .map(|f| {
@@ -366,14 +413,11 @@ fn struct_item(c: &Contract, name: &str, fields: &[Field], summary: &str) -> Tok
             };
             match (&f.default, f.required) {
                 (Some(default), _) => {
-                    let func = format_ident!(
-                        "default_{}_{}",
-                        heck::AsSnakeCase(name).to_string(),
-                        f.ident.trim_start_matches("r#")
-                    );
-                    let path = func.to_string();
+                    // An associated function: unique by construction, as field names are.
+                    let func = format_ident!("default_{}", f.ident.trim_start_matches("r#"));
+                    let path = format!("{name}::{func}");
                     let value = value_expr(c, &f.schema, default);
-                    defaults.push(quote! { fn #func() -> #ty { #value } });
+                    default_fns.push(quote! { fn #func() -> #ty { #value } });
                     quote! { #doc #rename #[serde(default = #path)] pub #field: #ty, }
                 }
                 (None, true) => quote! { #doc #rename pub #field: #ty, },
@@ -385,12 +429,17 @@ fn struct_item(c: &Contract, name: &str, fields: &[Field], summary: &str) -> Tok
             }
         })
         .collect();
+    let defaults = if default_fns.is_empty() {
+        quote!()
+    } else {
+        quote!(impl #name_ident { #(#default_fns)* })
+    };
     quote! {
         #summary
         #[derive(Debug, Clone, PartialEq, ::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
         #[serde(crate = "::mcp_contract::serde")]
         pub struct #name_ident { #(#items)* }
-        #(#defaults)*
+        #defaults
     }
 }
 
@@ -501,7 +550,7 @@ fn object_expr(c: &Contract, name: &str, fields: &[Field], value: &Value) -> Tok
 }
 
 /// An error enum and its trait impls, for one tool's codes or for the whole vocabulary.
-fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef]) -> TokenStream {
+fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef], attrs: TokenStream) -> TokenStream {
     let summary = doc(summary);
     let name = ident(name);
     let variants = defs.iter().map(|e| {
@@ -542,6 +591,7 @@ fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef]) -> TokenStream {
     let (code_body, message_body, hint_body) = (body(&codes), body(&messages), body(&hints));
     quote! {
         #summary
+        #attrs
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum #name { #(#variants)* }
 

@@ -215,6 +215,17 @@ impl Validator<'_> {
 
     /// Records a Rust type name, refusing a second type of the same name.
     fn claim_type(&mut self, name: String, span: Span, what: &str) {
+        // A tool or nested type can land on a generated item's name too (a tool `contract`
+        // gives `ContractError`), not only a shared type.
+        if GENERATED_ITEMS.contains(&name.as_str()) {
+            self.error(
+                "ident-collision",
+                format!("the {what} type `{name}` would clash with the generated `{name}`"),
+                span,
+                "rename the tool or the property this type is named after",
+            );
+            return;
+        }
         if let Some(first) = self.rust_types.get(&name).copied() {
             self.diags.push(
                 Diagnostic::error(
@@ -514,7 +525,9 @@ impl Validator<'_> {
                         );
                         return None;
                     }
-                    if !is_snake(&name) {
+                    // The placeholder becomes a field as written, so it must already be in the
+                    // form `ident::snake` gives (`a__b` would become `a_b`, and collide).
+                    if !is_snake(&name) || !ident::is_snake_form(&name) {
                         self.error(
                             "bad-template",
                             format!("`{{{name}}}` is not a valid placeholder"),
@@ -721,7 +734,7 @@ impl Validator<'_> {
             open_world: Some(hints.open_world),
         };
 
-        let type_prefix = ident::pascal(&name.value);
+        let type_prefix = ident::type_prefix(&name.value);
         let index: HashMap<String, usize> = contract
             .types
             .iter()
@@ -1218,8 +1231,8 @@ impl Validator<'_> {
         }
         let mut variants: HashMap<String, Span> = HashMap::new();
         let mut out = Vec::new();
-        for v in values {
-            let variant = ident::pascal(&v.value);
+        for (position, v) in values.iter().enumerate() {
+            let variant = ident::variant(&v.value, position + 1);
             if let Some(first) = variants.insert(variant.clone(), v.span) {
                 self.diags.push(
                     Diagnostic::error(

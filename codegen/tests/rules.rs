@@ -1789,3 +1789,25 @@ fn ident_collision_with_a_prelude_name_the_generated_code_uses() {
         "tools.yaml:10:3",
     );
 }
+
+#[test]
+fn ident_collision_of_a_tool_type_with_a_generated_item() {
+    let (source, diags) = refused(&replace("name: ping", "name: contract"));
+    let d = diags
+        .iter()
+        .find(|d| d.code == "ident-collision")
+        .expect("the clash is found");
+    assert_eq!(
+        d.message,
+        "the error type `ContractError` would clash with the generated `ContractError`"
+    );
+    assert_eq!(d.location(&source), "tools.yaml:4:11");
+}
+
+#[test]
+fn bad_template_placeholder_not_in_snake_form() {
+    let (_, diags) = refused(&with(
+        "errors:\n  e:\n    message: \"A {a__b} and {a_b}.\"\n",
+    ));
+    assert!(diags.iter().any(|d| d.code == "bad-template" && d.message == "`{a__b}` is not a valid placeholder"), "{diags:#?}");
+}

@@ -398,6 +398,7 @@ impl Validator<'_> {
                 name: s.name.value.clone(),
                 constant,
                 text: s.text.value.trim().to_owned(),
+                span: s.name.span,
             });
         }
         out
@@ -811,6 +812,7 @@ impl Validator<'_> {
             method: ident::snake(&name.value),
             constant: ident::shouty(&name.value),
             type_prefix,
+            span: name.span,
         })
     }
 
@@ -964,6 +966,7 @@ impl Validator<'_> {
                 schema,
                 required,
                 default,
+                span: name.span,
             });
         }
         out

@@ -623,6 +623,28 @@ fn kind_name(kind: &Kind) -> &'static str {
     }
 }
 
+/// How a finding counts: what every format shows and the summary tallies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Breaking, and fails the run.
+    Breaking,
+    /// Breaking, but accepted by `--allow`.
+    Allowed,
+    /// Compatible.
+    Compatible,
+}
+
+impl Status {
+    /// The word every format shows.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Breaking => "breaking",
+            Status::Allowed => "allowed",
+            Status::Compatible => "compatible",
+        }
+    }
+}
+
 /// A change placed in its manifest, with `--allow` applied.
 #[derive(Debug, Clone)]
 pub struct Finding {
@@ -639,17 +661,12 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// Breaking and not allowed: what fails a CI check.
-    pub fn blocks(&self) -> bool {
-        self.change.rule.severity() == Severity::Breaking && !self.allowed
-    }
-
-    /// `breaking`, `compatible` or `allowed`, as every format shows it.
-    pub fn status(&self) -> &'static str {
-        if self.allowed {
-            "allowed"
-        } else {
-            self.change.rule.severity().as_str()
+    /// How it counts.
+    pub fn status(&self) -> Status {
+        match (self.change.rule.severity(), self.allowed) {
+            (Severity::Compatible, _) => Status::Compatible,
+            (Severity::Breaking, true) => Status::Allowed,
+            (Severity::Breaking, false) => Status::Breaking,
         }
     }
 
@@ -705,7 +722,7 @@ impl Report {
 
     /// Whether any finding is breaking and not allowed.
     pub fn blocks(&self) -> bool {
-        self.findings.iter().any(Finding::blocks)
+        self.findings.iter().any(|f| f.status() == Status::Breaking)
     }
 
     /// The bump the changes call for. An allowed breaking change still calls for a major
@@ -718,7 +735,7 @@ impl Report {
             .unwrap_or(Bump::None)
     }
 
-    fn count(&self, status: &str) -> usize {
+    fn count(&self, status: Status) -> usize {
         self.findings
             .iter()
             .filter(|f| f.status() == status)
@@ -731,9 +748,9 @@ impl Report {
             return "no changes; the contract needs no version bump".to_owned();
         }
         let (breaking, allowed, compatible) = (
-            self.count("breaking"),
-            self.count("allowed"),
-            self.count("compatible"),
+            self.count(Status::Breaking),
+            self.count(Status::Allowed),
+            self.count(Status::Compatible),
         );
         let mut parts = vec![format!("{breaking} breaking")];
         if allowed > 0 {
@@ -798,9 +815,9 @@ impl Report {
         let report = json!({
             "changes": changes,
             "summary": {
-                "breaking": self.count("breaking"),
-                "allowed": self.count("allowed"),
-                "compatible": self.count("compatible"),
+                "breaking": self.count(Status::Breaking),
+                "allowed": self.count(Status::Allowed),
+                "compatible": self.count(Status::Compatible),
                 "bump": self.bump().as_str(),
                 "text": self.summary(),
             },
@@ -815,9 +832,9 @@ impl Report {
         let mut out = String::new();
         for f in &self.findings {
             let level = match f.status() {
-                "breaking" => "error",
-                "allowed" => "warning",
-                _ => "notice",
+                Status::Breaking => "error",
+                Status::Allowed => "warning",
+                Status::Compatible => "notice",
             };
             let _ = writeln!(
                 out,
@@ -843,7 +860,7 @@ impl Report {
             let _ = writeln!(
                 out,
                 "| {} | `{}` | `{}` | {} |",
-                f.status(),
+                f.status().as_str(),
                 f.change.rule.id,
                 f.location(),
                 // Names and messages may hold `|` or a newline, which would break the row.

@@ -129,7 +129,11 @@ fn run_diff(
         .iter()
         .map(|id| {
             diff::rule(id).ok_or_else(|| {
-                format!("error: `--allow {id}`: no such rule; `mcp-contract diff --help` and docs/reviewing-contract-changes.md list them")
+                let ids: Vec<&str> = diff::RULES.iter().map(|r| r.id).collect();
+                format!(
+                    "error: `--allow {id}`: no such rule; the rules are {}",
+                    ids.join(", ")
+                )
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -218,7 +222,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     let text = String::from_utf8(out.stdout)
         .map_err(|_| format!("error: `git {}` printed invalid UTF-8", args.join(" ")))?;
     // `rev-parse` ends its answers with a newline; `show` must keep the file's text intact.
-    Ok(if args[0] == "rev-parse" {
+    Ok(if args.first() == Some(&"rev-parse") {
         text.trim_end_matches(['\n', '\r']).to_owned()
     } else {
         text

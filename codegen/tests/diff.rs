@@ -261,6 +261,16 @@ fn each_rule_fires_alone_where_expected() {
 }
 
 #[test]
+fn a_manifest_using_every_feature_has_no_change_against_itself() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/every-feature/tools.yaml"
+    ))
+    .expect("the fixture exists");
+    assert_eq!(found(&text, &text), Vec::<String>::new());
+}
+
+#[test]
 fn every_rule_has_a_case() {
     let cases = cases();
     for rule in RULES {

@@ -457,8 +457,12 @@ impl<'c> Differ<'c> {
     }
 
     /// Compares two schemas at the same place: constraints, then the type, recursing into
-    /// items, properties and shared types. Every finding is reported at `at`, the field's name.
-    #[allow(clippy::too_many_arguments)]
+    /// items, properties and shared types. Findings on this schema and its items are reported
+    /// at `at`, the field's name; nested properties at their own names.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the place (path, name, span) travels with the pair being compared"
+    )]
     fn schema(
         &mut self,
         o: &Schema,
@@ -491,7 +495,9 @@ impl<'c> Differ<'c> {
         }
         match (&o.kind, &n.kind) {
             (Kind::Enum(oe), Kind::Enum(ne)) => {
-                for (v, _) in oe.values.iter().filter(|v| !ne.values.contains(v)) {
+                // Compared by published value; the Rust variant names are not on the wire.
+                let has = |values: &[(String, String)], v: &str| values.iter().any(|(x, _)| x == v);
+                for (v, _) in oe.values.iter().filter(|(v, _)| !has(&ne.values, v)) {
                     self.push(
                         &ENUM_VALUE_NO_DELETE,
                         format!("`{name}` no longer has the enum value `{v}`"),
@@ -500,7 +506,7 @@ impl<'c> Differ<'c> {
                         at,
                     );
                 }
-                for (v, _) in ne.values.iter().filter(|v| !oe.values.contains(v)) {
+                for (v, _) in ne.values.iter().filter(|(v, _)| !has(&oe.values, v)) {
                     self.push(
                         &ENUM_VALUE_ADDED,
                         format!("`{name}` has the new enum value `{v}`"),

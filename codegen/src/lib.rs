@@ -13,6 +13,7 @@
 
 pub mod decode;
 pub mod diagnostic;
+pub mod diff;
 pub mod docs;
 pub mod fixtures;
 pub mod format;

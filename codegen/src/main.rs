@@ -2,16 +2,20 @@
 //! hooks. It shares the build script's engine, so it cannot disagree with the build.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use mcp_contract_codegen::{Source, diagnostic, format, load};
+use clap::{Parser, Subcommand, ValueEnum};
+use mcp_contract_codegen::diff::{self, Report};
+use mcp_contract_codegen::{Contract, Source, diagnostic, format, load};
 
 /// Exit code for a manifest with errors.
 const INVALID: u8 = 1;
-/// Exit code for a usage error, or a file that cannot be read or written.
+/// Exit code for a usage error, or a file that cannot be read or written; for `diff`, also a
+/// manifest that does not load, since no comparison was made.
 const USAGE: u8 = 2;
+/// Exit code for `diff` finding a breaking change that `--allow` does not cover.
+const BREAKING: u8 = 3;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -35,6 +39,49 @@ enum Command {
     /// Prints the JSON Schema of tools.yaml, for editors (the content of
     /// docs/tools.schema.json).
     Schema,
+    /// Compares two manifests and classifies every change as breaking or compatible.
+    ///
+    /// `diff OLD NEW` compares two files; `diff --against REV [PATH]` compares PATH (default
+    /// tools.yaml) with its version at git revision REV. Exits with 3 when a breaking change
+    /// is found that no --allow covers, 2 on a usage error or a manifest that does not load.
+    Diff {
+        /// OLD and NEW; with --against, only the manifest to compare (default tools.yaml).
+        #[arg(value_name = "PATH", num_args = 0..=2)]
+        paths: Vec<PathBuf>,
+        /// Compare with the manifest at this git revision (`origin/main`, a tag, a commit).
+        #[arg(long, value_name = "REV")]
+        against: Option<String>,
+        /// How to print the changes.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+        /// Accept the findings of this rule: still listed, marked allowed, never fail the run.
+        #[arg(long, value_name = "RULE_ID")]
+        allow: Vec<String>,
+    },
+}
+
+/// `--format` of `diff`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OutputFormat {
+    /// `tools.yaml:LINE:COL: RULE_ID message` lines and a summary.
+    Text,
+    /// One JSON object with `changes` and `summary`.
+    Json,
+    /// GitHub Actions annotations.
+    Github,
+    /// A Markdown table for a pull-request comment.
+    Markdown,
+}
+
+impl From<OutputFormat> for diff::Format {
+    fn from(f: OutputFormat) -> Self {
+        match f {
+            OutputFormat::Text => diff::Format::Text,
+            OutputFormat::Json => diff::Format::Json,
+            OutputFormat::Github => diff::Format::Github,
+            OutputFormat::Markdown => diff::Format::Markdown,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -52,7 +99,134 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { path } => check(&path),
         Command::Schema => schema(),
+        Command::Diff {
+            paths,
+            against,
+            format,
+            allow,
+        } => match run_diff(&paths, against.as_deref(), format.into(), &allow) {
+            Ok(code) => code,
+            Err(message) => {
+                if !message.is_empty() {
+                    eprintln!("{message}");
+                }
+                ExitCode::from(USAGE)
+            }
+        },
     }
+}
+
+/// Loads both manifests, prints the report, and returns the exit code; `Err` carries what to
+/// print before exiting with [`USAGE`].
+fn run_diff(
+    paths: &[PathBuf],
+    against: Option<&str>,
+    format: diff::Format,
+    allow: &[String],
+) -> Result<ExitCode, String> {
+    // Refusing an unknown ID catches a typo that would otherwise silently allow nothing.
+    let allow = allow
+        .iter()
+        .map(|id| {
+            diff::rule(id).ok_or_else(|| {
+                let ids: Vec<&str> = diff::RULES.iter().map(|r| r.id).collect();
+                format!(
+                    "error: `--allow {id}`: no such rule; the rules are {}",
+                    ids.join(", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let (old, new) = match (against, paths) {
+        (Some(rev), [] | [_]) => {
+            let path = paths
+                .first()
+                .cloned()
+                .unwrap_or_else(|| PathBuf::from("tools.yaml"));
+            let new = read(&path)?;
+            // Both sides carry the working path's name: a removal's location is then the file
+            // a reviewer opens (at the old line), and GitHub annotates the right file.
+            let old = Source::new(new.name.clone(), git_show(rev, &path)?);
+            (old, new)
+        }
+        (Some(_), _) => {
+            return Err("error: with `--against REV`, give at most one manifest path".into());
+        }
+        (None, [old, new]) => (read(old)?, read(new)?),
+        (None, _) => {
+            return Err(
+                "error: give two manifests (`diff OLD NEW`) or a revision (`diff --against REV [PATH]`)"
+                    .into(),
+            );
+        }
+    };
+    let (old_contract, new_contract) = (contract(&old)?, contract(&new)?);
+    let changes = diff::diff(&old_contract, &new_contract);
+    let report = Report::new(changes, &old, &new, &allow);
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(report.render(format).as_bytes()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(format!("error: cannot write the report: {e}")),
+    }
+    Ok(if report.blocks() {
+        ExitCode::from(BREAKING)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn read(path: &Path) -> Result<Source, String> {
+    std::fs::read_to_string(path)
+        .map(|text| Source::new(path.to_string_lossy().replace('\\', "/"), text))
+        .map_err(|e| format!("error: cannot read `{}`: {e}", path.display()))
+}
+
+/// The contract of a manifest; on failure, its rendered diagnostics.
+fn contract(source: &Source) -> Result<Contract, String> {
+    load(source)
+        .map(|loaded| loaded.contract)
+        .map_err(|d| diagnostic::render_all(&d, source))
+}
+
+/// The text of `path` at git revision `rev`. `git show REV:PATH` wants a path from the
+/// repository root, so the manifest's directory gives the root and its own prefix.
+fn git_show(rev: &str, path: &Path) -> Result<String, String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let file = path
+        .file_name()
+        .ok_or_else(|| format!("error: `{}` is not a file path", path.display()))?;
+    let root = git(dir, &["rev-parse", "--show-toplevel"])?;
+    let prefix = git(dir, &["rev-parse", "--show-prefix"])?;
+    let spec = format!("{rev}:{prefix}{}", file.to_string_lossy());
+    git(Path::new(&root), &["show", &spec])
+}
+
+/// Runs git in `dir`; stdout on success, git's own message on failure.
+fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("error: cannot run git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "error: `git {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let text = String::from_utf8(out.stdout)
+        .map_err(|_| format!("error: `git {}` printed invalid UTF-8", args.join(" ")))?;
+    // `rev-parse` ends its answers with a newline; `show` must keep the file's text intact.
+    Ok(if args.first() == Some(&"rev-parse") {
+        text.trim_end_matches(['\n', '\r']).to_owned()
+    } else {
+        text
+    })
 }
 
 fn schema() -> ExitCode {

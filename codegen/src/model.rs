@@ -6,6 +6,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::source::Span;
+
 /// A whole validated manifest.
 #[derive(Debug, Clone)]
 pub struct Contract {
@@ -56,6 +58,8 @@ pub struct SentenceDef {
     pub constant: String,
     /// The exact text.
     pub text: String,
+    /// Where the name is written, for tools that report on the contract (`diff`).
+    pub span: Span,
 }
 
 /// An error code of the vocabulary.
@@ -131,6 +135,9 @@ pub struct ToolDef {
     pub type_prefix: String,
     /// The constant naming the tool in `names::` and `titles::`.
     pub constant: String,
+    /// Where the name is written, for tools that report on the contract (`diff`); emitters
+    /// ignore it.
+    pub span: Span,
 }
 
 impl ToolDef {
@@ -201,6 +208,9 @@ pub struct Field {
     pub required: bool,
     /// Applied when the argument is absent; stated in the description, never published as `default`.
     pub default: Option<Value>,
+    /// Where the name is written, for tools that report on the contract (`diff`); emitters
+    /// ignore it. A field of a shared type points into `types:`.
+    pub span: Span,
 }
 
 impl Field {

@@ -422,6 +422,7 @@ impl Validator<'_> {
                 name: s.name.value.clone(),
                 constant,
                 text: s.text.value.trim().to_owned(),
+                span: s.name.span,
             });
         }
         out
@@ -837,6 +838,7 @@ impl Validator<'_> {
             method: ident::snake(&name.value),
             constant: ident::shouty(&name.value),
             type_prefix,
+            span: name.span,
         })
     }
 
@@ -990,6 +992,7 @@ impl Validator<'_> {
                 schema,
                 required,
                 default,
+                span: name.span,
             });
         }
         out

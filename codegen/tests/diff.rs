@@ -1,0 +1,453 @@
+//! `mcp-contract diff`: one manifest pair per rule, every output format, the CLI's exit codes
+//! and `--against` on a real git repository.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use mcp_contract_codegen::diff::{self, Format, RULES, Report};
+use mcp_contract_codegen::{Contract, Source, load};
+
+/// The manifest every case edits. Line numbers in the expectations count from here:
+/// `read_file` is named on line 11, `path` on 17, `mode` on 23, `limits` on 29 (its `lines`
+/// on 35), `tags` on 40, the output fields `content` and `size` on 50 and 53, `ping` on 57.
+const BASE: &str = "\
+server:
+  name: demo
+sentences:
+  careful: It changes nothing.
+errors:
+  not_found:
+    message: \"There is no file `{path}`.\"
+  too_big:
+    message: \"The file is too big.\"
+tools:
+  - name: read_file
+    title: Read a file
+    description: Returns a file's text.
+    sentences: [careful]
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    parameters:
+      path:
+        type: string
+        description: The file to read.
+        minLength: 1
+        maxLength: 100
+        example: notes.txt
+      mode:
+        type: string
+        description: How to read it.
+        enum: [text, bytes]
+        default: text
+        example: text
+      limits:
+        type: object
+        description: Where to stop.
+        required: false
+        example: {lines: 10}
+        properties:
+          lines:
+            type: integer
+            description: At most this many lines.
+            minimum: 1
+            maximum: 1000
+      tags:
+        type: array
+        description: Labels to match.
+        required: false
+        example: [a]
+        items:
+          type: string
+          pattern: \"^[a-z]+$\"
+    output:
+      properties:
+        content:
+          type: string
+          description: The text.
+        size:
+          type: integer
+          description: Its size in bytes.
+    errors: [not_found, too_big]
+  - name: ping
+    title: Ping
+    description: Answers pong.
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    output: text
+";
+
+/// [`BASE`] with its only occurrence of `from` replaced by `to`.
+#[track_caller]
+fn edit(from: &str, to: &str) -> String {
+    assert_eq!(BASE.matches(from).count(), 1, "`{from}` must occur once");
+    BASE.replacen(from, to, 1)
+}
+
+#[track_caller]
+fn contract(text: &str) -> (Source, Contract) {
+    let source = Source::new("tools.yaml", text);
+    match load(&source) {
+        Ok(loaded) => (source, loaded.contract),
+        Err(d) => panic!(
+            "{}",
+            mcp_contract_codegen::diagnostic::render_all(&d, &source)
+        ),
+    }
+}
+
+fn report(old: &str, new: &str, allow: &[&'static diff::Rule]) -> Report {
+    let (old_source, old) = contract(old);
+    let (new_source, new) = contract(new);
+    Report::new(diff::diff(&old, &new), &old_source, &new_source, allow)
+}
+
+/// Every change as `RULE_ID tools.yaml:LINE:COL`.
+fn found(old: &str, new: &str) -> Vec<String> {
+    report(old, new, &[])
+        .findings
+        .iter()
+        .map(|f| format!("{} {}:{}:{}", f.change.rule.id, f.file, f.line, f.column))
+        .collect()
+}
+
+const PONG: &str = "  - name: pong
+    title: Pong
+    description: Answers ping.
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    output: text
+";
+
+const FORCE: &str = "      force:
+        type: boolean
+        description: Read even if locked.
+        example: true
+    output:
+";
+
+/// One case per rule: (old, new, every change expected).
+fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
+    let b = || BASE.to_owned();
+    let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
+    vec![
+        ("TOOL_NO_DELETE", b(), BASE[..ping_at].to_owned(), vec!["TOOL_NO_DELETE tools.yaml:57:11"]),
+        ("TOOL_ADDED", b(), format!("{BASE}{PONG}"), vec!["TOOL_ADDED tools.yaml:62:11"]),
+        (
+            "a renamed tool",
+            b(),
+            edit("name: ping", "name: pong"),
+            vec!["TOOL_NO_DELETE tools.yaml:57:11", "TOOL_ADDED tools.yaml:57:11"],
+        ),
+        (
+            "PARAMETER_NO_DELETE",
+            b(),
+            edit("      tags:\n        type: array\n        description: Labels to match.\n        required: false\n        example: [a]\n        items:\n          type: string\n          pattern: \"^[a-z]+$\"\n", ""),
+            vec!["PARAMETER_NO_DELETE tools.yaml:40:7"],
+        ),
+        (
+            "PARAMETER_NEW_REQUIRED",
+            b(),
+            edit("    output:\n      properties:", &format!("{FORCE}      properties:")),
+            vec!["PARAMETER_NEW_REQUIRED tools.yaml:48:7"],
+        ),
+        (
+            "PARAMETER_ADDED",
+            b(),
+            edit(
+                "    output:\n      properties:",
+                &format!("{}      properties:", FORCE.replace("example: true", "example: true\n        required: false")),
+            ),
+            vec!["PARAMETER_ADDED tools.yaml:48:7"],
+        ),
+        (
+            "PARAMETER_SAME_REQUIRED",
+            b(),
+            edit("        required: false\n        example: {lines: 10}", "        example: {lines: 10}"),
+            vec!["PARAMETER_SAME_REQUIRED tools.yaml:29:7"],
+        ),
+        (
+            "PARAMETER_SAME_TYPE in a nested object",
+            b(),
+            edit("            type: integer", "            type: number"),
+            vec!["PARAMETER_SAME_TYPE tools.yaml:35:11"],
+        ),
+        ("ENUM_VALUE_NO_DELETE", b(), edit("[text, bytes]", "[text]"), vec!["ENUM_VALUE_NO_DELETE tools.yaml:23:7"]),
+        ("ENUM_VALUE_ADDED", b(), edit("[text, bytes]", "[text, bytes, lines]"), vec!["ENUM_VALUE_ADDED tools.yaml:23:7"]),
+        ("CONSTRAINT_NO_TIGHTEN minLength", b(), edit("minLength: 1", "minLength: 2"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:17:7"]),
+        ("CONSTRAINT_NO_TIGHTEN maximum, nested", b(), edit("maximum: 1000", "maximum: 500"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:35:11"]),
+        ("CONSTRAINT_NO_TIGHTEN pattern, in items", b(), edit("^[a-z]+$", "^[a-z0-9]{1,8}$"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:40:7"]),
+        ("CONSTRAINT_NO_TIGHTEN new format", b(), edit("        maxLength: 100\n", "        maxLength: 100\n        format: uri-reference\n"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:17:7"]),
+        ("CONSTRAINT_LOOSENED maxLength", b(), edit("maxLength: 100", "maxLength: 200"), vec!["CONSTRAINT_LOOSENED tools.yaml:17:7"]),
+        ("CONSTRAINT_LOOSENED lost pattern", b(), edit("\n          pattern: \"^[a-z]+$\"", ""), vec!["CONSTRAINT_LOOSENED tools.yaml:40:7"]),
+        (
+            "CONSTRAINT_LOOSENED now optional",
+            b(),
+            edit("        maxLength: 100\n", "        maxLength: 100\n        required: false\n"),
+            vec!["CONSTRAINT_LOOSENED tools.yaml:17:7"],
+        ),
+        (
+            "OUTPUT_FIELD_NO_DELETE",
+            b(),
+            edit("        size:\n          type: integer\n          description: Its size in bytes.\n", ""),
+            vec!["OUTPUT_FIELD_NO_DELETE tools.yaml:53:9"],
+        ),
+        (
+            "OUTPUT_FIELD_NO_DELETE now optional",
+            b(),
+            edit("          description: Its size in bytes.\n", "          description: Its size in bytes.\n          required: false\n"),
+            vec!["OUTPUT_FIELD_NO_DELETE tools.yaml:53:9"],
+        ),
+        (
+            "OUTPUT_FIELD_ADDED",
+            b(),
+            edit("    errors: [not_found, too_big]", "        lines:\n          type: integer\n          description: Its line count.\n    errors: [not_found, too_big]"),
+            vec!["OUTPUT_FIELD_ADDED tools.yaml:56:9"],
+        ),
+        ("OUTPUT_FIELD_SAME_TYPE", b(), edit("type: integer\n          description: Its size", "type: string\n          description: Its size"), vec!["OUTPUT_FIELD_SAME_TYPE tools.yaml:53:9"]),
+        (
+            "OUTPUT_SAME_KIND",
+            b(),
+            edit("    output: text\n", "    output:\n      properties:\n        reply:\n          type: string\n          description: The reply.\n"),
+            vec!["OUTPUT_SAME_KIND tools.yaml:57:11"],
+        ),
+        ("ERROR_CODE_NO_DELETE", b(), edit("[not_found, too_big]", "[not_found]"), vec!["ERROR_CODE_NO_DELETE tools.yaml:11:11"]),
+        ("ERROR_CODE_ADDED", edit("[not_found, too_big]", "[not_found]"), b(), vec!["ERROR_CODE_ADDED tools.yaml:11:11"]),
+        (
+            "HINT_NO_LESS_SAFE",
+            b(),
+            edit("    output: text\n", "    output: text\n    hints: {read_only: true, destructive: false, idempotent: true, open_world: true}\n")
+                .replacen("    description: Answers pong.\n    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n", "    description: Answers pong.\n", 1),
+            vec!["HINT_NO_LESS_SAFE tools.yaml:57:11"],
+        ),
+        (
+            "HINT_SAFER",
+            edit("    output: text\n", "    output: text\n    hints: {read_only: true, destructive: false, idempotent: true, open_world: true}\n")
+                .replacen("    description: Answers pong.\n    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n", "    description: Answers pong.\n", 1),
+            b(),
+            vec!["HINT_SAFER tools.yaml:57:11"],
+        ),
+        ("TITLE_CHANGED", b(), edit("title: Ping", "title: Ping the server"), vec!["TITLE_CHANGED tools.yaml:57:11"]),
+        ("DESCRIPTION_CHANGED tool", b(), edit("Answers pong.", "Answers with pong."), vec!["DESCRIPTION_CHANGED tools.yaml:57:11"]),
+        ("DESCRIPTION_CHANGED by a default", b(), edit("default: text", "default: bytes"), vec!["DESCRIPTION_CHANGED tools.yaml:23:7"]),
+        ("EXAMPLE_CHANGED", b(), edit("example: notes.txt", "example: todo.txt"), vec!["EXAMPLE_CHANGED tools.yaml:17:7"]),
+        ("SENTENCE_CHANGED", b(), edit("careful: It changes nothing.", "careful: It never changes anything."), vec!["SENTENCE_CHANGED tools.yaml:4:3"]),
+        (
+            "an inline enum moved to an equal shared type",
+            b(),
+            edit("tools:\n", "types:\n  Mode:\n    type: string\n    description: A reading mode.\n    enum: [text, bytes]\ntools:\n")
+                .replacen("        type: string\n        description: How to read it.\n        enum: [text, bytes]\n", "        type: Mode\n        description: How to read it.\n", 1),
+            vec![],
+        ),
+        (
+            "a value removed from a shared type",
+            edit("tools:\n", "types:\n  Mode:\n    type: string\n    description: A reading mode.\n    enum: [text, bytes]\ntools:\n")
+                .replacen("        type: string\n        description: How to read it.\n        enum: [text, bytes]\n", "        type: Mode\n        description: How to read it.\n", 1),
+            edit("tools:\n", "types:\n  Mode:\n    type: string\n    description: A reading mode.\n    enum: [text, bytes]\ntools:\n")
+                .replacen("        type: string\n        description: How to read it.\n        enum: [text, bytes]\n", "        type: Mode\n        description: How to read it.\n", 1)
+                .replacen("enum: [text, bytes]", "enum: [text]", 1),
+            vec!["ENUM_VALUE_NO_DELETE tools.yaml:28:7"],
+        ),
+        ("no change", b(), b(), vec![]),
+    ]
+}
+
+#[test]
+fn each_rule_fires_alone_where_expected() {
+    let mut failures = Vec::new();
+    for (name, old, new, expected) in cases() {
+        let got = found(&old, &new);
+        if got != expected {
+            failures.push(format!("{name}: expected {expected:?}, got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_manifest_using_every_feature_has_no_change_against_itself() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/every-feature/tools.yaml"
+    ))
+    .expect("the fixture exists");
+    assert_eq!(found(&text, &text), Vec::<String>::new());
+}
+
+#[test]
+fn every_rule_has_a_case() {
+    let cases = cases();
+    for rule in RULES {
+        assert!(
+            cases
+                .iter()
+                .any(|(_, _, _, e)| e.iter().any(|c| c.split(' ').next() == Some(rule.id))),
+            "no case for {}",
+            rule.id
+        );
+    }
+}
+
+/// A pair with several changes of both kinds, for the format snapshots.
+fn several() -> (String, String) {
+    let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
+    let new = BASE[..ping_at]
+        .replacen("maxLength: 100", "maxLength: 50", 1)
+        .replacen("[text, bytes]", "[text, bytes, lines]", 1)
+        .replacen("title: Read a file", "title: Read a text file", 1)
+        + PONG;
+    (BASE.to_owned(), new)
+}
+
+#[test]
+fn formats() {
+    let (old, new) = several();
+    // Allowing a compatible rule is a no-op; allowing a breaking one marks its findings.
+    let report = report(&old, &new, &[&diff::TITLE_CHANGED, &diff::TOOL_NO_DELETE]);
+    insta::assert_snapshot!("text", report.render(Format::Text));
+    insta::assert_snapshot!("json", report.render(Format::Json));
+    insta::assert_snapshot!("github", report.render(Format::Github));
+    insta::assert_snapshot!("markdown", report.render(Format::Markdown));
+}
+
+#[test]
+fn the_documented_rule_table_is_the_code_s() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/reviewing-contract-changes.md"
+    ))
+    .expect("the review guide exists");
+    assert!(
+        doc.contains(&diff::rules_table()),
+        "docs/reviewing-contract-changes.md must carry this table verbatim:\n{}",
+        diff::rules_table()
+    );
+}
+
+fn run(dir: Option<&Path>, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-contract"));
+    cmd.arg("diff").args(args);
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    cmd.output().expect("the CLI runs")
+}
+
+fn files(old: &str, new: &str) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (o, n) = (dir.path().join("old.yaml"), dir.path().join("new.yaml"));
+    std::fs::write(&o, old).expect("written");
+    std::fs::write(&n, new).expect("written");
+    let s = |p: std::path::PathBuf| p.to_string_lossy().into_owned();
+    (dir, s(o), s(n))
+}
+
+#[track_caller]
+fn exit(out: &Output, code: i32) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn cli_exits_0_without_breaking_changes() {
+    let (_dir, old, new) = files(BASE, &format!("{BASE}{PONG}"));
+    let stdout = exit(&run(None, &[&old, &new]), 0);
+    assert!(stdout.contains("TOOL_ADDED"), "{stdout}");
+    assert!(
+        stdout.contains("0 breaking, 1 compatible change; the contract needs a minor version bump"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn cli_exits_3_on_a_breaking_change_and_0_once_it_is_allowed() {
+    let (_dir, old, new) = files(BASE, &edit("[text, bytes]", "[text]"));
+    let stdout = exit(&run(None, &[&old, &new]), 3);
+    assert!(
+        stdout.contains("new.yaml:23:7: ENUM_VALUE_NO_DELETE"),
+        "{stdout}"
+    );
+    let stdout = exit(
+        &run(
+            None,
+            &[
+                &old,
+                &new,
+                "--allow",
+                "ENUM_VALUE_NO_DELETE",
+                "--format",
+                "json",
+            ],
+        ),
+        0,
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(json["changes"][0]["allowed"], true);
+    assert_eq!(json["summary"]["bump"], "major");
+}
+
+#[test]
+fn cli_exits_2_on_usage_and_load_errors() {
+    let (_dir, old, new) = files(BASE, "server: {name: x}\ntools:\n  - name: Bad\n");
+    let out = run(None, &[&old, &new]);
+    exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[bad-tool-name]"));
+    exit(&run(None, &[&old]), 2);
+    exit(&run(None, &[&old, &old, "--allow", "NO_SUCH_RULE"]), 2);
+    exit(&run(None, &[&old, "/no/such/tools.yaml"]), 2);
+    exit(&run(None, &[&old, &old, "--format", "xml"]), 2);
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn cli_compares_against_a_git_revision() {
+    let repo = tempfile::tempdir().expect("a temporary directory");
+    let root = repo.path();
+    let sub = root.join("server");
+    std::fs::create_dir(&sub).expect("created");
+    git(root, &["init", "-q"]);
+    git(root, &["config", "user.name", "Test"]);
+    git(root, &["config", "user.email", "test@example.com"]);
+    std::fs::write(sub.join("tools.yaml"), BASE).expect("written");
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "contract"]);
+    let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
+    std::fs::write(sub.join("tools.yaml"), &BASE[..ping_at]).expect("written");
+
+    // From the root, naming the manifest by its path.
+    let stdout = exit(
+        &run(Some(root), &["--against", "HEAD", "server/tools.yaml"]),
+        3,
+    );
+    assert!(
+        stdout.contains("server/tools.yaml:57:11: TOOL_NO_DELETE"),
+        "{stdout}"
+    );
+    // From the manifest's directory, with the default path.
+    let stdout = exit(
+        &run(Some(&sub), &["--against", "HEAD", "--format", "github"]),
+        3,
+    );
+    assert!(
+        stdout.contains(
+            "::error file=tools.yaml,line=57,col=11,title=TOOL_NO_DELETE::tool `ping` was removed"
+        ),
+        "{stdout}"
+    );
+    // A revision that does not exist is a usage error.
+    exit(&run(Some(&sub), &["--against", "no-such-rev"]), 2);
+}

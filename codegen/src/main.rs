@@ -39,6 +39,17 @@ enum Command {
     /// Prints the JSON Schema of tools.yaml, for editors (the content of
     /// docs/tools.schema.json).
     Schema,
+    /// Prints the exact `tools/list` result clients will see, or one tool of it.
+    Show {
+        /// Only this tool's object.
+        tool: Option<String>,
+        /// The protocol revision the client speaks.
+        #[arg(long, value_enum, default_value_t = Revision::V2026_07_28)]
+        revision: Revision,
+        /// The manifest.
+        #[arg(long, default_value = "tools.yaml")]
+        manifest: PathBuf,
+    },
     /// Compares two manifests and classifies every change as breaking or compatible.
     ///
     /// `diff OLD NEW` compares two files; `diff --against REV [PATH]` compares PATH (default
@@ -58,6 +69,17 @@ enum Command {
         #[arg(long, value_name = "RULE_ID")]
         allow: Vec<String>,
     },
+}
+
+/// `--revision` of `show`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Revision {
+    /// The `initialize` era.
+    #[value(name = "2025-11-25")]
+    V2025_11_25,
+    /// The stateless, discover-first era, with cache hints.
+    #[value(name = "2026-07-28")]
+    V2026_07_28,
 }
 
 /// `--format` of `diff`.
@@ -99,6 +121,15 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { path } => check(&path),
         Command::Schema => schema(),
+        Command::Show {
+            tool,
+            revision,
+            manifest,
+        } => show(
+            &manifest,
+            tool.as_deref(),
+            matches!(revision, Revision::V2026_07_28),
+        ),
         Command::Diff {
             paths,
             against,
@@ -270,4 +301,46 @@ fn check(path: &std::path::Path) -> ExitCode {
             ExitCode::from(INVALID)
         }
     }
+}
+
+fn show(path: &std::path::Path, tool: Option<&str>, modern: bool) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: cannot read `{}`: {e}", path.display());
+            return ExitCode::from(USAGE);
+        }
+    };
+    let source = Source::new(path.to_string_lossy(), text);
+    let contract = match load(&source) {
+        Ok(loaded) => loaded.contract,
+        Err(diagnostics) => {
+            eprintln!("{}", diagnostic::render_all(&diagnostics, &source));
+            return ExitCode::from(USAGE);
+        }
+    };
+    let list = mcp_contract_codegen::schema::tools_list(&contract, modern);
+    let shown = match tool {
+        None => list,
+        Some(name) => match list["tools"]
+            .as_array()
+            .and_then(|ts| ts.iter().find(|t| t["name"] == name))
+        {
+            Some(t) => t.clone(),
+            None => {
+                let names: Vec<&str> = contract.tools.iter().map(|t| t.name.as_str()).collect();
+                eprintln!(
+                    "error: no tool `{name}` in `{}`; its tools are: {}",
+                    source.name,
+                    names.join(", ")
+                );
+                return ExitCode::from(USAGE);
+            }
+        },
+    };
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&shown).unwrap_or_default()
+    );
+    ExitCode::SUCCESS
 }

@@ -18,6 +18,24 @@ pub enum Side {
     Output,
 }
 
+/// The `tools/list` result a client receives: on 2026-07-28 with `resultType` and the cache
+/// hint (a server without one answers `ttlMs: 0`, `cacheScope: "private"`, as rmcp fills it),
+/// on 2025-11-25 the tools alone.
+pub fn tools_list(contract: &Contract, modern: bool) -> Value {
+    let tools: Vec<Value> = contract
+        .tools
+        .iter()
+        .map(|t| tool_json(contract, t))
+        .collect();
+    if !modern {
+        return json!({ "tools": tools });
+    }
+    let (ttl, scope) = contract.server.cache.map_or((0, "private"), |c| {
+        (c.ttl_ms, if c.public { "public" } else { "private" })
+    });
+    json!({ "resultType": "complete", "ttlMs": ttl, "cacheScope": scope, "tools": tools })
+}
+
 /// The published `Tool` object, exactly as `tools/list` carries it.
 pub fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
     let mut t = Map::new();

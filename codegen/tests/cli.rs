@@ -73,3 +73,48 @@ fn schema_prints_the_manifest_schema() {
         serde_json::from_slice(&out.stdout).expect("the output is JSON");
     assert_eq!(printed, mcp_contract_codegen::format::manifest_schema());
 }
+
+/// `show` prints what the running reference server answers: the same JSON as the server's own
+/// `tools/list` snapshots, so the CLI cannot disagree with the wire.
+#[test]
+fn show_prints_the_wire_the_server_publishes() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    for revision in ["2025-11-25", "2026-07-28"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+            .args(["show", "--revision", revision, "--manifest"])
+            .arg(root.join("tools.yaml"))
+            .output()
+            .expect("the CLI runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let shown: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let snapshot = std::fs::read_to_string(root.join(format!(
+            "tests/snapshots/contract__tools_list_{revision}.snap"
+        )))
+        .expect("the server's snapshot");
+        let body = snapshot.splitn(3, "---\n").nth(2).expect("an insta body");
+        let served: serde_json::Value = serde_json::from_str(body).expect("JSON");
+        assert_eq!(shown, served, "{revision}");
+    }
+    let one = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+        .args(["show", "read_file", "--manifest"])
+        .arg(root.join("tools.yaml"))
+        .output()
+        .expect("the CLI runs");
+    let tool: serde_json::Value = serde_json::from_slice(&one.stdout).expect("JSON");
+    assert_eq!(tool["name"], "read_file");
+    let missing = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+        .args(["show", "nope", "--manifest"])
+        .arg(root.join("tools.yaml"))
+        .output()
+        .expect("the CLI runs");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr)
+            .contains("its tools are: list_directory, read_file, search_text")
+    );
+}

@@ -23,6 +23,7 @@ pub mod meta_key;
 pub mod model;
 pub mod output;
 pub mod rust;
+pub mod scaffold;
 pub mod schema;
 pub mod source;
 pub mod validate;

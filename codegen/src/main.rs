@@ -39,6 +39,17 @@ enum Command {
     /// Prints the JSON Schema of tools.yaml, for editors (the content of
     /// docs/tools.schema.json).
     Schema,
+    /// Scaffolds a new server crate that builds and passes its tests at once.
+    Init {
+        /// The crate's and the server's name.
+        name: String,
+        /// Where to create it (default: a folder named NAME).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Depend on a checkout of mcp-contract at this path instead of crates.io.
+        #[arg(long, value_name = "CHECKOUT")]
+        path_deps: Option<PathBuf>,
+    },
     /// Prints the exact `tools/list` result clients will see, or one tool of it.
     Show {
         /// Only this tool's object.
@@ -121,6 +132,11 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { path } => check(&path),
         Command::Schema => schema(),
+        Command::Init {
+            name,
+            dir,
+            path_deps,
+        } => init(&name, dir, path_deps),
         Command::Show {
             tool,
             revision,
@@ -343,4 +359,26 @@ fn show(path: &std::path::Path, tool: Option<&str>, modern: bool) -> ExitCode {
         serde_json::to_string_pretty(&shown).unwrap_or_default()
     );
     ExitCode::SUCCESS
+}
+
+fn init(name: &str, dir: Option<PathBuf>, path_deps: Option<PathBuf>) -> ExitCode {
+    use mcp_contract_codegen::scaffold::{Dependencies, scaffold};
+    let dir = dir.unwrap_or_else(|| PathBuf::from(name));
+    let deps = match path_deps {
+        Some(root) => Dependencies::Checkout(std::fs::canonicalize(&root).unwrap_or(root)),
+        None => Dependencies::Registry(env!("CARGO_PKG_VERSION").into()),
+    };
+    match scaffold(&dir, name, &deps) {
+        Ok(files) => {
+            for file in files {
+                eprintln!("     Created {}", file.display());
+            }
+            eprintln!("\nNext: cd {} && cargo test", dir.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(USAGE)
+        }
+    }
 }

@@ -164,6 +164,51 @@ impl Tools for Workspace {
         })
     }
 
+    async fn apply_edits(&self, args: ApplyEditsArgs) -> Result<ApplyEditsOutput, ApplyEditsError> {
+        let dry_run = args.dry_run;
+        // The fallback error names the first file: an error that reaches it is not tied to one.
+        let first = args
+            .files
+            .first()
+            .map(|f| f.path.clone())
+            .unwrap_or_default();
+        let files: Vec<workspace::FileEdits> = args
+            .files
+            .into_iter()
+            .map(|file| workspace::FileEdits {
+                path: file.path,
+                version: file.version,
+                edits: file
+                    .edits
+                    .into_iter()
+                    .map(|e| workspace::Edit {
+                        old_text: e.old_text,
+                        new_text: e.new_text,
+                    })
+                    .collect(),
+            })
+            .collect();
+        let edited = blocking(self, move |w| w.apply_edits(&files, dry_run))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| ApplyEditsError::IoFailed {
+                    path: first,
+                    reason,
+                })
+            })?;
+        Ok(ApplyEditsOutput {
+            applied: edited.iter().any(|file| file.applied),
+            files: edited
+                .into_iter()
+                .map(|file| ApplyEditsOutputFiles {
+                    path: file.path,
+                    diff: file.diff,
+                    version: file.version,
+                })
+                .collect(),
+        })
+    }
+
     async fn move_path(&self, args: MovePathArgs) -> Result<MovePathOutput, MovePathError> {
         let (from, to) = (args.from.clone(), args.to.clone());
         let moved = blocking(self, move |w| w.move_path(&from, &to))

@@ -110,7 +110,8 @@ fn legacy_initialize_then_tools_list_and_call() {
             "create_directory",
             "edit_file",
             "move_path",
-            "delete_path"
+            "delete_path",
+            "apply_edits"
         ]
     );
     assert!(

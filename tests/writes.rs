@@ -464,6 +464,10 @@ async fn no_write_tool_reaches_outside_the_root_or_names_it() {
                 ("move_path", json!({"from": path, "to": "stolen.txt"})),
                 ("move_path", json!({"from": "README.md", "to": path})),
                 ("delete_path", json!({"path": path, "recursive": true})),
+                (
+                    "apply_edits",
+                    json!({"files": [{"path": path, "version": version, "edits": [{"old_text": "TOP", "new_text": "x"}]}]}),
+                ),
             ] {
                 let result = call(&client, tool, args.clone()).await;
                 let wire = serde_json::to_value(&result).expect("serializable");
@@ -524,5 +528,59 @@ async fn writes_keep_the_file_mode() {
     )
     .await);
     assert_eq!(mode(), 0o700);
+    client.cancel().await.expect("closed");
+}
+
+#[tokio::test]
+async fn apply_edits_is_all_or_nothing() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let (readme, main) = (
+        version(&client, "README.md").await,
+        version(&client, "src/main.rs").await,
+    );
+    let failing = call(
+        &client,
+        "apply_edits",
+        json!({"files": [
+            {"path": "README.md", "version": readme, "edits": [{"old_text": "Demo", "new_text": "Show"}]},
+            {"path": "src/main.rs", "version": main, "edits": [{"old_text": "i", "new_text": "x"}]}
+        ]}),
+    )
+    .await;
+    let (code_, _) = error(&failing);
+    assert_eq!(code_, "ambiguous_match");
+    let envelope = failing.structured_content.expect("an envelope");
+    assert_eq!(
+        envelope["errors"][0]["message"],
+        json!("edits[0].old_text matches 3 places in `src/main.rs`.")
+    );
+    assert_eq!(
+        contents(&host(&fixture, "README.md")),
+        "# Demo\n",
+        "no file was changed"
+    );
+
+    let done = ok(&call(
+        &client,
+        "apply_edits",
+        json!({"files": [
+            {"path": "README.md", "version": readme, "edits": [{"old_text": "Demo", "new_text": "Show"}]},
+            {"path": "src/main.rs", "version": main, "edits": [{"old_text": "hi", "new_text": "bye"}]}
+        ]}),
+    )
+    .await);
+    assert_eq!(done["applied"], json!(true));
+    assert_eq!(contents(&host(&fixture, "README.md")), "# Show\n");
+    assert_eq!(
+        done["files"][1]["version"],
+        json!(version(&client, "src/main.rs").await)
+    );
+    assert!(
+        done["files"][0]["diff"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("+# Show")
+    );
     client.cancel().await.expect("closed");
 }

@@ -18,6 +18,7 @@
 //! - [`Workspace::write_file`]: create a file, or replace one whose version the caller read.
 //! - [`Workspace::create_directory`]: a directory and its missing parents.
 //! - [`Workspace::edit_file`]: exact, version-checked text replacements, with a unified diff.
+//! - [`Workspace::apply_edits`]: the same over several files, all or nothing.
 //! - [`Workspace::move_path`]: move or rename, never onto something that exists.
 //! - [`Workspace::delete_path`]: a file, or a directory when asked for recursively.
 //!
@@ -51,4 +52,4 @@ pub use searching::{
     DEFAULT_MAX_RESULTS, MAX_LINE_CHARS, MAX_SEARCH_RESULTS, SearchMatch, SearchOptions,
     SearchResults,
 };
-pub use writing::{Edit, Edited, Written};
+pub use writing::{Edit, Edited, FileEdits, Written};

@@ -71,6 +71,54 @@ pub struct Edited {
     pub applied: bool,
 }
 
+/// One file's edits for [`Workspace::apply_edits`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEdits {
+    /// The file, workspace-relative.
+    pub path: String,
+    /// The version the caller read.
+    pub version: String,
+    /// The replacements, applied in order.
+    pub edits: Vec<Edit>,
+}
+
+/// An edit worked out in memory and not yet written.
+struct EditPlan {
+    target: WorkspacePath,
+    /// The file's permissions, for the replacement.
+    permissions: Permissions,
+    /// The version of `old`.
+    version: String,
+    old: String,
+    new: String,
+}
+
+impl EditPlan {
+    fn changes(&self) -> bool {
+        self.old != self.new
+    }
+
+    /// The outcome, with the new version when `applied` and the old one otherwise.
+    fn into_edited(self, applied: bool) -> Edited {
+        let shown = self.target.as_str();
+        let diff = TextDiff::from_lines(self.old.as_str(), self.new.as_str())
+            .unified_diff()
+            .context_radius(DIFF_CONTEXT_LINES)
+            .header(&format!("a/{shown}"), &format!("b/{shown}"))
+            .to_string();
+        Edited {
+            path: shown.to_owned(),
+            diff,
+            version: if applied {
+                version_of_bytes(self.new.as_bytes())
+            } else {
+                self.version
+            },
+            applied,
+        }
+    }
+}
+
 impl Workspace {
     /// Creates the file at `path` with `content`, or replaces it when `version` is the version
     /// of its current content. Missing parent directories are created.
@@ -151,6 +199,103 @@ impl Workspace {
     ) -> Result<Edited, WorkspaceError> {
         let target = WorkspacePath::parse(path)?;
         let _guard = self.locks().lock(&[&target]);
+        let plan = self.plan_edit(target, version, edits)?;
+        if dry_run || !plan.changes() {
+            return Ok(plan.into_edited(false));
+        }
+        self.replace_atomically(
+            &plan.target,
+            plan.new.as_bytes(),
+            Some(plan.permissions.clone()),
+        )?;
+        Ok(plan.into_edited(true))
+    }
+
+    /// Applies edits to several text files, all or nothing: every file's version must be its
+    /// current one and every edit must apply, or no file is written. Each file is edited as by
+    /// [`Workspace::edit_file`], and may be listed once.
+    ///
+    /// The new contents are all staged in synced temporary files before the first rename, so
+    /// only a filesystem failure during the renames themselves can interrupt the change; the
+    /// files already renamed are then put back (best effort) and the failure is reported.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Workspace::edit_file`], for the first file that fails;
+    /// [`WorkspaceError::InvalidPath`] for a file listed twice.
+    pub fn apply_edits(
+        &self,
+        files: &[FileEdits],
+        dry_run: bool,
+    ) -> Result<Vec<Edited>, WorkspaceError> {
+        let mut targets: Vec<WorkspacePath> = Vec::with_capacity(files.len());
+        for file in files {
+            let target = WorkspacePath::parse(&file.path)?;
+            if targets.contains(&target) {
+                return Err(WorkspaceError::invalid_path(
+                    &file.path,
+                    "it is listed twice; put all of its edits in one entry",
+                ));
+            }
+            targets.push(target);
+        }
+        let _guard = self.locks().lock(&targets.iter().collect::<Vec<_>>());
+        let mut plans = Vec::with_capacity(files.len());
+        for (file, target) in files.iter().zip(targets) {
+            plans.push(self.plan_edit(target, &file.version, &file.edits)?);
+        }
+        if dry_run {
+            return Ok(plans
+                .into_iter()
+                .map(|plan| plan.into_edited(false))
+                .collect());
+        }
+
+        let changing: Vec<&EditPlan> = plans.iter().filter(|plan| plan.changes()).collect();
+        let mut staged = Vec::with_capacity(changing.len());
+        for plan in &changing {
+            match self.stage(
+                &plan.target,
+                plan.new.as_bytes(),
+                Some(plan.permissions.clone()),
+            ) {
+                Ok(temp) => staged.push(temp),
+                Err(err) => {
+                    self.discard(&staged);
+                    return Err(err);
+                }
+            }
+        }
+        for (done, (plan, temp)) in changing.iter().zip(&staged).enumerate() {
+            if let Err(err) = self.commit(temp, &plan.target) {
+                self.discard(&staged[done..]);
+                // Put back the files already replaced; their old text is at hand.
+                for earlier in &changing[..done] {
+                    let _ = self.replace_atomically(
+                        &earlier.target,
+                        earlier.old.as_bytes(),
+                        Some(earlier.permissions.clone()),
+                    );
+                }
+                return Err(err);
+            }
+        }
+        Ok(plans
+            .into_iter()
+            .map(|plan| {
+                let applied = plan.changes();
+                plan.into_edited(applied)
+            })
+            .collect())
+    }
+
+    /// Reads the text file at `target`, checks its version and applies `edits` in memory.
+    fn plan_edit(
+        &self,
+        target: WorkspacePath,
+        version: &str,
+        edits: &[Edit],
+    ) -> Result<EditPlan, WorkspaceError> {
         let Some(metadata) = self.existing_file(&target)? else {
             return Err(WorkspaceError::NotFound {
                 path: target.as_str().to_owned(),
@@ -159,27 +304,13 @@ impl Workspace {
         // One read gives the text and the version of the same bytes.
         let current = self.read_file(target.as_str(), None, None)?;
         check_version(&target, version, &current.version)?;
-        let edited = apply(&target, &current.content, edits)?;
-        let shown = target.as_str();
-        let diff = TextDiff::from_lines(current.content.as_str(), edited.as_str())
-            .unified_diff()
-            .context_radius(DIFF_CONTEXT_LINES)
-            .header(&format!("a/{shown}"), &format!("b/{shown}"))
-            .to_string();
-        if dry_run || edited == current.content {
-            return Ok(Edited {
-                path: shown.to_owned(),
-                diff,
-                version: current.version,
-                applied: false,
-            });
-        }
-        self.replace_atomically(&target, edited.as_bytes(), Some(metadata.permissions()))?;
-        Ok(Edited {
-            path: shown.to_owned(),
-            diff,
-            version: version_of_bytes(edited.as_bytes()),
-            applied: true,
+        let new = apply(&target, &current.content, edits)?;
+        Ok(EditPlan {
+            permissions: metadata.permissions(),
+            version: current.version,
+            old: current.content,
+            new,
+            target,
         })
     }
 
@@ -374,6 +505,18 @@ impl Workspace {
         bytes: &[u8],
         permissions: Option<Permissions>,
     ) -> Result<(), WorkspaceError> {
+        let temp = self.stage(target, bytes, permissions)?;
+        self.commit(&temp, target)
+    }
+
+    /// Writes `bytes` to a new temporary file beside `target`, with `permissions`, and syncs
+    /// it; returns its path. Nothing visible at `target` changes yet.
+    fn stage(
+        &self,
+        target: &WorkspacePath,
+        bytes: &[u8],
+        permissions: Option<Permissions>,
+    ) -> Result<WorkspacePath, WorkspaceError> {
         let parent = target.parent().unwrap_or_else(WorkspacePath::root);
         let (temp, mut file) = self.create_temp(&parent)?;
         let written = (|| {
@@ -384,21 +527,36 @@ impl Workspace {
             }
             file.write_all(bytes)?;
             file.flush()?;
-            file.sync_all()?;
-            drop(file);
-            self.dir().rename(
-                temp.to_relative_path(),
-                self.dir(),
-                target.to_relative_path(),
-            )
+            file.sync_all()
         })();
         if let Err(err) = written {
-            // Leave no stray temporary file behind; if even this fails, a later listing shows it.
-            let _ = self.dir().remove_file(temp.to_relative_path());
+            self.discard(std::slice::from_ref(&temp));
+            return Err(io_error(target, &err));
+        }
+        Ok(temp)
+    }
+
+    /// Renames the staged file `temp` over `target`, the one step that makes the change
+    /// visible; on failure the temporary file is removed.
+    fn commit(&self, temp: &WorkspacePath, target: &WorkspacePath) -> Result<(), WorkspaceError> {
+        if let Err(err) = self.dir().rename(
+            temp.to_relative_path(),
+            self.dir(),
+            target.to_relative_path(),
+        ) {
+            self.discard(std::slice::from_ref(temp));
             return Err(io_error(target, &err));
         }
         self.sync_parent(target);
         Ok(())
+    }
+
+    /// Removes staged temporary files that will not be used. A failure leaves a stray file that
+    /// a listing shows, which is better than failing a call whose outcome is already decided.
+    fn discard(&self, temps: &[WorkspacePath]) {
+        for temp in temps {
+            let _ = self.dir().remove_file(temp.to_relative_path());
+        }
     }
 
     /// Creates a new, empty temporary file in `parent`, under a name no other write uses.
@@ -987,6 +1145,18 @@ mod tests {
                 "delete_path",
                 ws.delete_path(path, true).map(|r| format!("{r:?}")),
             ),
+            (
+                "apply_edits",
+                ws.apply_edits(
+                    &[FileEdits {
+                        path: path.to_owned(),
+                        version: any_version.clone(),
+                        edits: vec![edit("TOP", "x")],
+                    }],
+                    false,
+                )
+                .map(|r| format!("{r:?}")),
+            ),
         ]
     }
 
@@ -1135,5 +1305,107 @@ mod tests {
             read(&fixture, "README.md"),
             "# Demo\nfn main is documented here\n"
         );
+    }
+
+    fn file_edits(path: &str, version: &str, edits: &[(&str, &str)]) -> FileEdits {
+        FileEdits {
+            path: path.into(),
+            version: version.into(),
+            edits: edits.iter().map(|(old, new)| edit(old, new)).collect(),
+        }
+    }
+
+    #[test]
+    fn apply_edits_changes_every_file_or_none() {
+        let fixture = Fixture::new();
+        let ws = &fixture.workspace;
+        let (readme, main) = (
+            version(&fixture, "README.md"),
+            version(&fixture, "src/main.rs"),
+        );
+        let before = (read(&fixture, "README.md"), read(&fixture, "src/main.rs"));
+
+        // The second file's edit fails: the first file, though valid, is not written.
+        let err = ws
+            .apply_edits(
+                &[
+                    file_edits("README.md", &readme, &[("Demo", "Show")]),
+                    file_edits("src/main.rs", &main, &[("absent", "x")]),
+                ],
+                false,
+            )
+            .expect_err("no match");
+        assert_eq!(
+            err,
+            WorkspaceError::NoMatch {
+                path: "src/main.rs".into(),
+                index: 0
+            }
+        );
+        // A stale version on the second file: the same.
+        let err = ws
+            .apply_edits(
+                &[
+                    file_edits("README.md", &readme, &[("Demo", "Show")]),
+                    file_edits("src/main.rs", &readme, &[("hi", "x")]),
+                ],
+                false,
+            )
+            .expect_err("stale");
+        assert!(
+            matches!(err, WorkspaceError::StaleVersion { .. }),
+            "{err:?}"
+        );
+        let err = ws
+            .apply_edits(
+                &[
+                    file_edits("README.md", &readme, &[("Demo", "Show")]),
+                    file_edits("./README.md", &readme, &[("main", "x")]),
+                ],
+                false,
+            )
+            .expect_err("listed twice");
+        assert!(
+            matches!(err, WorkspaceError::InvalidPath { ref reason, .. } if reason.contains("twice")),
+            "{err:?}"
+        );
+        let dry = ws
+            .apply_edits(
+                &[
+                    file_edits("README.md", &readme, &[("Demo", "Show")]),
+                    file_edits("src/main.rs", &main, &[("hi", "bye")]),
+                ],
+                true,
+            )
+            .expect("dry run");
+        assert!(dry.iter().all(|file| !file.applied));
+        assert_eq!(dry[1].version, main);
+        assert_eq!(
+            (read(&fixture, "README.md"), read(&fixture, "src/main.rs")),
+            before
+        );
+        assert_eq!(leftovers(&fixture.root), Vec::<String>::new());
+        assert_eq!(leftovers(&fixture.host_path("src")), Vec::<String>::new());
+
+        let done = ws
+            .apply_edits(
+                &[
+                    file_edits("README.md", &readme, &[("Demo", "Show")]),
+                    file_edits("src/main.rs", &main, &[("hi", "bye")]),
+                ],
+                false,
+            )
+            .expect("applied");
+        assert_eq!(
+            read(&fixture, "README.md"),
+            "# Show\nfn main is documented here\n"
+        );
+        assert_eq!(
+            read(&fixture, "src/main.rs"),
+            "fn main() {\n    println!(\"bye\");\n}\n"
+        );
+        assert_eq!(done[0].diff, dry[0].diff);
+        assert_eq!(done[1].version, version(&fixture, "src/main.rs"));
+        assert!(done.iter().all(|file| file.applied));
     }
 }

@@ -157,8 +157,15 @@ impl Workspace {
                 check_version(&target, expected, &current)?;
             }
         }
-        let permissions = existing.map(|metadata| metadata.permissions());
-        self.replace_atomically(&target, content.as_bytes(), permissions)?;
+        match existing {
+            Some(metadata) => {
+                self.replace_atomically(&target, content.as_bytes(), Some(metadata.permissions()))?;
+            }
+            None => {
+                let temp = self.stage(&target, content.as_bytes(), None)?;
+                self.commit_new(&temp, &target)?;
+            }
+        }
         Ok(Written {
             path: target.as_str().to_owned(),
             version: version_of_bytes(content.as_bytes()),
@@ -549,6 +556,33 @@ impl Workspace {
         }
         self.sync_parent(target);
         Ok(())
+    }
+
+    /// Puts the staged file `temp` at `target`, where nothing may exist: the temporary file is
+    /// hard-linked there, which fails atomically if anything appeared at `target` since it was
+    /// checked (another process's new file is never replaced), and then its temporary name is
+    /// removed.
+    ///
+    /// On a filesystem without hard links this falls back to the rename, which has no such
+    /// guarantee against other processes (this server's own writes are ordered by the lock).
+    fn commit_new(
+        &self,
+        temp: &WorkspacePath,
+        target: &WorkspacePath,
+    ) -> Result<(), WorkspaceError> {
+        let (from, to) = (temp.to_relative_path(), target.to_relative_path());
+        match self.dir().hard_link(&from, self.dir(), &to) {
+            Ok(()) => {
+                self.discard(std::slice::from_ref(temp));
+                self.sync_parent(target);
+                Ok(())
+            }
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {
+                self.discard(std::slice::from_ref(temp));
+                Err(already_exists(target))
+            }
+            Err(_) => self.commit(temp, target),
+        }
     }
 
     /// Removes staged temporary files that will not be used. A failure leaves a stray file that
@@ -1407,5 +1441,24 @@ mod tests {
         assert_eq!(done[0].diff, dry[0].diff);
         assert_eq!(done[1].version, version(&fixture, "src/main.rs"));
         assert!(done.iter().all(|file| file.applied));
+    }
+
+    #[test]
+    fn a_new_file_never_replaces_one_that_appeared_after_the_check() {
+        // The moment between write_file's check and its commit, forced: another process
+        // creates the file after the new content is staged.
+        let fixture = Fixture::new();
+        let ws = &fixture.workspace;
+        let target = WorkspacePath::parse("src/new.rs").expect("valid");
+        let temp = ws.stage(&target, b"ours\n", None).expect("staged");
+        fixture.write("src/new.rs", "theirs\n");
+        assert_eq!(
+            ws.commit_new(&temp, &target),
+            Err(WorkspaceError::AlreadyExists {
+                path: "src/new.rs".into()
+            })
+        );
+        assert_eq!(read(&fixture, "src/new.rs"), "theirs\n");
+        assert_eq!(leftovers(&fixture.host_path("src")), Vec::<String>::new());
     }
 }

@@ -701,10 +701,11 @@ fn already_exists(path: &WorkspacePath) -> WorkspaceError {
 /// A failed rename or link onto `destination`: something there already is the caller's
 /// `already_exists`, whatever the operating system called it.
 fn move_error(destination: &WorkspacePath, err: &io::Error) -> WorkspaceError {
-    // ENOTEMPTY (39 on Linux, 66 on the BSDs): renaming a directory onto a non-empty one.
-    let not_empty = matches!(err.raw_os_error(), Some(39) if cfg!(target_os = "linux"))
-        || matches!(err.raw_os_error(), Some(66) if !cfg!(target_os = "linux"));
-    if err.kind() == io::ErrorKind::AlreadyExists || not_empty {
+    // `DirectoryNotEmpty`: a directory renamed onto a non-empty one.
+    if matches!(
+        err.kind(),
+        io::ErrorKind::AlreadyExists | io::ErrorKind::DirectoryNotEmpty
+    ) {
         return already_exists(destination);
     }
     io_error(destination, err)

@@ -33,6 +33,13 @@ pub fn render(root: &Path) -> String {
         "Serving the files under {} over stdio (MCP).\n\nTools:",
         root.display()
     );
+    // The titles line up in one column past the longest name, however long the names grow.
+    let width = published
+        .tools
+        .iter()
+        .map(|tool| tool.name.len())
+        .max()
+        .unwrap_or(0);
     for tool in &published.tools {
         let read_only = tool
             .annotations
@@ -42,7 +49,7 @@ pub fn render(root: &Path) -> String {
         let title = tool.title.as_deref().unwrap_or_default();
         let _ = writeln!(
             out,
-            "  {:<16} {title}{}",
+            "  {:<width$} {title}{}",
             tool.name,
             if read_only { " (read-only)" } else { "" }
         );
@@ -67,9 +74,24 @@ mod tests {
             contract::names::LIST_DIRECTORY,
             contract::names::READ_FILE,
             contract::names::SEARCH_TEXT,
+            contract::names::WRITE_FILE,
+            contract::names::CREATE_DIRECTORY,
+            contract::names::EDIT_FILE,
+            contract::names::MOVE_PATH,
+            contract::names::DELETE_PATH,
+            contract::names::APPLY_EDITS,
         ] {
             assert!(text.contains(name), "{name} missing from:\n{text}");
         }
+        // The longest name still has a space before its title, and the titles line up.
+        assert!(
+            text.contains("  create_directory Create a directory\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  list_directory   List a directory (read-only)\n"),
+            "{text}"
+        );
         let line = text
             .lines()
             .find(|l| l.trim_start().starts_with('{'))

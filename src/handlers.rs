@@ -28,12 +28,7 @@ impl Tools for Workspace {
             .into_iter()
             .map(|e| Entry {
                 path: e.path,
-                kind: match e.kind {
-                    workspace::EntryKind::File => EntryKind::File,
-                    workspace::EntryKind::Directory => EntryKind::Directory,
-                    workspace::EntryKind::Symlink => EntryKind::Symlink,
-                    workspace::EntryKind::Other => EntryKind::Other,
-                },
+                kind: kind(e.kind),
                 size: e.size,
             })
             .collect();
@@ -94,6 +89,174 @@ impl Tools for Workspace {
             truncated: found.truncated,
         })
     }
+
+    async fn write_file(&self, args: WriteFileArgs) -> Result<WriteFileOutput, WriteFileError> {
+        let WriteFileArgs {
+            path,
+            content,
+            version,
+        } = args;
+        let shown = path.clone();
+        let written = blocking(self, move |w| {
+            w.write_file(&path, &content, version.as_deref())
+        })
+        .await
+        .map_err(|e| {
+            declared(e, |reason| WriteFileError::IoFailed {
+                path: shown,
+                reason,
+            })
+        })?;
+        Ok(WriteFileOutput {
+            path: written.path,
+            version: written.version,
+            created: written.created,
+        })
+    }
+
+    async fn create_directory(
+        &self,
+        args: CreateDirectoryArgs,
+    ) -> Result<CreateDirectoryOutput, CreateDirectoryError> {
+        let path = args.path.clone();
+        let created = blocking(self, move |w| w.create_directory(&path))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| CreateDirectoryError::IoFailed {
+                    path: args.path.clone(),
+                    reason,
+                })
+            })?;
+        Ok(CreateDirectoryOutput {
+            path: workspace_path(&args.path),
+            created,
+        })
+    }
+
+    async fn edit_file(&self, args: EditFileArgs) -> Result<EditFileOutput, EditFileError> {
+        let EditFileArgs {
+            path,
+            version,
+            edits,
+            dry_run,
+        } = args;
+        let edits: Vec<workspace::Edit> = edits
+            .into_iter()
+            .map(|e| workspace::Edit {
+                old_text: e.old_text,
+                new_text: e.new_text,
+            })
+            .collect();
+        let shown = path.clone();
+        let edited = blocking(self, move |w| w.edit_file(&path, &version, &edits, dry_run))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| EditFileError::IoFailed {
+                    path: shown,
+                    reason,
+                })
+            })?;
+        Ok(EditFileOutput {
+            path: edited.path,
+            diff: edited.diff,
+            version: edited.version,
+            applied: edited.applied,
+        })
+    }
+
+    async fn apply_edits(&self, args: ApplyEditsArgs) -> Result<ApplyEditsOutput, ApplyEditsError> {
+        let dry_run = args.dry_run;
+        // The fallback error names the first file: an error that reaches it is not tied to one.
+        let first = args
+            .files
+            .first()
+            .map(|f| f.path.clone())
+            .unwrap_or_default();
+        let files: Vec<workspace::FileEdits> = args
+            .files
+            .into_iter()
+            .map(|file| workspace::FileEdits {
+                path: file.path,
+                version: file.version,
+                edits: file
+                    .edits
+                    .into_iter()
+                    .map(|e| workspace::Edit {
+                        old_text: e.old_text,
+                        new_text: e.new_text,
+                    })
+                    .collect(),
+            })
+            .collect();
+        let edited = blocking(self, move |w| w.apply_edits(&files, dry_run))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| ApplyEditsError::IoFailed {
+                    path: first,
+                    reason,
+                })
+            })?;
+        Ok(ApplyEditsOutput {
+            applied: edited.iter().any(|file| file.applied),
+            files: edited
+                .into_iter()
+                .map(|file| ApplyEditsOutputFiles {
+                    path: file.path,
+                    diff: file.diff,
+                    version: file.version,
+                })
+                .collect(),
+        })
+    }
+
+    async fn move_path(&self, args: MovePathArgs) -> Result<MovePathOutput, MovePathError> {
+        let (from, to) = (args.from.clone(), args.to.clone());
+        let moved = blocking(self, move |w| w.move_path(&from, &to))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| MovePathError::IoFailed {
+                    path: args.from.clone(),
+                    reason,
+                })
+            })?;
+        Ok(MovePathOutput {
+            from: workspace_path(&args.from),
+            to: workspace_path(&args.to),
+            kind: kind(moved),
+        })
+    }
+
+    async fn delete_path(&self, args: DeletePathArgs) -> Result<DeletePathOutput, DeletePathError> {
+        let (path, recursive) = (args.path.clone(), args.recursive);
+        let deleted = blocking(self, move |w| w.delete_path(&path, recursive))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| DeletePathError::IoFailed {
+                    path: args.path.clone(),
+                    reason,
+                })
+            })?;
+        Ok(DeletePathOutput {
+            path: workspace_path(&args.path),
+            kind: kind(deleted),
+        })
+    }
+}
+
+/// What an entry is, in the contract's terms.
+fn kind(kind: workspace::EntryKind) -> EntryKind {
+    match kind {
+        workspace::EntryKind::File => EntryKind::File,
+        workspace::EntryKind::Directory => EntryKind::Directory,
+        workspace::EntryKind::Symlink => EntryKind::Symlink,
+        workspace::EntryKind::Other => EntryKind::Other,
+    }
+}
+
+/// The canonical spelling of a path the operation has already accepted (`./a//b` is `a/b`),
+/// so results name paths the same way listings do.
+fn workspace_path(raw: &str) -> String {
+    workspace::canonical_path(raw).unwrap_or_else(|| raw.to_owned())
 }
 
 /// Runs a blocking workspace operation on tokio's blocking pool, so a slow disk or a large
@@ -144,6 +307,31 @@ impl From<WorkspaceError> for ContractError {
             WorkspaceError::InvalidPattern { pattern, reason } => {
                 ContractError::InvalidPattern { pattern, reason }
             }
+            WorkspaceError::StaleVersion { path, reason } => {
+                ContractError::StaleVersion { path, reason }
+            }
+            WorkspaceError::AlreadyExists { path } => ContractError::AlreadyExists { path },
+            WorkspaceError::NoMatch { path, index } => ContractError::NoMatch {
+                index: index.to_string(),
+                path,
+            },
+            WorkspaceError::AmbiguousMatch { path, index, count } => {
+                ContractError::AmbiguousMatch {
+                    index: index.to_string(),
+                    count: count.to_string(),
+                    path,
+                }
+            }
+            WorkspaceError::InvalidEdit {
+                path,
+                index,
+                reason,
+            } => ContractError::InvalidEdit {
+                index: index.to_string(),
+                path,
+                reason,
+            },
+            WorkspaceError::RecursiveRequired { path } => ContractError::RecursiveRequired { path },
             WorkspaceError::Io { path, message } => ContractError::IoFailed {
                 path,
                 reason: message,

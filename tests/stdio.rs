@@ -100,7 +100,20 @@ fn legacy_initialize_then_tools_list_and_call() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names, ["list_directory", "read_file", "search_text"]);
+    assert_eq!(
+        names,
+        [
+            "list_directory",
+            "read_file",
+            "search_text",
+            "write_file",
+            "create_directory",
+            "edit_file",
+            "move_path",
+            "delete_path",
+            "apply_edits"
+        ]
+    );
     assert!(
         !list.to_string().contains("\"default\""),
         "no default keyword on the wire"
@@ -171,7 +184,7 @@ fn modern_discover_then_tools_list_with_cache_hints() {
     let unknown = server.request(
         4,
         "tools/call",
-        json!({"_meta": modern_meta(), "name": "write_file", "arguments": {}}),
+        json!({"_meta": modern_meta(), "name": "format_disk", "arguments": {}}),
     );
     assert_eq!(
         unknown["error"]["code"],

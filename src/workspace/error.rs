@@ -85,6 +85,50 @@ pub enum WorkspaceError {
         /// Why it does not compile.
         reason: String,
     },
+    /// A write was given a version the file no longer has (or the file is gone): someone
+    /// changed it since the caller read it, and writing would discard that change.
+    StaleVersion {
+        /// The workspace-relative path.
+        path: String,
+        /// What changed, such as "its version is now 3a4b…".
+        reason: String,
+    },
+    /// Something already exists where a write would create something new.
+    AlreadyExists {
+        /// The workspace-relative path.
+        path: String,
+    },
+    /// An edit's `old_text` occurs nowhere in the file (as the earlier edits left it).
+    NoMatch {
+        /// The workspace-relative path.
+        path: String,
+        /// The edit's position in the list, counting from 0.
+        index: usize,
+    },
+    /// An edit's `old_text` occurs more than once, so which one to replace is unclear.
+    AmbiguousMatch {
+        /// The workspace-relative path.
+        path: String,
+        /// The edit's position in the list, counting from 0.
+        index: usize,
+        /// How many times it occurs (overlapping occurrences count).
+        count: usize,
+    },
+    /// An edit cannot be applied whatever the file holds, such as one with an empty
+    /// `old_text`.
+    InvalidEdit {
+        /// The workspace-relative path.
+        path: String,
+        /// The edit's position in the list, counting from 0.
+        index: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A directory was to be deleted without the caller saying that its contents go too.
+    RecursiveRequired {
+        /// The workspace-relative path.
+        path: String,
+    },
     /// The filesystem failed in a way none of the other variants describe, such as a permission
     /// error.
     Io {
@@ -188,6 +232,35 @@ impl fmt::Display for WorkspaceError {
             WorkspaceError::InvalidPattern { pattern, reason } => {
                 write!(f, "`{pattern}` is not a valid pattern: {reason}")
             }
+            WorkspaceError::StaleVersion { path, reason } => write!(
+                f,
+                "`{path}` changed since it was read: {reason}; read it again and redo the change \
+                 against its current content and version"
+            ),
+            WorkspaceError::AlreadyExists { path } => write!(
+                f,
+                "`{path}` already exists; choose another path, or, to replace a file, pass the \
+                 version read from it"
+            ),
+            WorkspaceError::NoMatch { path, index } => write!(
+                f,
+                "edits[{index}].old_text matches nothing in `{path}`; copy it exactly from the \
+                 file, whitespace and line endings included"
+            ),
+            WorkspaceError::AmbiguousMatch { path, index, count } => write!(
+                f,
+                "edits[{index}].old_text matches {count} places in `{path}`; include more of \
+                 the surrounding text so that it matches exactly one"
+            ),
+            WorkspaceError::InvalidEdit {
+                path,
+                index,
+                reason,
+            } => write!(f, "edits[{index}] cannot be applied to `{path}`: {reason}"),
+            WorkspaceError::RecursiveRequired { path } => write!(
+                f,
+                "`{path}` is a directory; deleting it and everything in it needs recursive: true"
+            ),
             WorkspaceError::Io { path, message } => {
                 write!(f, "accessing `{path}` failed: {message}")
             }

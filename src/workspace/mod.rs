@@ -1,4 +1,4 @@
-//! The workspace: one root directory and the read-only operations on the files under it,
+//! The workspace: one root directory and the operations on the files under it,
 //! sandboxed so that nothing outside the root can be reached.
 //!
 //! [`Workspace::open`] takes a capability for the root (a `cap_std::fs::Dir`), and every later
@@ -15,16 +15,27 @@
 //! - [`Workspace::read_file`]: a text file, whole or by lines, with its version (SHA-256).
 //! - [`Workspace::search_text`]: matching lines under a directory, ripgrep-style.
 //! - [`Workspace::file_info`]: the kind, size, time and read-only flag of one path.
+//! - [`Workspace::write_file`]: create a file, or replace one whose version the caller read.
+//! - [`Workspace::create_directory`]: a directory and its missing parents.
+//! - [`Workspace::edit_file`]: exact, version-checked text replacements, with a unified diff.
+//! - [`Workspace::apply_edits`]: the same over several files, all or nothing.
+//! - [`Workspace::move_path`]: move or rename, never onto something that exists.
+//! - [`Workspace::delete_path`]: a file, or a directory when asked for recursively.
+//!
+//! Writes are atomic (a synced temporary file renamed over the target) and ordered per path
+//! (see `locks.rs`), so no write loses another's update; `writing.rs` says how.
 
 mod error;
 mod globs;
 mod info;
 mod listing;
+mod locks;
 mod path;
 mod reading;
 mod sandbox;
 mod searching;
 mod timestamp;
+mod writing;
 
 #[cfg(test)]
 mod testing;
@@ -34,10 +45,11 @@ pub use info::FileInfo;
 pub use listing::{
     DEFAULT_LIST_DEPTH, Entry, EntryKind, ListOptions, Listing, MAX_LIST_DEPTH, MAX_LIST_ENTRIES,
 };
-pub use path::{MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
+pub use path::{MAX_COMPONENT_BYTES, MAX_PATH_BYTES, canonical_path};
 pub use reading::{FileContent, MAX_READ_BYTES};
 pub use sandbox::Workspace;
 pub use searching::{
     DEFAULT_MAX_RESULTS, MAX_LINE_CHARS, MAX_SEARCH_RESULTS, SearchMatch, SearchOptions,
     SearchResults,
 };
+pub use writing::{Edit, Edited, FileEdits, Written};

@@ -16,6 +16,14 @@ pub const MAX_PATH_BYTES: usize = 4096;
 /// filesystems).
 pub const MAX_COMPONENT_BYTES: usize = 255;
 
+/// The canonical spelling of `raw` (`./a//b/` is `a/b`, `` is `.`), or `None` if it is not a
+/// valid workspace path.
+pub fn canonical_path(raw: &str) -> Option<String> {
+    WorkspacePath::parse(raw)
+        .ok()
+        .map(|path| path.as_str().to_owned())
+}
+
 /// A checked path relative to the workspace root: no root or prefix, no `..`, no `.`, no empty
 /// components, and within the length limits.
 ///
@@ -163,6 +171,21 @@ impl WorkspacePath {
             ancestors.push(current);
         }
         ancestors
+    }
+
+    /// The directory that holds this path; `None` for the root.
+    pub(crate) fn parent(&self) -> Option<Self> {
+        self.ancestors().pop()
+    }
+
+    /// Whether this path is `other` or lies beneath it.
+    pub(crate) fn is_within(&self, other: &WorkspacePath) -> bool {
+        other.is_root()
+            || self == other
+            || self
+                .joined
+                .strip_prefix(&other.joined)
+                .is_some_and(|rest| rest.starts_with('/'))
     }
 
     /// The path to hand to the sandbox `Dir`: relative, `.` for the root.

@@ -16,9 +16,10 @@ use cap_std::fs::{Dir, Metadata};
 
 use crate::workspace::WorkspaceError;
 use crate::workspace::listing::EntryKind;
+use crate::workspace::locks::PathLocks;
 use crate::workspace::path::WorkspacePath;
 
-/// A directory tree that can be listed, read and searched, and nothing outside it.
+/// A directory tree that can be listed, read, searched and written, and nothing outside it.
 ///
 /// Cloning is cheap and clones share the open root, so a clone can be moved into a blocking
 /// task. Every operation is synchronous and does blocking file I/O.
@@ -31,6 +32,9 @@ pub struct Workspace {
     /// enumerates directories by host path. The walker only learns names from it: every file it
     /// finds is opened through `dir`. Never put into a result or an error message.
     walk_root: Arc<PathBuf>,
+    /// The paths being written right now, shared by every clone, so that a write's version
+    /// check and its rename are never interleaved with another write to the same path.
+    locks: Arc<PathLocks>,
 }
 
 impl Workspace {
@@ -54,12 +58,18 @@ impl Workspace {
         Ok(Workspace {
             dir: Arc::new(dir),
             walk_root: Arc::new(walk_root),
+            locks: Arc::default(),
         })
     }
 
     /// The capability for the root.
     pub(crate) fn dir(&self) -> &Dir {
         &self.dir
+    }
+
+    /// The locks that order the writes to each path.
+    pub(crate) fn locks(&self) -> &PathLocks {
+        &self.locks
     }
 
     /// The root's host path, for the search walker only.

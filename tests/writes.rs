@@ -1,0 +1,586 @@
+//! The write tools, in process, through the published contract: each tool's success and its
+//! errors as a client sees them, lost updates, sandbox escapes and the error text.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use mcp_contract::rmcp::model::CallToolResult;
+use mcp_contract::testing::{Client, Revision, call, check_wire, connect};
+use mcp_workspace::{Workspace, contract};
+use serde_json::{Value, json};
+
+const SECRET: &str = "TOP SECRET\n";
+
+/// A workspace `ws` with a few files, and `secret.txt` beside it that no call may change.
+struct Fixture {
+    _outer: tempfile::TempDir,
+    root: PathBuf,
+    secret: PathBuf,
+}
+
+fn fixture() -> Fixture {
+    let outer = tempfile::tempdir().expect("a temporary directory");
+    let secret = outer.path().join("secret.txt");
+    std::fs::write(&secret, SECRET).expect("written");
+    let root = outer.path().join("ws");
+    std::fs::create_dir_all(root.join("src")).expect("created");
+    std::fs::write(
+        root.join("src/main.rs"),
+        "fn main() {\n    println!(\"hi\");\n}\n",
+    )
+    .expect("written");
+    std::fs::write(root.join("README.md"), "# Demo\n").expect("written");
+    Fixture {
+        _outer: outer,
+        root,
+        secret,
+    }
+}
+
+async fn client(fixture: &Fixture, revision: Revision) -> Client {
+    let workspace = Workspace::open(&fixture.root).expect("the workspace opens");
+    connect(contract::server(workspace), revision)
+        .await
+        .expect("connected")
+}
+
+fn ok(result: &CallToolResult) -> Value {
+    assert_eq!(result.is_error, Some(false), "expected success: {result:?}");
+    result
+        .structured_content
+        .clone()
+        .expect("structured content")
+}
+
+/// The first error's code, and the envelope's hint.
+fn error(result: &CallToolResult) -> (String, String) {
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "expected a tool error: {result:?}"
+    );
+    let envelope = result.structured_content.clone().expect("an envelope");
+    let first = &envelope["errors"][0];
+    (
+        first["code"].as_str().expect("a code").to_owned(),
+        envelope["hint"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+fn code(result: &CallToolResult) -> String {
+    error(result).0
+}
+
+async fn version(client: &Client, path: &str) -> String {
+    let read = ok(&call(client, "read_file", json!({ "path": path })).await);
+    read["version"].as_str().expect("a version").to_owned()
+}
+
+fn host(fixture: &Fixture, path: &str) -> PathBuf {
+    fixture.root.join(path)
+}
+
+fn contents(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("readable")
+}
+
+#[tokio::test]
+async fn write_file_creates_then_replaces_only_with_the_version_read() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let created = ok(&call(
+        &client,
+        "write_file",
+        json!({"path": "notes/todo.md", "content": "- one\n"}),
+    )
+    .await);
+    assert_eq!(created["created"], json!(true));
+    assert_eq!(created["path"], json!("notes/todo.md"));
+    assert_eq!(
+        created["version"],
+        json!(version(&client, "notes/todo.md").await)
+    );
+
+    let again = call(
+        &client,
+        "write_file",
+        json!({"path": "notes/todo.md", "content": "- two\n"}),
+    )
+    .await;
+    let (code_, hint) = error(&again);
+    assert_eq!(code_, "already_exists");
+    assert!(hint.contains("read_file"), "{hint}");
+
+    let v1 = created["version"].clone();
+    let replaced = ok(&call(
+        &client,
+        "write_file",
+        json!({"path": "notes/todo.md", "content": "- two\n", "version": v1}),
+    )
+    .await);
+    assert_eq!(replaced["created"], json!(false));
+    assert_eq!(contents(&host(&fixture, "notes/todo.md")), "- two\n");
+
+    let stale = call(
+        &client,
+        "write_file",
+        json!({"path": "notes/todo.md", "content": "- three\n", "version": v1}),
+    )
+    .await;
+    let (code_, hint) = error(&stale);
+    assert_eq!(code_, "stale_version");
+    assert!(
+        hint.contains("read_file on `notes/todo.md` again"),
+        "{hint}"
+    );
+    assert_eq!(contents(&host(&fixture, "notes/todo.md")), "- two\n");
+
+    assert_eq!(
+        code(&call(&client, "write_file", json!({"path": "src", "content": ""})).await),
+        "not_a_file"
+    );
+    assert_eq!(
+        code(
+            &call(
+                &client,
+                "write_file",
+                json!({"path": "README.md/x", "content": ""})
+            )
+            .await
+        ),
+        "not_a_directory"
+    );
+    assert_eq!(
+        code(
+            &call(
+                &client,
+                "write_file",
+                json!({"path": "x", "content": "", "version": "nope"})
+            )
+            .await
+        ),
+        "argument_invalid",
+        "a version is 64 hex digits"
+    );
+    client.cancel().await.expect("closed");
+}
+
+#[tokio::test]
+async fn create_directory_is_idempotent() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2025_11_25).await;
+    let first = ok(&call(&client, "create_directory", json!({"path": "a/./b//c"})).await);
+    assert_eq!(first, json!({"path": "a/b/c", "created": true}));
+    let second = ok(&call(&client, "create_directory", json!({"path": "a/b/c"})).await);
+    assert_eq!(second["created"], json!(false));
+    assert!(host(&fixture, "a/b/c").is_dir());
+    assert_eq!(
+        code(&call(&client, "create_directory", json!({"path": "README.md"})).await),
+        "not_a_directory"
+    );
+    client.cancel().await.expect("closed");
+}
+
+#[tokio::test]
+async fn edit_file_diffs_dry_runs_and_reports_each_failing_edit() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let path = host(&fixture, "src/main.rs");
+    let original = contents(&path);
+    let v = version(&client, "src/main.rs").await;
+    let mtime = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+
+    let dry = ok(&call(
+        &client,
+        "edit_file",
+        json!({"path": "src/main.rs", "version": v, "dry_run": true,
+               "edits": [{"old_text": "\"hi\"", "new_text": "\"hello\""}]}),
+    )
+    .await);
+    assert_eq!(dry["applied"], json!(false));
+    assert_eq!(dry["version"], json!(v));
+    assert!(
+        dry["diff"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("+    println!(\"hello\");")
+    );
+    assert_eq!(contents(&path), original, "a dry run changes nothing");
+    assert_eq!(
+        std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .expect("mtime"),
+        mtime
+    );
+
+    for (edits, expected, in_hint) in [
+        (
+            json!([{"old_text": "absent", "new_text": ""}]),
+            "no_match",
+            "copy old_text exactly",
+        ),
+        (
+            json!([{"old_text": "main", "new_text": "x"}, {"old_text": "(", "new_text": "["}]),
+            "ambiguous_match",
+            "surrounding lines",
+        ),
+    ] {
+        let failed = call(
+            &client,
+            "edit_file",
+            json!({"path": "src/main.rs", "version": v, "edits": edits}),
+        )
+        .await;
+        let (code_, hint) = error(&failed);
+        assert_eq!(code_, expected);
+        assert!(hint.contains(in_hint), "{hint}");
+        assert_eq!(contents(&path), original, "a failed edit writes nothing");
+    }
+    let envelope = call(
+        &client,
+        "edit_file",
+        json!({"path": "src/main.rs", "version": v,
+               "edits": [{"old_text": "main", "new_text": "x"}, {"old_text": "(", "new_text": "["}]}),
+    )
+    .await
+    .structured_content
+    .expect("an envelope");
+    assert_eq!(
+        envelope["errors"][0]["message"],
+        json!("edits[1].old_text matches 2 places in `src/main.rs`.")
+    );
+
+    let applied = ok(&call(
+        &client,
+        "edit_file",
+        json!({"path": "src/main.rs", "version": v,
+               "edits": [{"old_text": "\"hi\"", "new_text": "\"hello\""}]}),
+    )
+    .await);
+    assert_eq!(applied["applied"], json!(true));
+    assert_eq!(
+        applied["diff"], dry["diff"],
+        "the dry run showed what was done"
+    );
+    assert_eq!(
+        applied["version"],
+        json!(version(&client, "src/main.rs").await)
+    );
+    let stale = call(
+        &client,
+        "edit_file",
+        json!({"path": "src/main.rs", "version": v,
+               "edits": [{"old_text": "hello", "new_text": "bye"}]}),
+    )
+    .await;
+    assert_eq!(code(&stale), "stale_version");
+    assert_eq!(
+        code(&call(&client, "edit_file", json!({"path": "missing.rs", "version": v, "edits": [{"old_text": "a", "new_text": "b"}]})).await),
+        "not_found"
+    );
+    client.cancel().await.expect("closed");
+}
+
+#[tokio::test]
+async fn two_concurrent_edits_from_one_version_exactly_one_wins() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let v = version(&client, "src/main.rs").await;
+    let client = std::sync::Arc::new(client);
+    let tasks: Vec<_> = ["first", "second"]
+        .into_iter()
+        .map(|who| {
+            let (client, v) = (std::sync::Arc::clone(&client), v.clone());
+            tokio::spawn(async move {
+                call(
+                    &client,
+                    "edit_file",
+                    json!({"path": "src/main.rs", "version": v,
+                           "edits": [{"old_text": "hi", "new_text": who}]}),
+                )
+                .await
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for task in tasks {
+        results.push(task.await.expect("the task finished"));
+    }
+    let winners: Vec<&CallToolResult> = results
+        .iter()
+        .filter(|r| r.is_error == Some(false))
+        .collect();
+    assert_eq!(winners.len(), 1, "{results:?}");
+    let loser = results
+        .iter()
+        .find(|r| r.is_error == Some(true))
+        .expect("a loser");
+    assert_eq!(code(loser), "stale_version");
+    let text = contents(&host(&fixture, "src/main.rs"));
+    assert!(
+        text.contains("println!(\"first\");") ^ text.contains("println!(\"second\");"),
+        "exactly one edit is in the file: {text}"
+    );
+    assert_eq!(
+        ok(winners[0])["version"],
+        json!(version(&client, "src/main.rs").await)
+    );
+}
+
+#[tokio::test]
+async fn move_path_never_overwrites() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2025_11_25).await;
+    let moved = ok(&call(
+        &client,
+        "move_path",
+        json!({"from": "README.md", "to": "src/README.md"}),
+    )
+    .await);
+    assert_eq!(
+        moved,
+        json!({"from": "README.md", "to": "src/README.md", "kind": "file"})
+    );
+    let onto = call(
+        &client,
+        "move_path",
+        json!({"from": "src/README.md", "to": "src/main.rs"}),
+    )
+    .await;
+    assert_eq!(code(&onto), "already_exists");
+    assert_eq!(
+        contents(&host(&fixture, "src/main.rs")),
+        "fn main() {\n    println!(\"hi\");\n}\n"
+    );
+    assert_eq!(contents(&host(&fixture, "src/README.md")), "# Demo\n");
+    let dir = ok(&call(&client, "move_path", json!({"from": "src", "to": "code"})).await);
+    assert_eq!(dir["kind"], json!("directory"));
+    assert_eq!(
+        code(&call(&client, "move_path", json!({"from": "src", "to": "x"})).await),
+        "not_found"
+    );
+    assert_eq!(
+        code(
+            &call(
+                &client,
+                "move_path",
+                json!({"from": "code", "to": "code/in"})
+            )
+            .await
+        ),
+        "invalid_path"
+    );
+    assert_eq!(
+        code(
+            &call(
+                &client,
+                "move_path",
+                json!({"from": "code/main.rs", "to": "code/README.md/x"})
+            )
+            .await
+        ),
+        "not_a_directory"
+    );
+    client.cancel().await.expect("closed");
+}
+
+#[tokio::test]
+async fn delete_path_needs_recursive_for_a_directory_and_never_takes_the_root() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let deleted = ok(&call(&client, "delete_path", json!({"path": "README.md"})).await);
+    assert_eq!(deleted, json!({"path": "README.md", "kind": "file"}));
+    let (code_, hint) = error(&call(&client, "delete_path", json!({"path": "src"})).await);
+    assert_eq!(code_, "recursive_required");
+    assert!(hint.contains("recursive: true"), "{hint}");
+    assert!(host(&fixture, "src/main.rs").exists());
+    ok(&call(
+        &client,
+        "delete_path",
+        json!({"path": "src", "recursive": true}),
+    )
+    .await);
+    assert!(!host(&fixture, "src").exists());
+    assert_eq!(
+        code(
+            &call(
+                &client,
+                "delete_path",
+                json!({"path": ".", "recursive": true})
+            )
+            .await
+        ),
+        "invalid_path"
+    );
+    assert!(fixture.root.is_dir());
+    assert_eq!(
+        code(&call(&client, "delete_path", json!({"path": "src"})).await),
+        "not_found"
+    );
+    client.cancel().await.expect("closed");
+}
+
+/// The secret's bytes and modification time.
+fn secret_state(fixture: &Fixture) -> (Vec<u8>, SystemTime) {
+    let bytes = std::fs::read(&fixture.secret).expect("readable");
+    let mtime = std::fs::metadata(&fixture.secret)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    (bytes, mtime)
+}
+
+#[tokio::test]
+async fn no_write_tool_reaches_outside_the_root_or_names_it() {
+    let fixture = fixture();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("../secret.txt", host(&fixture, "link-out")).expect("a link");
+    let before = secret_state(&fixture);
+    let absolute = fixture.secret.to_string_lossy().into_owned();
+    let version = format!("{:064x}", 0);
+    let mut escapes = vec![
+        "../secret.txt".to_owned(),
+        "src/../../secret.txt".to_owned(),
+        absolute,
+    ];
+    if cfg!(unix) {
+        escapes.push("link-out".to_owned());
+    }
+    for revision in Revision::ALL {
+        let client = client(&fixture, revision).await;
+        for path in &escapes {
+            for (tool, args) in [
+                ("write_file", json!({"path": path, "content": "planted"})),
+                (
+                    "write_file",
+                    json!({"path": path, "content": "planted", "version": version}),
+                ),
+                ("create_directory", json!({"path": path})),
+                (
+                    "edit_file",
+                    json!({"path": path, "version": version, "edits": [{"old_text": "TOP", "new_text": "x"}]}),
+                ),
+                ("move_path", json!({"from": path, "to": "stolen.txt"})),
+                ("move_path", json!({"from": "README.md", "to": path})),
+                ("delete_path", json!({"path": path, "recursive": true})),
+                (
+                    "apply_edits",
+                    json!({"files": [{"path": path, "version": version, "edits": [{"old_text": "TOP", "new_text": "x"}]}]}),
+                ),
+            ] {
+                let result = call(&client, tool, args.clone()).await;
+                let wire = serde_json::to_value(&result).expect("serializable");
+                check_wire(revision, "CallToolResult", &wire).expect("a valid result");
+                let code = code(&result);
+                let allowed: &[&str] = if tool == "move_path" && args["to"] == json!(path) {
+                    // The link itself is the target: it exists, and is never followed.
+                    &["invalid_path", "outside_workspace", "already_exists"]
+                } else {
+                    &["invalid_path", "outside_workspace"]
+                };
+                assert!(allowed.contains(&code.as_str()), "{tool} {args}: {code}");
+                let text = wire.to_string();
+                assert!(
+                    !text.contains("TOP SECRET"),
+                    "{tool} {args} leaked the secret"
+                );
+                let root = fixture.root.to_string_lossy();
+                assert!(
+                    args.to_string().contains(root.as_ref()) || !text.contains(root.as_ref()),
+                    "{tool} {args} named the host root: {text}"
+                );
+            }
+        }
+        client.cancel().await.expect("closed");
+    }
+    assert_eq!(
+        secret_state(&fixture),
+        before,
+        "the file outside is unchanged"
+    );
+    assert!(!host(&fixture, "stolen.txt").exists());
+    assert_eq!(contents(&host(&fixture, "README.md")), "# Demo\n");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn writes_keep_the_file_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let path = host(&fixture, "src/main.rs");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+    let v = version(&client, "src/main.rs").await;
+    let written = ok(&call(
+        &client,
+        "write_file",
+        json!({"path": "src/main.rs", "content": "fn main() {}\n", "version": v}),
+    )
+    .await);
+    let mode = || std::fs::metadata(&path).expect("stat").permissions().mode() & 0o7777;
+    assert_eq!(mode(), 0o700);
+    ok(&call(
+        &client,
+        "edit_file",
+        json!({"path": "src/main.rs", "version": written["version"],
+               "edits": [{"old_text": "{}", "new_text": "{ }"}]}),
+    )
+    .await);
+    assert_eq!(mode(), 0o700);
+    client.cancel().await.expect("closed");
+}
+
+#[tokio::test]
+async fn apply_edits_is_all_or_nothing() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let (readme, main) = (
+        version(&client, "README.md").await,
+        version(&client, "src/main.rs").await,
+    );
+    let failing = call(
+        &client,
+        "apply_edits",
+        json!({"files": [
+            {"path": "README.md", "version": readme, "edits": [{"old_text": "Demo", "new_text": "Show"}]},
+            {"path": "src/main.rs", "version": main, "edits": [{"old_text": "i", "new_text": "x"}]}
+        ]}),
+    )
+    .await;
+    let (code_, _) = error(&failing);
+    assert_eq!(code_, "ambiguous_match");
+    let envelope = failing.structured_content.expect("an envelope");
+    assert_eq!(
+        envelope["errors"][0]["message"],
+        json!("edits[0].old_text matches 3 places in `src/main.rs`.")
+    );
+    assert_eq!(
+        contents(&host(&fixture, "README.md")),
+        "# Demo\n",
+        "no file was changed"
+    );
+
+    let done = ok(&call(
+        &client,
+        "apply_edits",
+        json!({"files": [
+            {"path": "README.md", "version": readme, "edits": [{"old_text": "Demo", "new_text": "Show"}]},
+            {"path": "src/main.rs", "version": main, "edits": [{"old_text": "hi", "new_text": "bye"}]}
+        ]}),
+    )
+    .await);
+    assert_eq!(done["applied"], json!(true));
+    assert_eq!(contents(&host(&fixture, "README.md")), "# Show\n");
+    assert_eq!(
+        done["files"][1]["version"],
+        json!(version(&client, "src/main.rs").await)
+    );
+    assert!(
+        done["files"][0]["diff"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("+# Show")
+    );
+    client.cancel().await.expect("closed");
+}

@@ -59,7 +59,7 @@ fn error(result: &CallToolResult) -> (String, String) {
         Some(true),
         "expected a tool error: {result:?}"
     );
-    let envelope = result.structured_content.clone().expect("an envelope");
+    let envelope = mcp_contract::testing::envelope(result).expect("an envelope");
     let first = &envelope["errors"][0];
     (
         first["code"].as_str().expect("a code").to_owned(),
@@ -244,9 +244,8 @@ async fn edit_file_diffs_dry_runs_and_reports_each_failing_edit() {
         json!({"path": "src/main.rs", "version": v,
                "edits": [{"old_text": "main", "new_text": "x"}, {"old_text": "(", "new_text": "["}]}),
     )
-    .await
-    .structured_content
-    .expect("an envelope");
+    .await;
+    let envelope = mcp_contract::testing::envelope(&envelope).expect("an envelope");
     assert_eq!(
         envelope["errors"][0]["message"],
         json!("edits[1].old_text matches 2 places in `src/main.rs`.")
@@ -550,7 +549,7 @@ async fn apply_edits_is_all_or_nothing() {
     .await;
     let (code_, _) = error(&failing);
     assert_eq!(code_, "ambiguous_match");
-    let envelope = failing.structured_content.expect("an envelope");
+    let envelope = mcp_contract::testing::envelope(&failing).expect("an envelope");
     assert_eq!(
         envelope["errors"][0]["message"],
         json!("edits[0].old_text matches 3 places in `src/main.rs`.")

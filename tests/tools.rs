@@ -1,7 +1,7 @@
 //! The reference server's tools, in process, through the published contract.
 
 use mcp_contract::rmcp::model::CallToolResult;
-use mcp_contract::testing::{self, Client, Revision, call, check_wire, connect};
+use mcp_contract::testing::{self, Client, Revision, call, check_wire, connect, structured};
 use mcp_workspace::{Workspace, contract};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
@@ -43,14 +43,6 @@ async fn client(fixture: &Fixture, revision: Revision) -> Client {
         .expect("connected")
 }
 
-fn ok(result: &CallToolResult) -> Value {
-    assert_eq!(result.is_error, Some(false), "expected success: {result:?}");
-    result
-        .structured_content
-        .clone()
-        .expect("structured content")
-}
-
 fn error_code(result: &CallToolResult) -> String {
     assert_eq!(
         result.is_error,
@@ -68,7 +60,7 @@ fn error_code(result: &CallToolResult) -> String {
 async fn list_directory_lists_kinds_and_sizes_sorted() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2026_07_28).await;
-    let out = ok(&call(&client, "list_directory", json!({})).await);
+    let out = structured(&call(&client, "list_directory", json!({})).await);
     let entries: Vec<(&str, &str)> = out["entries"]
         .as_array()
         .expect("entries")
@@ -96,12 +88,14 @@ async fn list_directory_lists_kinds_and_sizes_sorted() {
     assert_eq!(readme["size"], json!(34));
     assert_eq!(out["truncated"], json!(false));
 
-    let deep = ok(&call(
-        &client,
-        "list_directory",
-        json!({"path": "src", "depth": 3, "glob": "**/*.rs"}),
-    )
-    .await);
+    let deep = structured(
+        &call(
+            &client,
+            "list_directory",
+            json!({"path": "src", "depth": 3, "glob": "**/*.rs"}),
+        )
+        .await,
+    );
     let paths: Vec<&str> = deep["entries"]
         .as_array()
         .unwrap()
@@ -116,7 +110,7 @@ async fn list_directory_lists_kinds_and_sizes_sorted() {
 async fn read_file_returns_content_range_line_count_and_version() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2025_11_25).await;
-    let whole = ok(&call(&client, "read_file", json!({"path": "src/main.rs"})).await);
+    let whole = structured(&call(&client, "read_file", json!({"path": "src/main.rs"})).await);
     let bytes = std::fs::read(fixture.root.join("src/main.rs")).expect("readable");
     let version = format!("{:x}", Sha256::digest(&bytes));
     assert_eq!(
@@ -126,12 +120,14 @@ async fn read_file_returns_content_range_line_count_and_version() {
     assert_eq!(whole["total_lines"], json!(3));
     assert_eq!(whole["version"], json!(version));
 
-    let range = ok(&call(
-        &client,
-        "read_file",
-        json!({"path": "src/main.rs", "start_line": 2, "end_line": 2}),
-    )
-    .await);
+    let range = structured(
+        &call(
+            &client,
+            "read_file",
+            json!({"path": "src/main.rs", "start_line": 2, "end_line": 2}),
+        )
+        .await,
+    );
     assert_eq!(range["content"], json!("    println!(\"hi\");\n"));
     assert_eq!(
         (range["start_line"].clone(), range["end_line"].clone()),
@@ -173,7 +169,7 @@ async fn read_file_returns_content_range_line_count_and_version() {
 async fn search_text_honours_ignore_files_globs_and_case() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2026_07_28).await;
-    let out = ok(&call(&client, "search_text", json!({"query": "fn main"})).await);
+    let out = structured(&call(&client, "search_text", json!({"query": "fn main"})).await);
     let hits: Vec<(&str, u64)> = out["matches"]
         .as_array()
         .unwrap()
@@ -191,12 +187,14 @@ async fn search_text_honours_ignore_files_globs_and_case() {
         ".gitignore keeps ignored.log out"
     );
 
-    let insensitive = ok(&call(
-        &client,
-        "search_text",
-        json!({"query": "fn main", "case_insensitive": true, "include": ["**/*.rs"]}),
-    )
-    .await);
+    let insensitive = structured(
+        &call(
+            &client,
+            "search_text",
+            json!({"query": "fn main", "case_insensitive": true, "include": ["**/*.rs"]}),
+        )
+        .await,
+    );
     let paths: Vec<&str> = insensitive["matches"]
         .as_array()
         .unwrap()
@@ -205,12 +203,14 @@ async fn search_text_honours_ignore_files_globs_and_case() {
         .collect();
     assert_eq!(paths, ["src/main.rs", "src/nested/lib.rs"]);
 
-    let regex = ok(&call(
-        &client,
-        "search_text",
-        json!({"query": "^pub fn \\w+", "regex": true}),
-    )
-    .await);
+    let regex = structured(
+        &call(
+            &client,
+            "search_text",
+            json!({"query": "^pub fn \\w+", "regex": true}),
+        )
+        .await,
+    );
     assert_eq!(regex["matches"][0]["text"], json!("pub fn Main() {}"));
     assert_eq!(
         error_code(&call(&client, "search_text", json!({"query": "(", "regex": true})).await),
@@ -243,7 +243,7 @@ async fn nothing_outside_the_root_is_reachable() {
                 "{tool} {args} leaked the secret"
             );
         }
-        let all = ok(&call(&client, "search_text", json!({"query": "SECRET"})).await);
+        let all = structured(&call(&client, "search_text", json!({"query": "SECRET"})).await);
         assert_eq!(
             all["matches"],
             json!([]),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use mcp_contract::rmcp::model::CallToolResult;
-use mcp_contract::testing::{Client, Revision, call, check_wire, connect};
+use mcp_contract::testing::{Client, Revision, call, check_wire, connect, structured};
 use mcp_workspace::{Workspace, contract};
 use serde_json::{Value, json};
 
@@ -44,14 +44,6 @@ async fn client(fixture: &Fixture, revision: Revision) -> Client {
         .expect("connected")
 }
 
-fn ok(result: &CallToolResult) -> Value {
-    assert_eq!(result.is_error, Some(false), "expected success: {result:?}");
-    result
-        .structured_content
-        .clone()
-        .expect("structured content")
-}
-
 /// The first error's code, and the envelope's hint.
 fn error(result: &CallToolResult) -> (String, String) {
     assert_eq!(
@@ -72,7 +64,7 @@ fn code(result: &CallToolResult) -> String {
 }
 
 async fn version(client: &Client, path: &str) -> String {
-    let read = ok(&call(client, "read_file", json!({ "path": path })).await);
+    let read = structured(&call(client, "read_file", json!({ "path": path })).await);
     read["version"].as_str().expect("a version").to_owned()
 }
 
@@ -88,12 +80,14 @@ fn contents(path: &Path) -> String {
 async fn write_file_creates_then_replaces_only_with_the_version_read() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2026_07_28).await;
-    let created = ok(&call(
-        &client,
-        "write_file",
-        json!({"path": "notes/todo.md", "content": "- one\n"}),
-    )
-    .await);
+    let created = structured(
+        &call(
+            &client,
+            "write_file",
+            json!({"path": "notes/todo.md", "content": "- one\n"}),
+        )
+        .await,
+    );
     assert_eq!(created["created"], json!(true));
     assert_eq!(created["path"], json!("notes/todo.md"));
     assert_eq!(
@@ -112,12 +106,14 @@ async fn write_file_creates_then_replaces_only_with_the_version_read() {
     assert!(hint.contains("read_file"), "{hint}");
 
     let v1 = created["version"].clone();
-    let replaced = ok(&call(
-        &client,
-        "write_file",
-        json!({"path": "notes/todo.md", "content": "- two\n", "version": v1}),
-    )
-    .await);
+    let replaced = structured(
+        &call(
+            &client,
+            "write_file",
+            json!({"path": "notes/todo.md", "content": "- two\n", "version": v1}),
+        )
+        .await,
+    );
     assert_eq!(replaced["created"], json!(false));
     assert_eq!(contents(&host(&fixture, "notes/todo.md")), "- two\n");
 
@@ -169,9 +165,9 @@ async fn write_file_creates_then_replaces_only_with_the_version_read() {
 async fn create_directory_is_idempotent() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2025_11_25).await;
-    let first = ok(&call(&client, "create_directory", json!({"path": "a/./b//c"})).await);
+    let first = structured(&call(&client, "create_directory", json!({"path": "a/./b//c"})).await);
     assert_eq!(first, json!({"path": "a/b/c", "created": true}));
-    let second = ok(&call(&client, "create_directory", json!({"path": "a/b/c"})).await);
+    let second = structured(&call(&client, "create_directory", json!({"path": "a/b/c"})).await);
     assert_eq!(second["created"], json!(false));
     assert!(host(&fixture, "a/b/c").is_dir());
     assert_eq!(
@@ -192,13 +188,15 @@ async fn edit_file_diffs_dry_runs_and_reports_each_failing_edit() {
         .and_then(|m| m.modified())
         .expect("mtime");
 
-    let dry = ok(&call(
-        &client,
-        "edit_file",
-        json!({"path": "src/main.rs", "version": v, "dry_run": true,
+    let dry = structured(
+        &call(
+            &client,
+            "edit_file",
+            json!({"path": "src/main.rs", "version": v, "dry_run": true,
                "edits": [{"old_text": "\"hi\"", "new_text": "\"hello\""}]}),
-    )
-    .await);
+        )
+        .await,
+    );
     assert_eq!(dry["applied"], json!(false));
     assert_eq!(dry["version"], json!(v));
     assert!(
@@ -251,13 +249,15 @@ async fn edit_file_diffs_dry_runs_and_reports_each_failing_edit() {
         json!("edits[1].old_text matches 2 places in `src/main.rs`.")
     );
 
-    let applied = ok(&call(
-        &client,
-        "edit_file",
-        json!({"path": "src/main.rs", "version": v,
+    let applied = structured(
+        &call(
+            &client,
+            "edit_file",
+            json!({"path": "src/main.rs", "version": v,
                "edits": [{"old_text": "\"hi\"", "new_text": "\"hello\""}]}),
-    )
-    .await);
+        )
+        .await,
+    );
     assert_eq!(applied["applied"], json!(true));
     assert_eq!(
         applied["diff"], dry["diff"],
@@ -323,7 +323,7 @@ async fn two_concurrent_edits_from_one_version_exactly_one_wins() {
         "exactly one edit is in the file: {text}"
     );
     assert_eq!(
-        ok(winners[0])["version"],
+        structured(winners[0])["version"],
         json!(version(&client, "src/main.rs").await)
     );
 }
@@ -332,12 +332,14 @@ async fn two_concurrent_edits_from_one_version_exactly_one_wins() {
 async fn move_path_never_overwrites() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2025_11_25).await;
-    let moved = ok(&call(
-        &client,
-        "move_path",
-        json!({"from": "README.md", "to": "src/README.md"}),
-    )
-    .await);
+    let moved = structured(
+        &call(
+            &client,
+            "move_path",
+            json!({"from": "README.md", "to": "src/README.md"}),
+        )
+        .await,
+    );
     assert_eq!(
         moved,
         json!({"from": "README.md", "to": "src/README.md", "kind": "file"})
@@ -354,7 +356,7 @@ async fn move_path_never_overwrites() {
         "fn main() {\n    println!(\"hi\");\n}\n"
     );
     assert_eq!(contents(&host(&fixture, "src/README.md")), "# Demo\n");
-    let dir = ok(&call(&client, "move_path", json!({"from": "src", "to": "code"})).await);
+    let dir = structured(&call(&client, "move_path", json!({"from": "src", "to": "code"})).await);
     assert_eq!(dir["kind"], json!("directory"));
     assert_eq!(
         code(&call(&client, "move_path", json!({"from": "src", "to": "x"})).await),
@@ -389,18 +391,20 @@ async fn move_path_never_overwrites() {
 async fn delete_path_needs_recursive_for_a_directory_and_never_takes_the_root() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2026_07_28).await;
-    let deleted = ok(&call(&client, "delete_path", json!({"path": "README.md"})).await);
+    let deleted = structured(&call(&client, "delete_path", json!({"path": "README.md"})).await);
     assert_eq!(deleted, json!({"path": "README.md", "kind": "file"}));
     let (code_, hint) = error(&call(&client, "delete_path", json!({"path": "src"})).await);
     assert_eq!(code_, "recursive_required");
     assert!(hint.contains("recursive: true"), "{hint}");
     assert!(host(&fixture, "src/main.rs").exists());
-    ok(&call(
-        &client,
-        "delete_path",
-        json!({"path": "src", "recursive": true}),
-    )
-    .await);
+    structured(
+        &call(
+            &client,
+            "delete_path",
+            json!({"path": "src", "recursive": true}),
+        )
+        .await,
+    );
     assert!(!host(&fixture, "src").exists());
     assert_eq!(
         code(
@@ -511,21 +515,25 @@ async fn writes_keep_the_file_mode() {
     let path = host(&fixture, "src/main.rs");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     let v = version(&client, "src/main.rs").await;
-    let written = ok(&call(
-        &client,
-        "write_file",
-        json!({"path": "src/main.rs", "content": "fn main() {}\n", "version": v}),
-    )
-    .await);
+    let written = structured(
+        &call(
+            &client,
+            "write_file",
+            json!({"path": "src/main.rs", "content": "fn main() {}\n", "version": v}),
+        )
+        .await,
+    );
     let mode = || std::fs::metadata(&path).expect("stat").permissions().mode() & 0o7777;
     assert_eq!(mode(), 0o700);
-    ok(&call(
-        &client,
-        "edit_file",
-        json!({"path": "src/main.rs", "version": written["version"],
+    structured(
+        &call(
+            &client,
+            "edit_file",
+            json!({"path": "src/main.rs", "version": written["version"],
                "edits": [{"old_text": "{}", "new_text": "{ }"}]}),
-    )
-    .await);
+        )
+        .await,
+    );
     assert_eq!(mode(), 0o700);
     client.cancel().await.expect("closed");
 }
@@ -560,7 +568,7 @@ async fn apply_edits_is_all_or_nothing() {
         "no file was changed"
     );
 
-    let done = ok(&call(
+    let done = structured(&call(
         &client,
         "apply_edits",
         json!({"files": [

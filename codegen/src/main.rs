@@ -292,14 +292,13 @@ fn schema() -> ExitCode {
 }
 
 fn check(path: &std::path::Path) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: cannot read `{}`: {e}", path.display());
+    let source = match read(path) {
+        Ok(source) => source,
+        Err(message) => {
+            eprintln!("{message}");
             return ExitCode::from(USAGE);
         }
     };
-    let source = Source::new(path.to_string_lossy(), text);
     match load(&source) {
         Ok(loaded) => {
             if !loaded.warnings.is_empty() {
@@ -320,21 +319,14 @@ fn check(path: &std::path::Path) -> ExitCode {
 }
 
 fn show(path: &std::path::Path, tool: Option<&str>, modern: bool) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: cannot read `{}`: {e}", path.display());
-            return ExitCode::from(USAGE);
-        }
-    };
-    let source = Source::new(path.to_string_lossy(), text);
-    let contract = match load(&source) {
-        Ok(loaded) => loaded.contract,
-        Err(diagnostics) => {
-            eprintln!("{}", diagnostic::render_all(&diagnostics, &source));
-            return ExitCode::from(USAGE);
-        }
-    };
+    let (source, contract) =
+        match read(path).and_then(|source| contract(&source).map(|c| (source, c))) {
+            Ok(loaded) => loaded,
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::from(USAGE);
+            }
+        };
     let list = mcp_contract_codegen::schema::tools_list(&contract, modern);
     let shown = match tool {
         None => list,

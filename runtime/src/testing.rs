@@ -123,6 +123,19 @@ pub async fn call(
         .unwrap_or_else(|e| panic!("`{name}` answered with a protocol error: {e}"))
 }
 
+/// The structured content of a successful result.
+///
+/// # Panics
+///
+/// When the result is an error or carries no structured content.
+pub fn structured(result: &rmcp::model::CallToolResult) -> serde_json::Value {
+    assert_eq!(result.is_error, Some(false), "expected success: {result:?}");
+    result
+        .structured_content
+        .clone()
+        .unwrap_or_else(|| panic!("no structured content: {result:?}"))
+}
+
 /// The error envelope of a tool error, read from its text block: every error carries it
 /// there, while `structuredContent` carries it only for tools without an `outputSchema`.
 /// `None` when the result is not an error or its text is not an envelope.

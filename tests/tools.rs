@@ -3,7 +3,7 @@
 use mcp_contract::rmcp::model::CallToolResult;
 use mcp_contract::testing::{self, Client, Revision, call, check_wire, connect, structured};
 use mcp_workspace::{Workspace, contract};
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest as _, Sha256};
 
 /// A workspace with a few files, and a secret beside it that must never be reached.

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 use mcp_contract::rmcp::model::CallToolResult;
 use mcp_contract::testing::{Client, Revision, call, check_wire, connect, structured};
 use mcp_workspace::{Workspace, contract};
-use serde_json::{Value, json};
+use serde_json::json;
 
 const SECRET: &str = "TOP SECRET\n";
 

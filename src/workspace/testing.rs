@@ -62,6 +62,25 @@ impl Fixture {
         self.root.join(relative)
     }
 
+    /// Asserts that the error `operation` gave for `path` holds neither the secret nor a host
+    /// path the caller did not write themselves.
+    pub(crate) fn assert_no_leak(&self, operation: &str, path: &str, err: &super::WorkspaceError) {
+        let text = format!("{err} {err:?}");
+        assert!(
+            !text.contains(SECRET),
+            "{operation} `{path}` leaked the secret: {text}"
+        );
+        for host in [&self.root, &self.outside] {
+            let host = host.to_string_lossy();
+            if !path.contains(host.as_ref()) {
+                assert!(
+                    !text.contains(host.as_ref()),
+                    "{operation} `{path}` leaked {host}: {text}"
+                );
+            }
+        }
+    }
+
     /// Writes a file inside the root, creating its directories.
     pub(crate) fn write(&self, relative: &str, contents: impl AsRef<[u8]>) {
         write_file(&self.host_path(relative), contents.as_ref());

@@ -1,13 +1,27 @@
 //! The `mcp-contract` binary: diagnostics and exit codes.
 
-use std::process::Command;
+use std::ffi::OsStr;
+use std::process::{Command, Output};
 
-fn check(path: &std::path::Path) -> std::process::Output {
+/// Runs `mcp-contract` with `args`.
+fn run<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
-        .arg("check")
-        .arg(path)
+        .args(args)
         .output()
         .expect("the CLI runs")
+}
+
+fn check(path: &std::path::Path) -> Output {
+    run([OsStr::new("check"), path.as_os_str()])
+}
+
+/// `show … --manifest` on the reference server's manifest.
+fn show(args: &[&str]) -> Output {
+    let manifest = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../tools.yaml"));
+    run(args
+        .iter()
+        .map(OsStr::new)
+        .chain([OsStr::new("--manifest"), manifest.as_os_str()]))
 }
 
 #[test]
@@ -59,10 +73,7 @@ fn check_fails_with_2_on_an_unreadable_file() {
 
 #[test]
 fn schema_prints_the_manifest_schema() {
-    let out = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
-        .arg("schema")
-        .output()
-        .expect("the CLI runs");
+    let out = run(["schema"]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -80,11 +91,7 @@ fn schema_prints_the_manifest_schema() {
 fn show_prints_the_wire_the_server_publishes() {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     for revision in ["2025-11-25", "2026-07-28"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
-            .args(["show", "--revision", revision, "--manifest"])
-            .arg(root.join("tools.yaml"))
-            .output()
-            .expect("the CLI runs");
+        let out = show(&["show", "--revision", revision]);
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -100,18 +107,10 @@ fn show_prints_the_wire_the_server_publishes() {
         let served: serde_json::Value = serde_json::from_str(body).expect("JSON");
         assert_eq!(shown, served, "{revision}");
     }
-    let one = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
-        .args(["show", "read_file", "--manifest"])
-        .arg(root.join("tools.yaml"))
-        .output()
-        .expect("the CLI runs");
+    let one = show(&["show", "read_file"]);
     let tool: serde_json::Value = serde_json::from_slice(&one.stdout).expect("JSON");
     assert_eq!(tool["name"], "read_file");
-    let missing = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
-        .args(["show", "nope", "--manifest"])
-        .arg(root.join("tools.yaml"))
-        .output()
-        .expect("the CLI runs");
+    let missing = show(&["show", "nope"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&missing.stderr)

@@ -83,19 +83,10 @@ impl std::error::Error for MetadataError {}
 /// tool has none. Every pointer must resolve in the tool's own input or output schema, and
 /// `json_array` may only describe a string field.
 pub fn artifacts(tool: &Tool, key: &str) -> Result<Option<ArtifactContract>, MetadataError> {
-    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
+    let e = refuse(tool);
+    let Some(map) = contract_object(tool, key, &["version", "produces", "consumes"], &e)? else {
         return Ok(None);
     };
-    let e = |at: &str, problem: String| MetadataError {
-        tool: tool.name.to_string(),
-        at: at.to_owned(),
-        problem,
-    };
-    let map = meta
-        .as_object()
-        .ok_or_else(|| e("", "must be an object".into()))?;
-    version(map, &e)?;
-    known_keys(map, &["version", "produces", "consumes"], "", &e)?;
     let output = tool
         .output_schema
         .as_ref()
@@ -196,19 +187,10 @@ pub fn composition(
     key: &str,
     tools: &[Tool],
 ) -> Result<Option<Composition>, MetadataError> {
-    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
+    let e = refuse(tool);
+    let Some(map) = contract_object(tool, key, &["version", "kind", "encapsulates"], &e)? else {
         return Ok(None);
     };
-    let e = |at: &str, problem: String| MetadataError {
-        tool: tool.name.to_string(),
-        at: at.to_owned(),
-        problem,
-    };
-    let map = meta
-        .as_object()
-        .ok_or_else(|| e("", "must be an object".into()))?;
-    version(map, &e)?;
-    known_keys(map, &["version", "kind", "encapsulates"], "", &e)?;
     match map.get("kind").and_then(Value::as_str) {
         Some("complete_operation") => {}
         other => {
@@ -297,6 +279,33 @@ pub fn compositions(
 }
 
 type Refuse<'a> = &'a dyn Fn(&str, String) -> MetadataError;
+
+/// Builds the errors of one tool's metadata.
+fn refuse(tool: &Tool) -> impl Fn(&str, String) -> MetadataError + '_ {
+    |at: &str, problem: String| MetadataError {
+        tool: tool.name.to_string(),
+        at: at.to_owned(),
+        problem,
+    }
+}
+
+/// The versioned object under `key` with only `known` fields; `None` when the tool has none.
+fn contract_object<'t>(
+    tool: &'t Tool,
+    key: &str,
+    known: &[&str],
+    e: Refuse<'_>,
+) -> Result<Option<&'t serde_json::Map<String, Value>>, MetadataError> {
+    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
+        return Ok(None);
+    };
+    let map = meta
+        .as_object()
+        .ok_or_else(|| e("", "must be an object".into()))?;
+    version(map, e)?;
+    known_keys(map, known, "", e)?;
+    Ok(Some(map))
+}
 
 fn version(map: &serde_json::Map<String, Value>, e: Refuse<'_>) -> Result<(), MetadataError> {
     match map.get("version").and_then(Value::as_u64) {

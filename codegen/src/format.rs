@@ -56,6 +56,12 @@ const SNAKE_CASE: &str = "^[a-z][a-z0-9_]*$";
 const PASCAL_CASE: &str = "^[A-Z][A-Za-z0-9]*$";
 /// A property name, published as written and turned into a snake_case Rust field.
 const PROPERTY_NAME: &str = "^[A-Za-z][A-Za-z0-9_]*$";
+/// An artifact kind.
+const KIND_NAME: &str = "^[a-z][a-z0-9_-]*(\\.[a-z][a-z0-9_-]*)*$";
+/// A group name.
+const GROUP_NAME: &str = "^[a-z][a-z0-9_-]{0,63}$";
+/// An HTTP header name: an RFC 9110 token.
+const HEADER_NAME: &str = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 /// Text that is not blank: the build trims it and refuses what is left empty.
 const NOT_BLANK: &str = "\\S";
 
@@ -178,7 +184,132 @@ pub struct Manifest {
     /// The tools, in the order `tools/list` publishes them and the generated trait declares
     /// their methods.
     pub tools: Vec<Tool>,
+    /// The artifact vocabulary (seed 003): kinds beyond the standard `workspace.directory`,
+    /// and the `_meta` key the artifact contract is published under.
+    pub artifacts: Option<ArtifactSettings>,
+    /// Where the composition contract of complete operations is published.
+    pub composition: Option<CompositionSettings>,
+    /// Tool groups, by name: the HTTP host serves each at `/mcp/NAME`. Once groups exist,
+    /// every tool lists the groups it belongs to.
+    #[serde(default)]
+    pub groups: Names<GroupName, Group>,
+    /// Resources: each with a fixed `uri` or a level-1 `uri_template`, served through a
+    /// generated handler method `NAME_resource`.
+    #[serde(default)]
+    pub resources: Vec<Resource>,
 }
+
+/// `artifacts:` at the top level.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactSettings {
+    /// The `_meta` key of the artifact contract; `io.github.mcp-contract/artifacts` when
+    /// left out.
+    pub meta_key: Option<String>,
+    /// Artifact kinds, each with what it stands for, such as `workspace.file: A
+    /// workspace-relative file.`
+    #[serde(default)]
+    pub kinds: Names<KindName, NonBlank>,
+}
+
+/// `composition:` at the top level.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompositionSettings {
+    /// The `_meta` key of the composition contract; `io.github.mcp-contract/composition`
+    /// when left out.
+    pub meta_key: Option<String>,
+}
+
+/// A tool group.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Group {
+    /// What the group's tools are for.
+    pub description: NonBlank,
+}
+
+/// A resource: `uri` or `uri_template`, not both.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("oneOf" = [{ "required": ["uri"] }, { "required": ["uri_template"] }]))]
+pub struct Resource {
+    /// The programmatic name, snake_case; the handler method is `NAME_resource`.
+    pub name: SentenceName,
+    /// A fixed URI with a scheme, such as `workspace:///README.md`.
+    pub uri: Option<String>,
+    /// A level-1 URI template: `{name}` variables, each one path segment (percent-decoded
+    /// before the handler sees it), such as `workspace:///files/{path}`.
+    pub uri_template: Option<String>,
+    /// The title for people.
+    pub title: NonBlank,
+    /// What the resource holds.
+    pub description: NonBlank,
+    /// Its MIME type, such as `text/plain`.
+    pub mime_type: NonBlank,
+}
+
+/// A tool's `artifacts:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolArtifacts {
+    /// Artifacts found in the structured output.
+    pub produces: Option<Vec<Produced>>,
+    /// Artifacts taken from the arguments.
+    pub consumes: Option<Vec<Consumed>>,
+}
+
+/// An artifact the tool materializes.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Produced {
+    /// A kind: `workspace.directory` or one of `artifacts.kinds`.
+    pub kind: String,
+    /// A JSON pointer into the structured output, such as `/path`; array items are `/ids/0`.
+    pub pointer: String,
+    /// `materialize`, the only mode and the default.
+    pub mode: Option<Mode>,
+    /// `json_array`: the string field holds an exact JSON array.
+    pub encoding: Option<Encoding>,
+}
+
+/// An artifact the tool takes.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Consumed {
+    /// A kind: `workspace.directory` or one of `artifacts.kinds`.
+    pub kind: String,
+    /// A JSON pointer into the arguments, such as `/path`.
+    pub pointer: String,
+    /// Whether the tool needs the artifact; `false` when left out.
+    pub required: Option<bool>,
+}
+
+/// The artifact modes.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// The tool creates the artifact.
+    Materialize,
+}
+
+/// The artifact encodings.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoding {
+    /// A string field holding an exact JSON array.
+    JsonArray,
+}
+
+/// An artifact kind: dot-separated lowercase words, such as `workspace.file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a kind is dot-separated lowercase words, such as `workspace.file`"))]
+pub struct KindName(#[schemars(pattern(KIND_NAME))] pub String);
+
+/// A group's name, also its HTTP route.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a group name is a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`"))]
+pub struct GroupName(#[schemars(pattern(GROUP_NAME))] pub String);
 
 /// The server's identity and its `tools/list` cache hint.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -345,6 +476,14 @@ pub struct Tool {
     /// `com.example/category`; values are any YAML.
     #[serde(default, rename = "_meta")]
     pub meta: Names<String, Value>,
+    /// The groups, from the top-level `groups:`, the tool is served in over HTTP.
+    pub groups: Option<OneOrMany<GroupName>>,
+    /// The artifacts the tool produces and consumes; each pointer must resolve in its own
+    /// schemas.
+    pub artifacts: Option<ToolArtifacts>,
+    /// Makes the tool a complete operation encapsulating these same-server tools, which a
+    /// planner then prefers it over. No self-reference, no cycles.
+    pub complete_operation: Option<OneOrMany<ToolName>>,
 }
 
 /// What a successful call returns.
@@ -472,6 +611,12 @@ with_schema_keys! {
         /// `default`. Not null, not on output fields, and it must match the schema.
         #[schemars(extend("not" = { "type": "null" }))]
         pub default: Option<Value>,
+        /// MCP 2026-07-28 `x-mcp-header`: an HTTP client mirrors the argument into the
+        /// header `Mcp-Param-NAME`. Parameters only (not inside arrays), on a string,
+        /// integer (with `minimum` and `maximum` within ±2^53−1) or boolean; an RFC 9110
+        /// token, unique in the tool regardless of case.
+        #[schemars(pattern(HEADER_NAME))]
+        pub header: Option<String>,
     }
 }
 

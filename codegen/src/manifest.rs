@@ -27,6 +27,91 @@ pub struct Manifest {
     pub types: Vec<TypeDef>,
     /// The tools, in publication order.
     pub tools: Vec<Tool>,
+    /// The artifact vocabulary and its `_meta` key.
+    pub artifacts: Option<ArtifactSettings>,
+    /// The composition `_meta` key.
+    pub composition: Option<CompositionSettings>,
+    /// Named tool groups, each served at its own HTTP route.
+    pub groups: Vec<Group>,
+    /// Resources with a fixed URI or a URI template.
+    pub resources: Vec<Resource>,
+}
+
+/// `artifacts: {meta_key, kinds}`.
+#[derive(Debug)]
+pub struct ArtifactSettings {
+    /// The `_meta` key the artifact contract is published under.
+    pub meta_key: Option<Spanned<String>>,
+    /// Artifact kinds beyond the standard ones, with what each stands for.
+    pub kinds: Vec<(Spanned<String>, Spanned<String>)>,
+}
+
+/// `composition: {meta_key}`.
+#[derive(Debug)]
+pub struct CompositionSettings {
+    /// The `_meta` key the composition contract is published under.
+    pub meta_key: Option<Spanned<String>>,
+}
+
+/// A tool group.
+#[derive(Debug)]
+pub struct Group {
+    /// Its name, also its route.
+    pub name: Spanned<String>,
+    /// What its tools are for.
+    pub description: Option<Spanned<String>>,
+}
+
+/// A resource: `uri` or `uri_template`, with what a client lists.
+#[derive(Debug)]
+pub struct Resource {
+    /// The mapping.
+    pub span: Span,
+    /// The programmatic name, which names the handler method.
+    pub name: Option<Spanned<String>>,
+    /// A fixed URI.
+    pub uri: Option<Spanned<String>>,
+    /// A level-1 URI template.
+    pub uri_template: Option<Spanned<String>>,
+    /// The title for people.
+    pub title: Option<Spanned<String>>,
+    /// What it holds.
+    pub description: Option<Spanned<String>>,
+    /// Its MIME type.
+    pub mime_type: Option<Spanned<String>>,
+}
+
+/// A tool's `artifacts:`.
+#[derive(Debug, Default)]
+pub struct ToolArtifacts {
+    /// Artifacts found in the structured output.
+    pub produces: Vec<Produced>,
+    /// Artifacts taken from the arguments.
+    pub consumes: Vec<Consumed>,
+}
+
+/// An artifact a tool materializes.
+#[derive(Debug)]
+pub struct Produced {
+    /// Its kind.
+    pub kind: Option<Spanned<String>>,
+    /// A JSON pointer into the structured output.
+    pub pointer: Option<Spanned<String>>,
+    /// `materialize`, the only mode.
+    pub mode: Option<Spanned<String>>,
+    /// `json_array` for a string field holding an exact JSON array.
+    pub encoding: Option<Spanned<String>>,
+}
+
+/// An artifact a tool takes.
+#[derive(Debug)]
+pub struct Consumed {
+    /// Its kind.
+    pub kind: Option<Spanned<String>>,
+    /// A JSON pointer into the arguments.
+    pub pointer: Option<Spanned<String>>,
+    /// Whether the tool needs it.
+    pub required: Option<Spanned<bool>>,
 }
 
 /// The `server:` block.
@@ -142,6 +227,12 @@ pub struct Tool {
     pub errors: Vec<Spanned<String>>,
     /// Static `_meta` entries.
     pub meta: Vec<(Spanned<String>, Value)>,
+    /// The groups the tool belongs to.
+    pub groups: Vec<Spanned<String>>,
+    /// The artifacts it produces and consumes.
+    pub artifacts: Option<ToolArtifacts>,
+    /// `complete_operation:` the same-server tools it encapsulates.
+    pub complete_operation: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// A tool's output.
@@ -164,6 +255,8 @@ pub struct Property {
     pub required: Option<Spanned<bool>>,
     /// `default:` as written.
     pub default: Option<Spanned<Value>>,
+    /// `header:` the `x-mcp-header` name the argument is mirrored under on HTTP.
+    pub header: Option<Spanned<String>>,
 }
 
 /// A schema as written, in the JSON Schema vocabulary the manifest allows.
@@ -258,6 +351,46 @@ pub fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
         for node in de.seq(n, "`tools`").unwrap_or_default() {
             if let Some(t) = tool(node, de) {
                 manifest.tools.push(t);
+            }
+        }
+    }
+    manifest.artifacts = top.get("artifacts").and_then(|n| {
+        let mut f = de.fields(n, "`artifacts`")?;
+        let meta_key = f.get("meta_key").and_then(|n| de.string(n, "`meta_key`"));
+        let kinds = f
+            .get("kinds")
+            .map(|n| {
+                de.entries(n, "`kinds`")
+                    .into_iter()
+                    .filter_map(|(k, v)| Some((k, de.string(v, "a kind's description")?)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        f.finish(de);
+        Some(ArtifactSettings { meta_key, kinds })
+    });
+    manifest.composition = top.get("composition").and_then(|n| {
+        let mut f = de.fields(n, "`composition`")?;
+        let meta_key = f.get("meta_key").and_then(|n| de.string(n, "`meta_key`"));
+        f.finish(de);
+        Some(CompositionSettings { meta_key })
+    });
+    if let Some(n) = top.get("groups") {
+        for (name, node) in de.entries(n, "`groups`") {
+            let Some(mut f) = de.fields(node, "a group") else {
+                continue;
+            };
+            let description = f
+                .require(de, "description")
+                .and_then(|n| de.string(n, "`description`"));
+            f.finish(de);
+            manifest.groups.push(Group { name, description });
+        }
+    }
+    if let Some(n) = top.get("resources") {
+        for node in de.seq(n, "`resources`").unwrap_or_default() {
+            if let Some(r) = resource(node, de) {
+                manifest.resources.push(r);
             }
         }
     }
@@ -372,6 +505,14 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .get("errors")
         .map(|n| de.strings(n, "an error code"))
         .unwrap_or_default();
+    let groups = f
+        .get("groups")
+        .map(|n| de.strings(n, "a group name"))
+        .unwrap_or_default();
+    let artifacts = f.get("artifacts").and_then(|n| tool_artifacts(n, de));
+    let complete_operation = f
+        .get("complete_operation")
+        .map(|n| Spanned::new(de.strings(n, "a tool name"), n.span));
     let meta = f
         .get("_meta")
         .map(|n| {
@@ -394,6 +535,84 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         output,
         errors,
         meta,
+        groups,
+        artifacts,
+        complete_operation,
+    })
+}
+
+fn tool_artifacts(node: &Node, de: &mut Decoder<'_>) -> Option<ToolArtifacts> {
+    let mut f = de.fields(node, "`artifacts`")?;
+    let mut artifacts = ToolArtifacts::default();
+    if let Some(n) = f.get("produces") {
+        for item in de.seq(n, "`produces`").unwrap_or_default() {
+            let Some(mut p) = de.fields(item, "a produced artifact") else {
+                continue;
+            };
+            let kind = p.require(de, "kind").and_then(|n| de.string(n, "`kind`"));
+            let pointer = p
+                .require(de, "pointer")
+                .and_then(|n| de.string(n, "`pointer`"));
+            let mode = p.get("mode").and_then(|n| de.string(n, "`mode`"));
+            let encoding = p.get("encoding").and_then(|n| de.string(n, "`encoding`"));
+            p.finish(de);
+            artifacts.produces.push(Produced {
+                kind,
+                pointer,
+                mode,
+                encoding,
+            });
+        }
+    }
+    if let Some(n) = f.get("consumes") {
+        for item in de.seq(n, "`consumes`").unwrap_or_default() {
+            let Some(mut c) = de.fields(item, "a consumed artifact") else {
+                continue;
+            };
+            let kind = c.require(de, "kind").and_then(|n| de.string(n, "`kind`"));
+            let pointer = c
+                .require(de, "pointer")
+                .and_then(|n| de.string(n, "`pointer`"));
+            let required = c.get("required").and_then(|n| de.bool(n, "`required`"));
+            c.finish(de);
+            artifacts.consumes.push(Consumed {
+                kind,
+                pointer,
+                required,
+            });
+        }
+    }
+    f.finish(de);
+    Some(artifacts)
+}
+
+fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
+    let mut f = de.fields(node, "a resource")?;
+    let name = f
+        .require(de, "name")
+        .and_then(|n| de.string(n, "the resource name"));
+    let uri = f.get("uri").and_then(|n| de.string(n, "`uri`"));
+    let uri_template = f
+        .get("uri_template")
+        .and_then(|n| de.string(n, "`uri_template`"));
+    let title = f
+        .require(de, "title")
+        .and_then(|n| de.string(n, "the resource title"));
+    let description = f
+        .require(de, "description")
+        .and_then(|n| de.string(n, "the description"));
+    let mime_type = f
+        .require(de, "mime_type")
+        .and_then(|n| de.string(n, "`mime_type`"));
+    f.finish(de);
+    Some(Resource {
+        span: node.span,
+        name,
+        uri,
+        uri_template,
+        title,
+        description,
+        mime_type,
     })
 }
 
@@ -447,6 +666,7 @@ fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<Property> {
             let mut f = de.fields(node, "a property")?;
             let required = f.get("required").and_then(|n| de.bool(n, "`required`"));
             let default = f.get("default").map(|n| Spanned::new(n.to_json(), n.span));
+            let header = f.get("header").and_then(|n| de.string(n, "`header`"));
             let schema = schema(&mut f, de);
             f.finish(de);
             Some(Property {
@@ -454,6 +674,7 @@ fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<Property> {
                 schema,
                 required,
                 default,
+                header,
             })
         })
         .collect()

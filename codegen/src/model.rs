@@ -23,6 +23,90 @@ pub struct Contract {
     pub types: Vec<NamedType>,
     /// Tools in publication order.
     pub tools: Vec<ToolDef>,
+    /// The `_meta` keys of the planning contracts.
+    pub planning: Planning,
+    /// Tool groups, in manifest order.
+    pub groups: Vec<GroupDef>,
+    /// Resources, in manifest order.
+    pub resources: Vec<ResourceDef>,
+}
+
+/// Where the planning metadata is published.
+#[derive(Debug, Clone)]
+pub struct Planning {
+    /// The `_meta` key of the artifact contract.
+    pub artifacts_key: String,
+    /// The `_meta` key of the composition contract.
+    pub composition_key: String,
+    /// The artifact kinds, standard ones first, with what each stands for.
+    pub kinds: Vec<(String, String)>,
+}
+
+/// A tool group.
+#[derive(Debug, Clone)]
+pub struct GroupDef {
+    /// Its name, also the last segment of its HTTP route.
+    pub name: String,
+    /// What its tools are for.
+    pub description: String,
+    /// The constant naming it in `groups::`.
+    pub constant: String,
+    /// Its tools' names, in manifest order.
+    pub tools: Vec<String>,
+}
+
+/// A resource.
+#[derive(Debug, Clone)]
+pub struct ResourceDef {
+    /// The programmatic name.
+    pub name: String,
+    /// The fixed URI or the template.
+    pub uri: ResourceUri,
+    /// The title.
+    pub title: String,
+    /// The description.
+    pub description: String,
+    /// The MIME type.
+    pub mime_type: String,
+    /// The handler method's name.
+    pub method: String,
+    /// The parameters struct of a template, such as `FileParams`.
+    pub params_type: String,
+    /// Where the name is written.
+    pub span: Span,
+}
+
+/// How a resource is addressed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResourceUri {
+    /// One URI.
+    Fixed(String),
+    /// A level-1 template and its variables, in order.
+    Template {
+        /// The template as written.
+        template: String,
+        /// The variables, each one path segment.
+        variables: Vec<String>,
+    },
+}
+
+impl ResourceUri {
+    /// The URI or template as written.
+    pub fn text(&self) -> &str {
+        match self {
+            ResourceUri::Fixed(u) => u,
+            ResourceUri::Template { template, .. } => template,
+        }
+    }
+}
+
+/// The artifact contract of a tool.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ArtifactsDef {
+    /// Artifacts in the structured output: kind, pointer, `json_array` encoding.
+    pub produces: Vec<(String, String, bool)>,
+    /// Artifacts in the arguments: kind, pointer, required.
+    pub consumes: Vec<(String, String, bool)>,
 }
 
 /// `serverInfo` plus instructions and the 2026-07-28 cache hint.
@@ -129,6 +213,12 @@ pub struct ToolDef {
     pub errors: Vec<usize>,
     /// Static `_meta` entries.
     pub meta: Map<String, Value>,
+    /// The artifacts it produces and consumes.
+    pub artifacts: Option<ArtifactsDef>,
+    /// The same-server tools this complete operation encapsulates; empty when it is none.
+    pub encapsulates: Vec<String>,
+    /// The groups it belongs to, by name.
+    pub groups: Vec<String>,
     /// The handler method's name.
     pub method: String,
     /// The prefix of the tool's Rust types (`ReadFile` for `ReadFileArgs`).
@@ -208,6 +298,8 @@ pub struct Field {
     pub required: bool,
     /// Applied when the argument is absent; stated in the description, never published as `default`.
     pub default: Option<Value>,
+    /// The `x-mcp-header` name, published on 2026-07-28.
+    pub header: Option<String>,
     /// Where the name is written, for tools that report on the contract (`diff`); emitters
     /// ignore it. A field of a shared type points into `types:`.
     pub span: Span,

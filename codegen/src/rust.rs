@@ -122,6 +122,20 @@ fn preamble(c: &Contract) -> TokenStream {
         .types
         .iter()
         .map(|t| type_items(c, &t.schema, &t.name, true));
+    let params = c.resources.iter().map(resource_params);
+    let groups = (!c.groups.is_empty()).then(|| {
+        let items = c.groups.iter().map(|g| {
+            let name = ident(&g.constant);
+            let value = &g.name;
+            let d = doc(&format!("`{}`: {} Tools: {}.", g.name, g.description, g.tools.join(", ")));
+            quote! { #d pub const #name: &str = #value; }
+        });
+        quote! {
+            /// The tool groups, each served at its own HTTP route.
+            #[allow(dead_code)]
+            pub mod groups { #(#items)* }
+        }
+    });
     let all: Vec<&ErrorDef> = c.errors.iter().collect();
     let vocabulary = error_enum(
         "ContractError",
@@ -145,6 +159,8 @@ fn preamble(c: &Contract) -> TokenStream {
 
         #(#shared)*
         #vocabulary
+        #(#params)*
+        #groups
     }
 }
 
@@ -152,7 +168,26 @@ fn preamble(c: &Contract) -> TokenStream {
 fn registration(c: &Contract) -> TokenStream {
     let source = &c.source_name;
     let trait_items = c.tools.iter().map(|t| trait_method(c, t));
+    let resource_methods = c.resources.iter().map(resource_method);
     let arms = c.tools.iter().enumerate().map(|(i, t)| dispatch_arm(i, t));
+    let resource_arms = c.resources.iter().enumerate().map(|(i, r)| resource_arm(i, r));
+    let read_resource = (!c.resources.is_empty()).then(|| {
+        quote! {
+            fn read_resource(
+                &self,
+                resource: usize,
+                values: Vec<String>,
+            ) -> ::mcp_contract::BoxFuture<'_, Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> {
+                Box::pin(async move {
+                    let mut values = values.into_iter();
+                    match resource {
+                        #(#resource_arms)*
+                        _ => Err(::mcp_contract::ResourceError::NotFound),
+                    }
+                })
+            }
+        }
+    });
     let spec = spec(c);
     let fixtures = crate::fixtures::fixtures(c);
     let trait_doc = format!(
@@ -161,9 +196,15 @@ fn registration(c: &Contract) -> TokenStream {
     );
     let trait_doc_attrs = doc(&trait_doc);
     let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{source}`");
-    let methods: Vec<String> = c.tools.iter().map(|t| format!("`{}`", t.method)).collect();
+    let methods: Vec<String> = c
+        .tools
+        .iter()
+        .map(|t| &t.method)
+        .chain(c.resources.iter().map(|r| &r.method))
+        .map(|m| format!("`{m}`"))
+        .collect();
     let note = format!(
-        "implement `Tools` for it: one async method for each tool in `{source}`: {}",
+        "implement `Tools` for it: one async method for each tool and resource in `{source}`: {}",
         methods.join(", ")
     );
     quote! {
@@ -171,6 +212,7 @@ fn registration(c: &Contract) -> TokenStream {
         #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
         pub trait Tools: Send + Sync + 'static {
             #(#trait_items)*
+            #(#resource_methods)*
         }
 
         /// Connects a [`Tools`] implementation to the published contract.
@@ -192,6 +234,7 @@ fn registration(c: &Contract) -> TokenStream {
                     }
                 })
             }
+            #read_resource
         }
 
         /// The contract as published, built once per process.
@@ -245,6 +288,21 @@ fn spec(c: &Contract) -> TokenStream {
         let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
         quote!(#json)
     });
+    let resources = c.resources.iter().map(|r| {
+        let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
+        let uri = r.uri.text();
+        let template = matches!(r.uri, ResourceUri::Template { .. });
+        quote! {
+            ::mcp_contract::ResourceSpec {
+                name: #name,
+                title: #title,
+                description: #description,
+                mime_type: #mime,
+                uri: #uri,
+                template: #template,
+            }
+        }
+    });
     quote! {
         /// The server identity and every tool's wire JSON, as generated from the manifest.
         pub static SPEC: ::mcp_contract::ContractSpec = ::mcp_contract::ContractSpec {
@@ -254,7 +312,68 @@ fn spec(c: &Contract) -> TokenStream {
             instructions: #instructions,
             cache: #cache,
             tools: &[#(#tools),*],
+            resources: &[#(#resources),*],
         };
+    }
+}
+
+/// A resource's handler method: no arguments for a fixed URI, the template's values otherwise.
+fn resource_method(r: &ResourceDef) -> TokenStream {
+    let method = ident(&r.method);
+    let docs = doc(&format!(
+        "{}\n\n{}\n\nServed at `{}` as `{}`.",
+        r.title,
+        r.description,
+        r.uri.text(),
+        r.mime_type
+    ));
+    let params = match &r.uri {
+        ResourceUri::Fixed(_) => quote!(),
+        ResourceUri::Template { .. } => {
+            let p = ident(&r.params_type);
+            quote!(params: #p,)
+        }
+    };
+    quote! {
+        #docs
+        fn #method(
+            &self,
+            #params
+        ) -> impl ::core::future::Future<Output = Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> + Send;
+    }
+}
+
+/// A template's values, one field per variable.
+fn resource_params(r: &ResourceDef) -> TokenStream {
+    let ResourceUri::Template { template, variables } = &r.uri else {
+        return quote!();
+    };
+    let name = ident(&r.params_type);
+    let docs = doc(&format!("The values of `{template}`, unescaped."));
+    let fields = variables.iter().map(|v| {
+        let f = ident(&crate::ident::snake(v));
+        let d = doc(&format!("`{{{v}}}`: one path segment, percent-decoded."));
+        quote!(#d pub #f: String,)
+    });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct #name { #(#fields)* }
+    }
+}
+
+fn resource_arm(index: usize, r: &ResourceDef) -> TokenStream {
+    let method = ident(&r.method);
+    match &r.uri {
+        ResourceUri::Fixed(_) => quote!(#index => self.0.#method().await,),
+        ResourceUri::Template { variables, .. } => {
+            let p = ident(&r.params_type);
+            let fields = variables.iter().map(|v| {
+                let f = ident(&crate::ident::snake(v));
+                quote!(#f: values.next().unwrap_or_default(),)
+            });
+            quote!(#index => self.0.#method(#p { #(#fields)* }).await,)
+        }
     }
 }
 

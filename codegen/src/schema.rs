@@ -28,6 +28,7 @@ pub fn tools_list(contract: &Contract, modern: bool) -> Value {
         .map(|t| tool_json(contract, t))
         .collect();
     if !modern {
+        let tools: Vec<Value> = tools.into_iter().map(legacy).collect();
         return json!({ "tools": tools });
     }
     let (ttl, scope) = contract.server.cache.map_or((0, "private"), |c| {
@@ -36,7 +37,29 @@ pub fn tools_list(contract: &Contract, modern: bool) -> Value {
     json!({ "resultType": "complete", "ttlMs": ttl, "cacheScope": scope, "tools": tools })
 }
 
-/// The published `Tool` object, exactly as `tools/list` carries it.
+/// The `x-mcp-header` annotation, which only 2026-07-28 defines.
+pub const HEADER: &str = "x-mcp-header";
+
+/// A tool as a 2025-11-25 client receives it: without `x-mcp-header`, which that revision
+/// does not define. Headers sit only on properties reached through `properties`.
+pub fn legacy(mut tool: Value) -> Value {
+    fn strip(schema: &mut Value) {
+        if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+            for p in props.values_mut() {
+                if let Some(o) = p.as_object_mut() {
+                    o.remove(HEADER);
+                }
+                strip(p);
+            }
+        }
+    }
+    if let Some(input) = tool.get_mut("inputSchema") {
+        strip(input);
+    }
+    tool
+}
+
+/// The published `Tool` object, exactly as a 2026-07-28 `tools/list` carries it.
 pub fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
     let mut t = Map::new();
     t.insert("name".into(), tool.name.clone().into());
@@ -63,10 +86,53 @@ pub fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
         }
     }
     t.insert("annotations".into(), annotations.into());
-    if !tool.meta.is_empty() {
-        t.insert("_meta".into(), tool.meta.clone().into());
+    let meta = published_meta(contract, tool);
+    if !meta.is_empty() {
+        t.insert("_meta".into(), meta.into());
     }
     t.into()
+}
+
+/// The tool's `_meta`: its static entries, then the versioned planning contracts.
+pub fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String, Value> {
+    let mut meta = tool.meta.clone();
+    let planning = &contract.planning;
+    if let Some(a) = &tool.artifacts {
+        let produces: Vec<Value> = a
+            .produces
+            .iter()
+            .map(|(kind, pointer, json_array)| {
+                let mut p = json!({ "kind": kind, "pointer": pointer, "mode": "materialize" });
+                if *json_array {
+                    p["encoding"] = "json_array".into();
+                }
+                p
+            })
+            .collect();
+        let consumes: Vec<Value> = a
+            .consumes
+            .iter()
+            .map(|(kind, pointer, required)| {
+                json!({ "kind": kind, "pointer": pointer, "required": required })
+            })
+            .collect();
+        meta.insert(
+            planning.artifacts_key.clone(),
+            json!({ "version": 1, "produces": produces, "consumes": consumes }),
+        );
+    }
+    if !tool.encapsulates.is_empty() {
+        let encapsulates: Vec<Value> = tool
+            .encapsulates
+            .iter()
+            .map(|m| json!({ "kind": "tool", "method": m }))
+            .collect();
+        meta.insert(
+            planning.composition_key.clone(),
+            json!({ "version": 1, "kind": "complete_operation", "encapsulates": encapsulates }),
+        );
+    }
+    meta
 }
 
 /// The tool's `inputSchema`.
@@ -124,7 +190,11 @@ fn property(contract: &Contract, field: &Field, side: Side) -> Value {
         Side::Input => field.published_description(),
         Side::Output => field.schema.description.clone().unwrap_or_default(),
     };
-    node(contract, &field.schema, side, Some(description))
+    let mut p = node(contract, &field.schema, side, Some(description));
+    if let (Some(h), Value::Object(o)) = (&field.header, &mut p) {
+        o.insert(HEADER.into(), h.clone().into());
+    }
+    p
 }
 
 /// One schema node. `description` overrides the schema's own (a property's text, with its default).

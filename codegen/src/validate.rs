@@ -16,6 +16,13 @@ use crate::model::*;
 use crate::schema;
 use crate::source::{Span, Spanned};
 
+mod headers;
+mod planning;
+mod resources;
+
+pub use planning::{DEFAULT_ARTIFACTS_KEY, DEFAULT_COMPOSITION_KEY, STANDARD_KINDS};
+pub use resources::template as uri_template;
+
 /// Codes the runtime itself returns; the vocabulary may not redefine them.
 pub const RESERVED_ERROR_CODES: [&str; 4] = [
     "argument_missing",
@@ -78,6 +85,7 @@ pub fn validate(manifest: &Manifest, source_name: &str, diags: &mut Diagnostics)
     let sentences = v.sentences(&manifest.sentences);
     let errors = v.errors(&manifest.errors);
     let types = v.types(&manifest.types);
+    let planning = v.planning(manifest);
     let mut contract = Contract {
         source_name: source_name.to_owned(),
         server,
@@ -85,6 +93,9 @@ pub fn validate(manifest: &Manifest, source_name: &str, diags: &mut Diagnostics)
         errors,
         types,
         tools: Vec::new(),
+        planning,
+        groups: Vec::new(),
+        resources: Vec::new(),
     };
     let mut names: HashMap<String, Span> = HashMap::new();
     let mut titles: HashMap<String, Span> = HashMap::new();
@@ -149,9 +160,12 @@ pub fn validate(manifest: &Manifest, source_name: &str, diags: &mut Diagnostics)
             ] {
                 v.claim_type(ty, span, what);
             }
+            v.headers(&t, &contract.types);
             contract.tools.push(t);
         }
     }
+    v.relations(manifest, &mut contract);
+    contract.resources = v.resources(manifest, &methods);
     let used_errors: Vec<usize> = contract
         .tools
         .iter()
@@ -798,28 +812,8 @@ impl Validator<'_> {
 
         let mut meta = Map::new();
         for (key, value) in &t.meta {
-            match meta_key::check(&key.value) {
-                Ok(()) => {
-                    meta.insert(key.value.clone(), value.clone());
-                }
-                Err(problem) => {
-                    let (code, help) = match problem {
-                        meta_key::Problem::Reserved => (
-                            "reserved-meta-key",
-                            "prefixes whose second label is `modelcontextprotocol` or `mcp` belong to the spec; use your own reverse-DNS prefix such as `com.example/`",
-                        ),
-                        meta_key::Problem::Syntax => (
-                            "bad-meta-key",
-                            "write an optional reverse-DNS prefix ending in `/` (`com.example/`), then a name that starts and ends with a letter or digit",
-                        ),
-                    };
-                    self.error(
-                        code,
-                        format!("`{}` is not a valid `_meta` key", key.value),
-                        key.span,
-                        help,
-                    );
-                }
+            if self.meta_key(key) {
+                meta.insert(key.value.clone(), value.clone());
             }
         }
 
@@ -835,11 +829,38 @@ impl Validator<'_> {
             output,
             errors,
             meta,
+            artifacts: None,
+            encapsulates: Vec::new(),
+            groups: Vec::new(),
             method: ident::snake(&name.value),
             constant: ident::shouty(&name.value),
             type_prefix,
             span: name.span,
         })
+    }
+
+    /// Checks a `_meta` key's grammar and prefix; false when it is refused.
+    fn meta_key(&mut self, key: &Spanned<String>) -> bool {
+        let Err(problem) = meta_key::check(&key.value) else {
+            return true;
+        };
+        let (code, help) = match problem {
+            meta_key::Problem::Reserved => (
+                "reserved-meta-key",
+                "prefixes whose second label is `modelcontextprotocol` or `mcp` belong to the spec; use your own reverse-DNS prefix such as `com.example/`",
+            ),
+            meta_key::Problem::Syntax => (
+                "bad-meta-key",
+                "write an optional reverse-DNS prefix ending in `/` (`com.example/`), then a name that starts and ends with a letter or digit",
+            ),
+        };
+        self.error(
+            code,
+            format!("`{}` is not a valid `_meta` key", key.value),
+            key.span,
+            help,
+        );
+        false
     }
 
     fn unknown<'a>(
@@ -860,6 +881,9 @@ impl Validator<'_> {
                     "sentence" => "unknown-sentence",
                     "effect" => "unknown-effect",
                     "error code" => "unknown-error-code",
+                    "group" => "unknown-group",
+                    "tool" => "unknown-tool",
+                    "artifact kind" => "unknown-kind",
                     _ => "unknown-type",
                 },
                 format!("unknown {what} `{}`", name.value),
@@ -986,12 +1010,23 @@ impl Validator<'_> {
                     what: "default",
                 });
             }
+            if let Some(h) = &p.header
+                && place != Place::Input
+            {
+                self.error(
+                    "header-placement",
+                    format!("`{}` cannot carry `header`", name.value),
+                    h.span,
+                    "only a tool's parameters are mirrored into HTTP headers; move `header:` to the parameter that uses this type, or remove it",
+                );
+            }
             out.push(Field {
                 name: name.value.clone(),
                 ident: field_ident,
                 schema,
                 required,
                 default,
+                header: p.header.as_ref().map(|h| h.value.clone()),
                 span: name.span,
             });
         }
@@ -1356,6 +1391,6 @@ fn is_snake(s: &str) -> bool {
 }
 
 /// `^[a-z][a-z0-9_]{0,63}$`: inside the spec's name grammar and the conformance suite's 64 chars.
-fn is_tool_name(s: &str) -> bool {
+pub(crate) fn is_tool_name(s: &str) -> bool {
     is_snake(s) && s.len() <= 64
 }

@@ -19,6 +19,7 @@ pub mod fixture;
 pub mod metadata;
 pub mod normalize;
 mod published;
+pub mod resource;
 mod server;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -26,6 +27,7 @@ pub mod testing;
 pub use fixture::{PublishedHints, ToolFixture};
 pub use futures::future::BoxFuture;
 pub use published::{CacheHint, ContractSpec, Published};
+pub use resource::{ResourceBody, ResourceError, ResourceSpec};
 pub use rmcp;
 pub use rmcp::model::{CallToolResult, JsonObject};
 pub use serde;
@@ -61,4 +63,15 @@ pub trait Dispatch: Send + Sync + 'static {
     /// Calls tool number `tool` (its index in the manifest) with arguments that have already
     /// passed the tool's input schema.
     fn call(&self, tool: usize, arguments: JsonObject) -> BoxFuture<'_, CallToolResult>;
+
+    /// Reads resource number `resource` (its index in the manifest) with its template's
+    /// values, unescaped, in template order. A contract without resources never calls it.
+    fn read_resource(
+        &self,
+        resource: usize,
+        values: Vec<String>,
+    ) -> BoxFuture<'_, Result<ResourceBody, ResourceError>> {
+        let _ = (resource, values);
+        Box::pin(std::future::ready(Err(ResourceError::NotFound)))
+    }
 }

@@ -4,6 +4,8 @@ use std::collections::HashMap;
 
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
 
+use crate::ResourceSpec;
+
 /// The `tools/list` cache hint of protocol revision 2026-07-28.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheHint {
@@ -26,8 +28,10 @@ pub struct ContractSpec {
     pub instructions: Option<&'static str>,
     /// The `tools/list` cache hint.
     pub cache: Option<CacheHint>,
-    /// Each tool's `Tool` object as JSON, in manifest order.
+    /// Each tool's `Tool` object as JSON, in manifest order, as 2026-07-28 publishes it.
     pub tools: &'static [&'static str],
+    /// The resources, fixed ones and templates, in manifest order.
+    pub resources: &'static [ResourceSpec],
 }
 
 /// The contract ready to serve: tools parsed, input validators compiled, names indexed.
@@ -36,6 +40,8 @@ pub struct Published {
     pub spec: &'static ContractSpec,
     /// The tools, in manifest order.
     pub tools: Vec<Tool>,
+    /// The tools as a 2025-11-25 client receives them: without `x-mcp-header`.
+    pub legacy_tools: Vec<Tool>,
     /// `initialize` and `server/discover` information.
     pub info: ServerConfig,
     validators: Vec<jsonschema::Validator>,
@@ -87,14 +93,23 @@ impl Published {
         if let Some(title) = spec.title {
             server = server.with_title(title);
         }
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(server);
+        let capabilities = if spec.resources.is_empty() {
+            ServerCapabilities::builder().enable_tools().build()
+        } else {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build()
+        };
+        let mut info = ServerConfig::new(capabilities).with_server_info(server);
         if let Some(instructions) = spec.instructions {
             info = info.with_instructions(instructions);
         }
+        let legacy_tools = tools.iter().map(without_headers).collect();
         Published {
             spec,
             tools,
+            legacy_tools,
             info,
             validators,
             index,
@@ -110,6 +125,26 @@ impl Published {
     pub fn validator(&self, i: usize) -> &jsonschema::Validator {
         &self.validators[i]
     }
+}
+
+/// A tool without the `x-mcp-header` annotations, which only 2026-07-28 defines; they sit on
+/// properties reached through `properties` alone.
+fn without_headers(tool: &Tool) -> Tool {
+    fn strip(schema: &mut serde_json::Map<String, serde_json::Value>) {
+        if let Some(serde_json::Value::Object(props)) = schema.get_mut("properties") {
+            for p in props.values_mut() {
+                if let serde_json::Value::Object(p) = p {
+                    p.remove("x-mcp-header");
+                    strip(p);
+                }
+            }
+        }
+    }
+    let mut tool = tool.clone();
+    let mut input = (*tool.input_schema).clone();
+    strip(&mut input);
+    tool.input_schema = std::sync::Arc::new(input);
+    tool
 }
 
 /// Borrows the name out of the static JSON so the index holds no copies.

@@ -5,13 +5,15 @@ use std::sync::Arc;
 
 use futures::FutureExt as _;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, DiscoverResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, DiscoverResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
 
-use crate::{Dispatch, Published, arguments, call};
+use crate::{Dispatch, Published, ResourceError, ResourceSpec, arguments, call};
 
 /// An MCP server for a generated contract. Cheap to clone: clones share the handler.
 pub struct Server<D> {
@@ -140,14 +142,100 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut result = ListToolsResult::with_all_items(self.published().tools.clone());
-        // Cache hints exist from 2026-07-28 on; older revisions keep the shape they know.
+        let published = self.published();
+        // Cache hints and `x-mcp-header` exist from 2026-07-28 on; older revisions keep the
+        // shape they know.
+        if !speaks_2026(&context) {
+            return Ok(ListToolsResult::with_all_items(published.legacy_tools.clone()));
+        }
+        let mut result = ListToolsResult::with_all_items(published.tools.clone());
+        if let Some((ttl, scope)) = self.cache_hint() {
+            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
+        }
+        Ok(result)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let resources = self.published().spec.resources.iter();
+        let mut result =
+            ListResourcesResult::with_all_items(resources.filter_map(ResourceSpec::listed).collect());
         if speaks_2026(&context)
             && let Some((ttl, scope)) = self.cache_hint()
         {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let resources = self.published().spec.resources.iter();
+        let mut result = ListResourceTemplatesResult::with_all_items(
+            resources.filter_map(ResourceSpec::listed_template).collect(),
+        );
+        if speaks_2026(&context)
+            && let Some((ttl, scope)) = self.cache_hint()
+        {
+            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
+        }
+        Ok(result)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let modern = speaks_2026(&context);
+        let uri = request.uri;
+        let not_found = || {
+            let message = format!("Resource not found: {uri}");
+            let data = Some(serde_json::json!({ "uri": uri }));
+            // 2026-07-28 replaced the resource-specific code with invalid params.
+            if modern {
+                ErrorData::invalid_params(message, data)
+            } else {
+                ErrorData::resource_not_found(message, data)
+            }
+        };
+        let resources = self.published().spec.resources;
+        // Fixed URIs first: a fixed resource wins over a template that also matches.
+        let found = resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.template)
+            .chain(resources.iter().enumerate().filter(|(_, r)| r.template))
+            .find_map(|(i, r)| r.matches(&uri).map(|values| (i, r, values)));
+        let Some((index, resource, values)) = found else {
+            return Err(not_found());
+        };
+        let body = AssertUnwindSafe(self.dispatch.read_resource(index, values))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| {
+                tracing::error!(resource = resource.name, "resource handler panicked");
+                Err(ResourceError::Failed(format!("reading `{uri}` failed unexpectedly")))
+            });
+        let contents = match body {
+            Ok(body) => resource.contents(&uri, body),
+            Err(ResourceError::NotFound) => return Err(not_found()),
+            Err(ResourceError::Invalid(why)) => {
+                return Err(ErrorData::invalid_params(why, Some(serde_json::json!({ "uri": uri }))));
+            }
+            Err(ResourceError::Failed(why)) => return Err(ErrorData::internal_error(why, None)),
+        };
+        let mut result = ReadResourceResult::new(vec![contents]);
+        if modern && let Some((ttl, scope)) = self.cache_hint() {
+            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
+        }
+        Ok(result.into())
     }
 
     async fn call_tool(

@@ -1,0 +1,128 @@
+//! `x-mcp-header` (2026-07-28, SEP-2243): the rules an HTTP client applies before it keeps a
+//! tool. A client drops a tool that breaks any of them, so the build refuses it instead.
+
+use std::collections::HashMap;
+
+use super::Validator;
+use crate::diagnostic::Diagnostic;
+use crate::model::*;
+use crate::source::Span;
+
+/// The largest integer a header may carry: JSON numbers are exact up to here.
+const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+impl Validator<'_> {
+    /// Checks every header of a tool's parameters.
+    pub(super) fn headers(&mut self, tool: &ToolDef, types: &[NamedType]) {
+        let mut seen: HashMap<String, Span> = HashMap::new();
+        self.header_fields(tool, types, &tool.parameters, true, &mut seen);
+    }
+
+    fn header_fields(
+        &mut self,
+        tool: &ToolDef,
+        types: &[NamedType],
+        fields: &[Field],
+        reachable: bool,
+        seen: &mut HashMap<String, Span>,
+    ) {
+        for f in fields {
+            if let Some(h) = &f.header {
+                self.header(tool, types, f, h, reachable, seen);
+            }
+            // Only `properties` keep a header statically reachable; array items never do.
+            match &f.schema.kind {
+                Kind::Object(o) => self.header_fields(tool, types, &o.fields, reachable, seen),
+                Kind::Array(items) => {
+                    if let Kind::Object(o) = &items.kind {
+                        self.header_fields(tool, types, &o.fields, false, seen);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn header(
+        &mut self,
+        tool: &ToolDef,
+        types: &[NamedType],
+        field: &Field,
+        name: &str,
+        reachable: bool,
+        seen: &mut HashMap<String, Span>,
+    ) {
+        let span = field.span;
+        if name.is_empty() || !name.bytes().all(is_tchar) {
+            self.error(
+                "bad-header",
+                format!("`{name}` is not an HTTP header token"),
+                span,
+                "use letters, digits and `-` (an RFC 9110 token), such as `Region`; it is sent as `Mcp-Param-{name}`",
+            );
+        }
+        if !reachable {
+            self.error(
+                "header-unreachable",
+                format!("`{}` sits inside an array, where a header cannot reach it", field.name),
+                span,
+                "only parameters reached through object properties can be mirrored; remove `header:`",
+            );
+        }
+        if let Some(first) = seen.insert(name.to_ascii_lowercase(), span) {
+            self.diags.push(
+                Diagnostic::error(
+                    "duplicate-header",
+                    format!("the header `{name}` is used twice in `{}`", tool.name),
+                    span,
+                )
+                .related(first, "first used here (header names ignore case)")
+                .help("give each mirrored parameter a header of its own"),
+            );
+        }
+        let mut schema = &field.schema;
+        // A shared type is inlined in the published schema, so its kind is what counts.
+        while let Kind::Named(i) = schema.kind {
+            match types.get(i) {
+                Some(t) => schema = &t.schema,
+                None => return,
+            }
+        }
+        match &schema.kind {
+            Kind::String | Kind::Boolean | Kind::Enum(_) => {}
+            Kind::Integer => {
+                let c = &schema.constraints;
+                let within = |n: &Option<serde_json::Number>| {
+                    n.as_ref()
+                        .and_then(serde_json::Number::as_f64)
+                        .is_some_and(|v| v.abs() <= SAFE_INTEGER)
+                };
+                if !within(&c.minimum) || !within(&c.maximum) {
+                    self.error(
+                        "header-integer-range",
+                        format!("the header `{name}` carries an integer without bounds inside ±(2^53−1)"),
+                        span,
+                        "give the parameter `minimum:` and `maximum:` within ±9007199254740991",
+                    );
+                }
+            }
+            Kind::Number => self.error(
+                "header-type",
+                format!("the header `{name}` is on a `number`"),
+                span,
+                "headers carry strings, integers and booleans only; use `type: integer` or drop `header:`",
+            ),
+            Kind::Array(_) | Kind::Object(_) | Kind::Named(_) => self.error(
+                "header-type",
+                format!("the header `{name}` is on a value with structure"),
+                span,
+                "headers carry strings, integers and booleans only",
+            ),
+        }
+    }
+}
+
+/// RFC 9110 `tchar`.
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}

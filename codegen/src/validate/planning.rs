@@ -1,0 +1,490 @@
+//! Planning metadata and groups: the artifact contract, complete operations and tool groups
+//! (seed 003), checked once every tool is built, since they refer to each other.
+//!
+//! The runtime's `mcp_contract::metadata` parsers apply the same rules to any server's
+//! `tools/list`; here they are proved at build time, with the manifest line to fix.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::Validator;
+use crate::ident;
+use crate::manifest::{self as raw, Manifest};
+use crate::model::*;
+use crate::schema;
+use crate::source::{Span, Spanned};
+
+/// Kinds every manifest knows, with what each stands for.
+pub const STANDARD_KINDS: [(&str, &str); 1] = [(
+    "workspace.directory",
+    "A validated workspace-relative directory.",
+)];
+
+/// Where the artifact contract is published when the manifest does not say.
+pub const DEFAULT_ARTIFACTS_KEY: &str = "io.github.mcp-contract/artifacts";
+/// Where the composition contract is published when the manifest does not say.
+pub const DEFAULT_COMPOSITION_KEY: &str = "io.github.mcp-contract/composition";
+
+impl Validator<'_> {
+    /// The `_meta` keys and the kind vocabulary.
+    pub(super) fn planning(&mut self, manifest: &Manifest) -> Planning {
+        let mut key = |written: Option<&Spanned<String>>, default: &str| match written {
+            Some(k) if self.meta_key(k) => k.value.clone(),
+            _ => default.to_owned(),
+        };
+        let artifacts_key = key(
+            manifest.artifacts.as_ref().and_then(|a| a.meta_key.as_ref()),
+            DEFAULT_ARTIFACTS_KEY,
+        );
+        let composition_key = key(
+            manifest
+                .composition
+                .as_ref()
+                .and_then(|c| c.meta_key.as_ref()),
+            DEFAULT_COMPOSITION_KEY,
+        );
+        if artifacts_key == composition_key
+            && let Some(k) = manifest
+                .composition
+                .as_ref()
+                .and_then(|c| c.meta_key.as_ref())
+        {
+            self.error(
+                "duplicate-meta-key",
+                format!("`{}` is already the artifacts key", k.value),
+                k.span,
+                "publish the two contracts under different `_meta` keys",
+            );
+        }
+        let mut kinds: Vec<(String, String)> = STANDARD_KINDS
+            .iter()
+            .map(|(k, d)| ((*k).to_owned(), (*d).to_owned()))
+            .collect();
+        for (name, description) in manifest.artifacts.iter().flat_map(|a| &a.kinds) {
+            if !is_kind(&name.value) {
+                self.error(
+                    "bad-kind",
+                    format!("`{}` is not a valid artifact kind", name.value),
+                    name.span,
+                    "write dot-separated lowercase words, such as `workspace.file`",
+                );
+            } else if kinds.iter().any(|(k, _)| *k == name.value) {
+                self.error(
+                    "duplicate-kind",
+                    format!("`{}` is a standard kind", name.value),
+                    name.span,
+                    "remove it; standard kinds are always known",
+                );
+            } else {
+                kinds.push((name.value.clone(), description.value.trim().to_owned()));
+            }
+        }
+        Planning {
+            artifacts_key,
+            composition_key,
+            kinds,
+        }
+    }
+
+    /// Fills each built tool's artifacts, composition and groups, and the contract's groups.
+    pub(super) fn relations(&mut self, manifest: &Manifest, contract: &mut Contract) {
+        let built: HashMap<String, usize> = contract
+            .tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), i))
+            .collect();
+        let groups = self.groups(manifest);
+        for t in &manifest.tools {
+            let Some(&i) = t.name.as_ref().and_then(|n| built.get(&n.value)) else {
+                continue;
+            };
+            let artifacts = t
+                .artifacts
+                .as_ref()
+                .map(|a| self.artifacts(a, contract, &contract.tools[i]));
+            let encapsulates = t
+                .complete_operation
+                .as_ref()
+                .map(|list| self.encapsulates(list, &contract.tools[i].name, manifest))
+                .unwrap_or_default();
+            let member_of = self.membership(t, &groups);
+            let planning = &contract.planning;
+            let published: Vec<&str> = [
+                (artifacts.is_some(), planning.artifacts_key.as_str()),
+                (!encapsulates.is_empty(), planning.composition_key.as_str()),
+            ]
+            .into_iter()
+            .filter_map(|(used, key)| used.then_some(key))
+            .collect();
+            for (key, _) in t.meta.iter().filter(|(k, _)| published.contains(&k.value.as_str())) {
+                self.error(
+                    "duplicate-meta-key",
+                    format!("`{}` is where this tool's planning metadata is published", key.value),
+                    key.span,
+                    "remove this `_meta` entry; `artifacts:` and `complete_operation:` publish it",
+                );
+            }
+            let tool = &mut contract.tools[i];
+            tool.artifacts = artifacts;
+            tool.encapsulates = encapsulates;
+            tool.groups = member_of;
+        }
+        self.cycles(manifest, contract);
+        contract.groups = groups
+            .into_iter()
+            .map(|(name, description, span)| {
+                let tools: Vec<String> = contract
+                    .tools
+                    .iter()
+                    .filter(|t| t.groups.contains(&name))
+                    .map(|t| t.name.clone())
+                    .collect();
+                if tools.is_empty() && !contract.tools.is_empty() {
+                    self.error(
+                        "empty-group",
+                        format!("no tool belongs to the group `{name}`"),
+                        span,
+                        "list the group under a tool's `groups:`, or remove it",
+                    );
+                }
+                GroupDef {
+                    constant: ident::shouty(&name),
+                    name,
+                    description,
+                    tools,
+                }
+            })
+            .collect();
+    }
+
+    /// The declared groups: name, description and where the name is written.
+    fn groups(&mut self, manifest: &Manifest) -> Vec<(String, String, Span)> {
+        let mut out = Vec::new();
+        for g in &manifest.groups {
+            if !is_group_name(&g.name.value) {
+                self.error(
+                    "bad-group-name",
+                    format!("`{}` is not a valid group name", g.name.value),
+                    g.name.span,
+                    "a group's name is its HTTP route: a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`",
+                );
+                continue;
+            }
+            let description = g
+                .description
+                .as_ref()
+                .map(|d| d.value.trim().to_owned())
+                .unwrap_or_default();
+            if let Some(d) = &g.description
+                && description.is_empty()
+            {
+                self.error(
+                    "empty-text",
+                    "the group's description is empty",
+                    d.span,
+                    "say what the group's tools are for",
+                );
+            }
+            out.push((g.name.value.clone(), description, g.name.span));
+        }
+        out
+    }
+
+    /// The groups a tool lists; once groups are declared, every tool belongs to one.
+    fn membership(&mut self, t: &raw::Tool, groups: &[(String, String, Span)]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for g in &t.groups {
+            if out.contains(&g.value) {
+                self.error(
+                    "duplicate-group",
+                    format!("the group `{}` is listed twice", g.value),
+                    g.span,
+                    "list each group once",
+                );
+            } else if groups.iter().any(|(n, _, _)| *n == g.value) {
+                out.push(g.value.clone());
+            } else {
+                self.unknown(g, "group", groups.iter().map(|(n, _, _)| n.as_str()));
+            }
+        }
+        if out.is_empty()
+            && t.groups.is_empty()
+            && !groups.is_empty()
+            && let Some(name) = &t.name
+        {
+            self.error(
+                "missing-group",
+                format!("the tool `{}` belongs to no group", name.value),
+                name.span,
+                "add `groups: [...]`; over HTTP each group is served at its own route, and a tool in none would be unreachable",
+            );
+        }
+        out
+    }
+
+    /// Checks one tool's artifacts against its own published schemas.
+    fn artifacts(
+        &mut self,
+        a: &raw::ToolArtifacts,
+        contract: &Contract,
+        tool: &ToolDef,
+    ) -> ArtifactsDef {
+        let input = schema::input_schema(contract, tool);
+        let output = schema::output_schema(contract, tool);
+        let mut def = ArtifactsDef::default();
+        for p in &a.produces {
+            let kind = self.kind(p.kind.as_ref(), &contract.planning);
+            if let Some(mode) = &p.mode
+                && mode.value != "materialize"
+            {
+                self.error(
+                    "unknown-mode",
+                    format!("unknown artifact mode `{}`", mode.value),
+                    mode.span,
+                    "the only mode is `materialize` (the default)",
+                );
+            }
+            let json_array = match &p.encoding {
+                None => false,
+                Some(e) if e.value == "json_array" => true,
+                Some(e) => {
+                    self.error(
+                        "unknown-encoding",
+                        format!("unknown artifact encoding `{}`", e.value),
+                        e.span,
+                        "the only encoding is `json_array`, for a string field holding an exact JSON array",
+                    );
+                    false
+                }
+            };
+            let Some(pointer) = &p.pointer else { continue };
+            let Some(output) = &output else {
+                self.error(
+                    "artifact-without-output",
+                    format!("`{}` produces an artifact but has no structured output", tool.name),
+                    pointer.span,
+                    "an artifact is found in the structured output: declare `output:` with `properties:`",
+                );
+                continue;
+            };
+            let Some(field) = self.pointer(pointer, output, "output") else {
+                continue;
+            };
+            let string = is_string(field);
+            if json_array && !string {
+                self.error(
+                    "bad-encoding",
+                    format!("`{}` is not a string field", pointer.value),
+                    pointer.span,
+                    "`json_array` describes a string holding an exact JSON array; remove the encoding or point at a string",
+                );
+            }
+            self.kind_fits(kind.as_deref(), string, pointer);
+            if let Some(kind) = kind {
+                def.produces
+                    .push((kind, pointer.value.clone(), json_array));
+            }
+        }
+        for c in &a.consumes {
+            let kind = self.kind(c.kind.as_ref(), &contract.planning);
+            let Some(pointer) = &c.pointer else { continue };
+            let Some(field) = self.pointer(pointer, &input, "input") else {
+                continue;
+            };
+            let string = is_string(field);
+            self.kind_fits(kind.as_deref(), string, pointer);
+            if let Some(kind) = kind {
+                let required = c.required.as_ref().is_some_and(|r| r.value);
+                def.consumes.push((kind, pointer.value.clone(), required));
+            }
+        }
+        def
+    }
+
+    /// A declared kind, or a diagnostic.
+    fn kind(&mut self, kind: Option<&Spanned<String>>, planning: &Planning) -> Option<String> {
+        let kind = kind?;
+        if planning.kinds.iter().any(|(k, _)| *k == kind.value) {
+            return Some(kind.value.clone());
+        }
+        self.unknown(
+            kind,
+            "artifact kind",
+            planning.kinds.iter().map(|(k, _)| k.as_str()),
+        );
+        None
+    }
+
+    /// The standard `workspace.directory` kind is a path: a string.
+    fn kind_fits(&mut self, kind: Option<&str>, string: bool, pointer: &Spanned<String>) {
+        if kind == Some("workspace.directory") && !string {
+            self.error(
+                "bad-artifact-field",
+                format!("`{}` is not a string field", pointer.value),
+                pointer.span,
+                "a `workspace.directory` is a workspace-relative path: point at a string",
+            );
+        }
+    }
+
+    /// Resolves an instance pointer in a schema, or reports where it stops.
+    fn pointer<'s>(
+        &mut self,
+        pointer: &Spanned<String>,
+        schema: &'s Value,
+        side: &str,
+    ) -> Option<&'s Value> {
+        match resolve(schema, &pointer.value) {
+            Ok(field) => Some(field),
+            Err(problem) => {
+                self.error(
+                    "bad-pointer",
+                    format!("`{}` does not resolve in the tool's {side} schema: {problem}", pointer.value),
+                    pointer.span,
+                    format!("write a JSON pointer to a property of the {side}, such as `/path`; array items are `/name/0`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// The tools a complete operation encapsulates: same-server tools, each once, never itself.
+    fn encapsulates(
+        &mut self,
+        list: &Spanned<Vec<Spanned<String>>>,
+        tool: &str,
+        manifest: &Manifest,
+    ) -> Vec<String> {
+        if list.value.is_empty() {
+            self.error(
+                "empty-composition",
+                "a complete operation encapsulates at least one tool",
+                list.span,
+                "list the tools it wraps, or remove `complete_operation:`",
+            );
+        }
+        let names = || {
+            manifest
+                .tools
+                .iter()
+                .filter_map(|t| t.name.as_ref().map(|n| n.value.as_str()))
+        };
+        let mut out: Vec<String> = Vec::new();
+        for m in &list.value {
+            if m.value == tool {
+                self.error(
+                    "self-composition",
+                    format!("`{tool}` cannot encapsulate itself"),
+                    m.span,
+                    "list the other tools it wraps",
+                );
+            } else if out.contains(&m.value) {
+                self.error(
+                    "duplicate-tool-name",
+                    format!("`{}` is listed twice", m.value),
+                    m.span,
+                    "list each tool once",
+                );
+            } else if names().any(|n| n == m.value) {
+                out.push(m.value.clone());
+            } else {
+                self.unknown(m, "tool", names());
+            }
+        }
+        out
+    }
+
+    /// Refuses a tool that encapsulates itself through others: a planner would never finish.
+    fn cycles(&mut self, manifest: &Manifest, contract: &Contract) {
+        let wraps: HashMap<&str, &[String]> = contract
+            .tools
+            .iter()
+            .map(|t| (t.name.as_str(), t.encapsulates.as_slice()))
+            .collect();
+        let mut reported: HashSet<&str> = HashSet::new();
+        for start in &contract.tools {
+            let mut stack: Vec<Vec<&str>> = vec![vec![start.name.as_str()]];
+            while let Some(path) = stack.pop() {
+                let last = path[path.len() - 1];
+                for next in wraps.get(last).copied().unwrap_or_default() {
+                    if *next == start.name && reported.insert(start.name.as_str()) {
+                        let span = manifest
+                            .tools
+                            .iter()
+                            .find(|t| t.name.as_ref().is_some_and(|n| n.value == start.name))
+                            .and_then(|t| t.complete_operation.as_ref())
+                            .map_or(start.span, |c| c.span);
+                        self.error(
+                            "composition-cycle",
+                            format!(
+                                "`{}` encapsulates itself: {} → {}",
+                                start.name,
+                                path.join(" → "),
+                                start.name
+                            ),
+                            span,
+                            "a complete operation wraps lower-level tools; break the cycle",
+                        );
+                    } else if !path.contains(&next.as_str()) {
+                        let mut longer = path.clone();
+                        longer.push(next);
+                        stack.push(longer);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Follows an instance pointer (RFC 6901) through `properties` and `items`.
+pub fn resolve<'s>(schema: &'s Value, pointer: &str) -> Result<&'s Value, String> {
+    if pointer.is_empty() {
+        return Err("the empty pointer names the whole document, not a field".into());
+    }
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return Err("a JSON pointer starts with `/`".into());
+    };
+    let mut at = schema;
+    for raw in rest.split('/') {
+        let segment = raw.replace("~1", "/").replace("~0", "~");
+        at = match at.get("type").and_then(Value::as_str) {
+            Some("object") => at
+                .get("properties")
+                .and_then(|p| p.get(&segment))
+                .ok_or_else(|| format!("there is no property `{segment}`"))?,
+            Some("array") if segment.bytes().all(|b| b.is_ascii_digit()) && !segment.is_empty() => {
+                at.get("items").ok_or("the array has no items")?
+            }
+            Some("array") => return Err(format!("`{segment}` is not an array index")),
+            other => {
+                return Err(format!(
+                    "`{segment}` goes into a {}, which has no fields",
+                    other.unwrap_or("value")
+                ));
+            }
+        };
+    }
+    Ok(at)
+}
+
+fn is_string(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("string")
+}
+
+fn is_kind(s: &str) -> bool {
+    s.split('.').all(|part| {
+        part.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+    })
+}
+
+fn is_group_name(s: &str) -> bool {
+    s.len() <= 64
+        && s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+}

@@ -1,0 +1,253 @@
+//! Resources (seed 001): a fixed URI or a level-1 URI template, each with a typed handler.
+
+use std::collections::HashMap;
+
+use super::Validator;
+use crate::diagnostic::Diagnostic;
+use crate::ident;
+use crate::manifest::Manifest;
+use crate::model::*;
+use crate::source::Span;
+
+impl Validator<'_> {
+    /// Checks every resource; `methods` holds the tools' handler methods, which a resource's
+    /// method must not repeat.
+    pub(super) fn resources(
+        &mut self,
+        manifest: &Manifest,
+        methods: &HashMap<String, Span>,
+    ) -> Vec<ResourceDef> {
+        let mut out: Vec<ResourceDef> = Vec::new();
+        let mut uris: HashMap<String, Span> = HashMap::new();
+        for r in &manifest.resources {
+            let Some(name) = &r.name else { continue };
+            if !super::is_tool_name(&name.value) {
+                self.error(
+                    "bad-resource-name",
+                    format!("`{}` is not a valid resource name", name.value),
+                    name.span,
+                    "resource names are snake_case: a lowercase letter, then lowercase letters, digits or `_`",
+                );
+                continue;
+            }
+            if out.iter().any(|d| d.name == name.value) {
+                self.error(
+                    "duplicate-resource",
+                    format!("the resource name `{}` is used twice", name.value),
+                    name.span,
+                    "give each resource a name of its own",
+                );
+                continue;
+            }
+            let method = format!("{}_resource", ident::snake(&name.value));
+            if let Some(&tool) = methods.get(&method) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!(
+                            "the resource `{}` becomes the Rust method `{method}`, which a tool already has",
+                            name.value
+                        ),
+                        name.span,
+                    )
+                    .related(tool, "this tool has the same Rust name")
+                    .help("rename the resource or the tool"),
+                );
+                continue;
+            }
+            let uri = match (&r.uri, &r.uri_template) {
+                (Some(u), None) => match fixed_uri(&u.value) {
+                    Ok(()) => Some((ResourceUri::Fixed(u.value.clone()), u.span)),
+                    Err(problem) => {
+                        self.error(
+                            "bad-uri",
+                            format!("`{}` is not a resource URI: {problem}", u.value),
+                            u.span,
+                            "write an absolute URI with a scheme, such as `workspace:///README.md`; use `uri_template:` for one with `{variables}`",
+                        );
+                        None
+                    }
+                },
+                (None, Some(t)) => match template(&t.value) {
+                    Ok(variables) => Some((
+                        ResourceUri::Template {
+                            template: t.value.clone(),
+                            variables,
+                        },
+                        t.span,
+                    )),
+                    Err(problem) => {
+                        self.error(
+                            "bad-uri-template",
+                            format!("`{}` is not a level-1 URI template: {problem}", t.value),
+                            t.span,
+                            "write a URI with a scheme and `{name}` variables, each one path segment, such as `workspace:///files/{path}`",
+                        );
+                        None
+                    }
+                },
+                (Some(_), Some(t)) => {
+                    self.error(
+                        "resource-uri",
+                        "a resource has `uri` or `uri_template`, not both",
+                        t.span,
+                        "keep `uri` for one fixed resource, `uri_template` for a family of them",
+                    );
+                    None
+                }
+                (None, None) => {
+                    self.error(
+                        "resource-uri",
+                        format!("the resource `{}` has no `uri` or `uri_template`", name.value),
+                        r.span,
+                        "add `uri:` for one fixed resource, or `uri_template:` for a family of them",
+                    );
+                    None
+                }
+            };
+            let Some((uri, uri_span)) = uri else { continue };
+            if let Some(first) = uris.insert(uri.text().to_owned(), uri_span) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-resource",
+                        format!("`{}` is declared twice", uri.text()),
+                        uri_span,
+                    )
+                    .related(first, "first declared here")
+                    .help("each URI or template names one resource"),
+                );
+                continue;
+            }
+            let mut text = |field: &Option<crate::source::Spanned<String>>, what: &str| {
+                let value = field
+                    .as_ref()
+                    .map(|f| f.value.trim().to_owned())
+                    .unwrap_or_default();
+                if let Some(f) = field
+                    && value.is_empty()
+                {
+                    self.error(
+                        "empty-text",
+                        format!("the resource's {what} is empty"),
+                        f.span,
+                        format!("write the {what} a client lists"),
+                    );
+                }
+                value
+            };
+            let title = text(&r.title, "title");
+            let description = text(&r.description, "description");
+            let mime_type = r
+                .mime_type
+                .as_ref()
+                .map(|m| m.value.trim().to_owned())
+                .unwrap_or_default();
+            if let Some(m) = &r.mime_type
+                && !is_mime_type(&mime_type)
+            {
+                self.error(
+                    "bad-mime-type",
+                    format!("`{}` is not a MIME type", m.value),
+                    m.span,
+                    "write `type/subtype`, such as `text/plain` or `application/json`",
+                );
+            }
+            let params_type = format!("{}Params", ident::pascal(&name.value));
+            if matches!(uri, ResourceUri::Template { .. }) {
+                self.claim_type(params_type.clone(), name.span, "resource parameters");
+            }
+            out.push(ResourceDef {
+                name: name.value.clone(),
+                uri,
+                title,
+                description,
+                mime_type,
+                method,
+                params_type,
+                span: name.span,
+            });
+        }
+        out
+    }
+}
+
+/// An absolute URI: a scheme, then no spaces and no template braces.
+fn fixed_uri(uri: &str) -> Result<(), String> {
+    let Some((scheme, _)) = uri.split_once(':') else {
+        return Err("it has no scheme".into());
+    };
+    let valid_scheme = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !valid_scheme {
+        return Err(format!("`{scheme}` is not a URI scheme"));
+    }
+    match uri.chars().find(|c| not_in_uri(*c) || matches!(c, '{' | '}')) {
+        Some(c) => Err(format!("{c:?} cannot appear in a URI")),
+        None => Ok(()),
+    }
+}
+
+fn not_in_uri(c: char) -> bool {
+    c.is_whitespace() || c.is_control() || matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '|')
+}
+
+/// The variables of a level-1 template (RFC 6570 simple expansion), each matching one path
+/// segment: variables are separated by literal text so a URI splits one way only.
+pub fn template(template: &str) -> Result<Vec<String>, String> {
+    if let Some(c) = template.chars().find(|c| not_in_uri(*c)) {
+        return Err(format!("{c:?} cannot appear in a URI"));
+    }
+    let mut variables: Vec<String> = Vec::new();
+    // The literal text since the previous variable.
+    let mut literal = String::new();
+    let mut rest = template;
+    while let Some(open) = rest.find(['{', '}']) {
+        literal.push_str(&rest[..open]);
+        if rest[open..].starts_with('}') {
+            return Err("a `}` closes no variable".into());
+        }
+        let Some(close) = rest[open..].find('}') else {
+            return Err("a `{` is never closed".into());
+        };
+        let name = &rest[open + 1..open + close];
+        if let Some(op) = name.chars().next().filter(|c| "+#./;?&=,!@|".contains(*c)) {
+            return Err(format!("`{{{op}…}}` is a level-2 or level-3 operator"));
+        }
+        if name.contains([':', '*', ',']) {
+            return Err(format!("`{{{name}}}` uses a modifier or a list, beyond level 1"));
+        }
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!("`{{{name}}}` is not a variable name (letters, digits, `_`)"));
+        }
+        if variables.iter().any(|v| v == name) {
+            return Err(format!("`{name}` appears twice"));
+        }
+        if !variables.is_empty() && literal.is_empty() {
+            return Err("two variables touch; separate them with literal text such as `/`".into());
+        }
+        if variables.is_empty() {
+            fixed_uri(&literal).map_err(|p| format!("before the first variable, {p}"))?;
+        }
+        variables.push(name.to_owned());
+        literal.clear();
+        rest = &rest[open + close + 1..];
+    }
+    if variables.is_empty() {
+        return Err("it has no variable; use `uri:` for a fixed resource".into());
+    }
+    Ok(variables)
+}
+
+fn is_mime_type(s: &str) -> bool {
+    let token = |t: &str| {
+        !t.is_empty()
+            && t.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+".contains(c))
+    };
+    let essence = s.split(';').next().unwrap_or_default().trim();
+    essence
+        .split_once('/')
+        .is_some_and(|(t, sub)| token(t) && token(sub))
+}

@@ -88,7 +88,38 @@ fn render(template: &str, contract: &Contract) -> String {
         .map(|t| tool_view(contract, t))
         .collect();
     let server = json!({"name": contract.server.name, "title": contract.server.title});
-    let data = json!({"tools": tools, "server": server, "source": contract.source_name});
+    let groups: Vec<Value> = contract
+        .groups
+        .iter()
+        .map(|g| json!({"name": g.name, "description": g.description, "tools": g.tools}))
+        .collect();
+    let resources: Vec<Value> = contract
+        .resources
+        .iter()
+        .map(|r| {
+            json!({
+                "name": r.name,
+                "uri": r.uri.text(),
+                "template": matches!(r.uri, ResourceUri::Template { .. }),
+                "title": r.title,
+                "description": r.description,
+                "mime_type": r.mime_type,
+                "method": r.method,
+            })
+        })
+        .collect();
+    let planning = &contract.planning;
+    let data = json!({
+        "tools": tools,
+        "server": server,
+        "source": contract.source_name,
+        "groups": groups,
+        "resources": resources,
+        "kinds": planning.kinds.iter().map(|(k, d)| json!({"kind": k, "description": d})).collect::<Vec<_>>(),
+        "artifacts_key": planning.artifacts_key,
+        "composition_key": planning.composition_key,
+        "planned": contract.tools.iter().any(|t| t.artifacts.is_some() || !t.encapsulates.is_empty()),
+    });
     env.render_str(
         template,
         minijinja::Value::from(minijinja::value::Serde(data)),
@@ -151,7 +182,18 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "parameters": parameters,
         "output": output,
         "errors": errors,
-        "meta": if t.meta.is_empty() { Value::Null } else { serde_json::to_string_pretty(&t.meta).unwrap_or_default().into() },
+        "groups": t.groups,
+        "produces": t.artifacts.iter().flat_map(|a| &a.produces).map(|(kind, pointer, json_array)| {
+            json!({"kind": kind, "pointer": pointer, "json_array": json_array})
+        }).collect::<Vec<_>>(),
+        "consumes": t.artifacts.iter().flat_map(|a| &a.consumes).map(|(kind, pointer, required)| {
+            json!({"kind": kind, "pointer": pointer, "required": required})
+        }).collect::<Vec<_>>(),
+        "encapsulates": t.encapsulates,
+        "meta": match crate::schema::published_meta(c, t) {
+            m if m.is_empty() => Value::Null,
+            m => serde_json::to_string_pretty(&m).unwrap_or_default().into(),
+        },
     })
 }
 
@@ -164,15 +206,21 @@ fn field_rows(c: &Contract, f: &Field, prefix: &str, input: bool, rows: &mut Vec
         f.schema.description.clone().unwrap_or_default()
     };
     let examples: Vec<String> = f.schema.examples.iter().map(|e| format!("`{e}`")).collect();
+    let mut constraints = constraints(match &f.schema.kind {
+        Kind::Named(i) => &c.types[*i].schema.constraints,
+        _ => &f.schema.constraints,
+    });
+    if let Some(h) = &f.header {
+        // Only 2026-07-28 HTTP clients mirror it; say which header it becomes.
+        let sep = if constraints.is_empty() { "" } else { ", " };
+        constraints.push_str(&format!("{sep}header `Mcp-Param-{h}`"));
+    }
     rows.push(json!({
         "name": name,
         "type": type_name(c, &f.schema),
         "required": f.required || (!input && f.default.is_some()),
         "default": f.default.as_ref().map(|d| format!("`{d}`")),
-        "constraints": constraints(match &f.schema.kind {
-            Kind::Named(i) => &c.types[*i].schema.constraints,
-            _ => &f.schema.constraints,
-        }),
+        "constraints": constraints,
         "description": description,
         "examples": examples.join(", "),
     }));

@@ -118,6 +118,14 @@ rules! {
     ERROR_CODE_NO_DELETE = Major, "Clients handling the code lose the contract that it may occur; a code that moved to another name is no longer matched.";
     /// A hint now promises less safety.
     HINT_NO_LESS_SAFE = Major, "Clients that auto-approve calls on the old hint would run a riskier tool without asking.";
+    /// A tool left a group, or a group was removed.
+    GROUP_NO_LEAVE = Major, "Clients connected to the group's HTTP route can no longer list or call the tool.";
+    /// A resource or resource template was removed (or its URI changed).
+    RESOURCE_NO_DELETE = Major, "Reads of the URI fail with resource-not-found.";
+    /// A parameter's `x-mcp-header` was removed or renamed.
+    HEADER_NO_CHANGE = Major, "HTTP clients and intermediaries routing on `Mcp-Param-{name}` see another header, or none.";
+    /// A produced or consumed artifact, or an encapsulated tool, was removed.
+    PLANNING_NO_DELETE = Major, "Planners chaining tools through the artifact, or preferring the complete operation, lose the link.";
     /// A tool was added.
     TOOL_ADDED = Minor, "New capability; existing calls are unaffected.";
     /// An optional parameter was added.
@@ -130,6 +138,14 @@ rules! {
     ERROR_CODE_ADDED = Minor, "Clients meet a new code; the error envelope's message and hint still explain it.";
     /// A parameter accepts more values, or became optional.
     CONSTRAINT_LOOSENED = Minor, "Every value accepted before is still accepted.";
+    /// A tool joined a group, or a group was added.
+    GROUP_JOINED = Minor, "Clients of the group's route see one more tool.";
+    /// A resource or resource template was added.
+    RESOURCE_ADDED = Minor, "New capability; existing reads are unaffected.";
+    /// A parameter gained an `x-mcp-header`.
+    HEADER_ADDED = Minor, "HTTP clients start mirroring the argument into a header; calls are unchanged.";
+    /// An artifact or an encapsulated tool was declared.
+    PLANNING_ADDED = Minor, "Planners learn a new link; nothing that worked stops working.";
     /// A hint now promises more safety.
     HINT_SAFER = Patch, "Clients may ask for approval less often; nothing they did before fails.";
     /// A tool's title changed.
@@ -218,6 +234,7 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
             ),
         }
     }
+    d.resources();
     for s in &new.sentences {
         if let Some(o) = old.sentences.iter().find(|o| o.name == s.name)
             && o.text != s.text
@@ -285,6 +302,7 @@ impl<'c> Differ<'c> {
             );
         }
         self.hints(o, n, &path);
+        self.membership(o, n, &path);
         self.fields(
             &o.parameters,
             &n.parameters,
@@ -336,6 +354,93 @@ impl<'c> Differ<'c> {
                 format!("{path}.errors[{code}]"),
                 Side::New,
                 at,
+            );
+        }
+    }
+
+    /// Resources, by URI or template: a changed URI is a removal plus an addition.
+    fn resources(&mut self) {
+        for r in &self.old.resources {
+            if !self.new.resources.iter().any(|n| n.uri == r.uri) {
+                self.push(
+                    &RESOURCE_NO_DELETE,
+                    format!("resource `{}` at `{}` was removed", r.name, r.uri.text()),
+                    format!("resources[{}]", r.name),
+                    Side::Old,
+                    r.span,
+                );
+            }
+        }
+        for r in &self.new.resources {
+            if !self.old.resources.iter().any(|o| o.uri == r.uri) {
+                self.push(
+                    &RESOURCE_ADDED,
+                    format!("resource `{}` at `{}` was added", r.name, r.uri.text()),
+                    format!("resources[{}]", r.name),
+                    Side::New,
+                    r.span,
+                );
+            }
+        }
+    }
+
+    /// Groups and planning metadata: lists compared as sets, each lost entry breaking.
+    fn membership(&mut self, o: &ToolDef, n: &ToolDef, path: &str) {
+        fn compared<T: PartialEq>(old: &[T], new: &[T]) -> (Vec<usize>, Vec<usize>) {
+            let lost = (0..old.len()).filter(|&i| !new.contains(&old[i])).collect();
+            let gained = (0..new.len()).filter(|&i| !old.contains(&new[i])).collect();
+            (lost, gained)
+        }
+        let (left, joined) = compared(&o.groups, &n.groups);
+        for i in left {
+            self.push(
+                &GROUP_NO_LEAVE,
+                format!("tool `{}` left the group `{}`", n.name, o.groups[i]),
+                format!("{path}.groups[{}]", o.groups[i]),
+                Side::New,
+                n.span,
+            );
+        }
+        for i in joined {
+            self.push(
+                &GROUP_JOINED,
+                format!("tool `{}` joined the group `{}`", n.name, n.groups[i]),
+                format!("{path}.groups[{}]", n.groups[i]),
+                Side::New,
+                n.span,
+            );
+        }
+        let links = |t: &ToolDef| -> Vec<String> {
+            let artifacts = t.artifacts.clone().unwrap_or_default();
+            let produced = artifacts
+                .produces
+                .iter()
+                .map(|(k, p, _)| format!("produces `{k}` at `{p}`"));
+            let consumed = artifacts
+                .consumes
+                .iter()
+                .map(|(k, p, _)| format!("consumes `{k}` at `{p}`"));
+            let wrapped = t.encapsulates.iter().map(|m| format!("encapsulates `{m}`"));
+            produced.chain(consumed).chain(wrapped).collect()
+        };
+        let (ol, nl) = (links(o), links(n));
+        let (lost, gained) = compared(&ol, &nl);
+        for i in lost {
+            self.push(
+                &PLANNING_NO_DELETE,
+                format!("tool `{}` no longer {}", n.name, ol[i]),
+                format!("{path}.planning"),
+                Side::New,
+                n.span,
+            );
+        }
+        for i in gained {
+            self.push(
+                &PLANNING_ADDED,
+                format!("tool `{}` now {}", n.name, nl[i]),
+                format!("{path}.planning"),
+                Side::New,
+                n.span,
             );
         }
     }
@@ -442,6 +547,26 @@ impl<'c> Differ<'c> {
                     Side::New,
                     n.span,
                 );
+            }
+            match (&o.header, &n.header) {
+                (Some(was), is) if is.as_ref() != Some(was) => self.push(
+                    &HEADER_NO_CHANGE,
+                    match is {
+                        Some(is) => format!("`{}` is now mirrored as `{is}`, not `{was}`", n.name),
+                        None => format!("`{}` is no longer mirrored as `{was}`", n.name),
+                    },
+                    here.clone(),
+                    Side::New,
+                    n.span,
+                ),
+                (None, Some(is)) => self.push(
+                    &HEADER_ADDED,
+                    format!("`{}` is now mirrored as the header `{is}`", n.name),
+                    here.clone(),
+                    Side::New,
+                    n.span,
+                ),
+                _ => {}
             }
             if o.schema.examples != n.schema.examples {
                 self.push(

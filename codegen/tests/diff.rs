@@ -244,8 +244,47 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
                 .replacen("enum: [text, bytes]", "enum: [text]", 1),
             vec!["ENUM_VALUE_NO_DELETE tools.yaml:28:7"],
         ),
+        ("GROUP_JOINED", grouped("[a]"), grouped("[a, b]"), vec!["GROUP_JOINED tools.yaml:58:11"]),
+        ("GROUP_NO_LEAVE", grouped("[a, b]"), grouped("[a]"), vec!["GROUP_NO_LEAVE tools.yaml:58:11"]),
+        ("RESOURCE_ADDED", b(), format!("{BASE}{ABOUT}"), vec!["RESOURCE_ADDED tools.yaml:63:11"]),
+        ("RESOURCE_NO_DELETE", format!("{BASE}{ABOUT}"), b(), vec!["RESOURCE_NO_DELETE tools.yaml:63:11"]),
+        (
+            "a moved resource",
+            format!("{BASE}{ABOUT}"),
+            format!("{BASE}{}", ABOUT.replace("x://about", "x://about/v2")),
+            vec!["RESOURCE_NO_DELETE tools.yaml:63:11", "RESOURCE_ADDED tools.yaml:63:11"],
+        ),
+        ("HEADER_ADDED", b(), edit("example: notes.txt\n", "example: notes.txt\n        header: Path\n"), vec!["HEADER_ADDED tools.yaml:17:7"]),
+        (
+            "HEADER_NO_CHANGE",
+            edit("example: notes.txt\n", "example: notes.txt\n        header: Path\n"),
+            edit("example: notes.txt\n", "example: notes.txt\n        header: File\n"),
+            vec!["HEADER_NO_CHANGE tools.yaml:17:7"],
+        ),
+        ("PLANNING_ADDED", b(), edit("    output: text\n", COMPLETE), vec!["PLANNING_ADDED tools.yaml:57:11"]),
+        ("PLANNING_NO_DELETE", edit("    output: text\n", COMPLETE), b(), vec!["PLANNING_NO_DELETE tools.yaml:57:11"]),
         ("no change", b(), b(), vec![]),
     ]
+}
+
+/// A resource appended to [`BASE`]: its name is on line 63.
+const ABOUT: &str = "resources:
+  - name: about
+    uri: x://about
+    title: About
+    description: What this is.
+    mime_type: text/plain
+";
+
+/// `ping` as a complete operation wrapping `read_file`.
+const COMPLETE: &str = "    output: text\n    complete_operation: [read_file]\n";
+
+/// [`BASE`] with groups `a` and `b`, `read_file` in both and `ping` in `ping_groups`; `ping` is
+/// named on line 58.
+fn grouped(ping_groups: &str) -> String {
+    let text = edit("    output: text\n", &format!("    output: text\n    groups: {ping_groups}\n"))
+        .replacen("    errors: [not_found, too_big]\n", "    errors: [not_found, too_big]\n    groups: [a, b]\n", 1);
+    format!("{text}groups:\n  a:\n    description: A.\n  b:\n    description: B.\n")
 }
 
 #[test]

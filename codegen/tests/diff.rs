@@ -282,8 +282,15 @@ const COMPLETE: &str = "    output: text\n    complete_operation: [read_file]\n"
 /// [`BASE`] with groups `a` and `b`, `read_file` in both and `ping` in `ping_groups`; `ping` is
 /// named on line 58.
 fn grouped(ping_groups: &str) -> String {
-    let text = edit("    output: text\n", &format!("    output: text\n    groups: {ping_groups}\n"))
-        .replacen("    errors: [not_found, too_big]\n", "    errors: [not_found, too_big]\n    groups: [a, b]\n", 1);
+    let text = edit(
+        "    output: text\n",
+        &format!("    output: text\n    groups: {ping_groups}\n"),
+    )
+    .replacen(
+        "    errors: [not_found, too_big]\n",
+        "    errors: [not_found, too_big]\n    groups: [a, b]\n",
+        1,
+    );
     format!("{text}groups:\n  a:\n    description: A.\n  b:\n    description: B.\n")
 }
 

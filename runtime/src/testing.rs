@@ -216,7 +216,7 @@ mod contract {
     use serde_json::Value;
 
     use super::{Revision, check_wire, connect};
-    use crate::{Dispatch, Published, Server, ToolFixture};
+    use crate::{ContractSpec, Dispatch, Published, Server, ToolFixture, metadata};
 
     /// A dispatcher for the same contract whose handlers must never run.
     struct Tripwire {
@@ -287,7 +287,102 @@ mod contract {
                 fail(format!("`{}`: {problem}", fixture.name));
             }
         }
+        planning(server.published().spec, &listed.tools, revision, &mut fail);
+        resources(server, revision, &mut fail).await;
         arguments_first(server.published(), fixtures, revision, &mut fail).await;
+    }
+
+    /// The planning metadata reads back with the runtime's own parsers, and `x-mcp-header`
+    /// reaches only the revision that defines it.
+    fn planning(
+        spec: &ContractSpec,
+        tools: &[Tool],
+        revision: Revision,
+        fail: &mut impl FnMut(String),
+    ) {
+        for tool in tools {
+            if let Err(e) = metadata::artifacts(tool, spec.artifacts_key) {
+                fail(e.to_string());
+            }
+            let input = Value::Object((*tool.input_schema).clone());
+            let headers = find_key(&input, "x-mcp-header", "");
+            if let (Revision::V2025_11_25, Some(at)) = (revision, headers) {
+                fail(format!(
+                    "`{}`: x-mcp-header is published to a 2025-11-25 client at {at}",
+                    tool.name
+                ));
+            }
+        }
+        if let Err(e) = metadata::compositions(tools, spec.composition_key) {
+            fail(e.to_string());
+        }
+    }
+
+    /// Resources and templates are listed as declared, in the official shapes.
+    async fn resources<D: Dispatch>(
+        server: &Server<D>,
+        revision: Revision,
+        fail: &mut impl FnMut(String),
+    ) {
+        let declared = server.published().spec.resources;
+        if declared.is_empty() {
+            return;
+        }
+        let client = match connect(server.clone(), revision).await {
+            Ok(c) => c,
+            Err(e) => return fail(format!("cannot connect: {e}")),
+        };
+        let fixed: Vec<&str> = declared
+            .iter()
+            .filter(|r| !r.template)
+            .map(|r| r.uri)
+            .collect();
+        let templates: Vec<&str> = declared
+            .iter()
+            .filter(|r| r.template)
+            .map(|r| r.uri)
+            .collect();
+        match client.list_resources(None).await {
+            Ok(listed) => {
+                let wire = serde_json::to_value(&listed).unwrap_or_default();
+                if let Err(errors) = check_wire(revision, "ListResourcesResult", &wire) {
+                    fail(format!(
+                        "resources/list breaks the official schema: {}",
+                        errors.join("; ")
+                    ));
+                }
+                let uris: Vec<&str> = listed.resources.iter().map(|r| r.uri.as_str()).collect();
+                if uris != fixed {
+                    fail(format!(
+                        "resources/list gives {uris:?}, the manifest declares {fixed:?}"
+                    ));
+                }
+            }
+            Err(e) => fail(format!("resources/list failed: {e}")),
+        }
+        match client.list_resource_templates(None).await {
+            Ok(listed) => {
+                let wire = serde_json::to_value(&listed).unwrap_or_default();
+                if let Err(errors) = check_wire(revision, "ListResourceTemplatesResult", &wire) {
+                    fail(format!(
+                        "resources/templates/list breaks the official schema: {}",
+                        errors.join("; ")
+                    ));
+                }
+                let uris: Vec<&str> = listed
+                    .resource_templates
+                    .iter()
+                    .map(|r| r.uri_template.as_str())
+                    .collect();
+                if uris != templates {
+                    fail(format!(
+                        "resources/templates/list gives {uris:?}, the manifest declares {templates:?}"
+                    ));
+                }
+            }
+            Err(e) => fail(format!("resources/templates/list failed: {e}")),
+        }
+        let _ = client.cancel().await;
     }
 
     fn tool_problems(f: &ToolFixture, tool: &Tool, wire: &Value) -> Vec<String> {

@@ -35,6 +35,7 @@ impl Tools for Workspace {
         Ok(ListDirectoryOutput {
             entries,
             truncated: listing.truncated,
+            hint: listing.hint,
         })
     }
 
@@ -65,6 +66,7 @@ impl Tools for Workspace {
             include: args.include.clone().unwrap_or_default(),
             exclude: args.exclude.clone().unwrap_or_default(),
             max_results: usize::try_from(args.max_results).unwrap_or(usize::MAX),
+            ..workspace::SearchOptions::default()
         };
         let query = args.query.clone();
         let found = blocking(self, move |w| w.search_text(&query, &options))
@@ -87,6 +89,7 @@ impl Tools for Workspace {
                 .collect(),
             files_searched: found.files_searched,
             truncated: found.truncated,
+            hint: found.hint,
         })
     }
 

@@ -2,7 +2,7 @@
 
 use mcp_contract::rmcp::model::CallToolResult;
 use mcp_contract::testing::{self, Client, Revision, call, check_wire, connect, structured};
-use mcp_workspace::{Workspace, contract};
+use mcp_workspace::{Workspace, contract, workspace};
 use serde_json::json;
 use sha2::{Digest as _, Sha256};
 
@@ -251,4 +251,88 @@ async fn nothing_outside_the_root_is_reachable() {
         );
         client.cancel().await.expect("closed");
     }
+}
+
+/// The description of output field `field` of `tool`, as `tools/list` publishes it.
+async fn output_description(client: &Client, tool: &str, field: &str) -> String {
+    let listed = client.list_tools(None).await.expect("tools/list");
+    let tool = listed
+        .tools
+        .iter()
+        .find(|t| t.name == tool)
+        .unwrap_or_else(|| panic!("{tool} is published"));
+    let schema = serde_json::to_value(tool.output_schema.as_ref().expect("an outputSchema"))
+        .expect("serializable");
+    schema["properties"][field]["description"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{field} is described"))
+        .to_owned()
+}
+
+#[tokio::test]
+async fn the_published_limits_are_the_ones_the_server_applies() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let listing = output_description(&client, "list_directory", "truncated").await;
+    for limit in [
+        workspace::MAX_LIST_ENTRIES.to_string(),
+        workspace::MAX_VISITED_ENTRIES.to_string(),
+    ] {
+        assert!(listing.contains(&limit), "{limit}: {listing}");
+    }
+    let search = output_description(&client, "search_text", "truncated").await;
+    for limit in [
+        workspace::MAX_VISITED_ENTRIES.to_string(),
+        workspace::MAX_SEARCH_BYTES.to_string(),
+    ] {
+        assert!(search.contains(&limit), "{limit}: {search}");
+    }
+    client.cancel().await.expect("closed");
+}
+
+#[tokio::test]
+async fn listing_and_search_on_a_huge_tree_stop_and_say_how_to_ask_for_less() {
+    let fixture = fixture();
+    let huge = fixture.root.join("huge");
+    std::fs::create_dir(&huge).expect("created");
+    for index in 0..=workspace::MAX_VISITED_ENTRIES {
+        std::fs::File::create(huge.join(format!("{index:05}.txt"))).expect("created");
+    }
+    let client = client(&fixture, Revision::V2025_11_25).await;
+
+    let sparse = structured(
+        &call(
+            &client,
+            "list_directory",
+            json!({"path": "huge", "glob": "*.rs"}),
+        )
+        .await,
+    );
+    assert_eq!(sparse["entries"], json!([]));
+    assert_eq!(sparse["truncated"], json!(true));
+    let hint = sparse["hint"].as_str().expect("a hint");
+    assert!(hint.contains("after looking at 50000 entries"), "{hint}");
+
+    let full = structured(&call(&client, "list_directory", json!({"path": "huge"})).await);
+    assert_eq!(full["entries"].as_array().map(Vec::len), Some(1000));
+    let hint = full["hint"].as_str().expect("a hint");
+    assert!(hint.contains("stopped at 1000 entries"), "{hint}");
+
+    let search = structured(
+        &call(
+            &client,
+            "search_text",
+            json!({"query": "needle", "path": "huge"}),
+        )
+        .await,
+    );
+    assert_eq!(search["truncated"], json!(true));
+    assert_eq!(search["files_searched"], json!(50000));
+    let hint = search["hint"].as_str().expect("a hint");
+    assert!(hint.contains("after looking at 50000 entries"), "{hint}");
+
+    let small = structured(&call(&client, "list_directory", json!({"path": "src"})).await);
+    assert_eq!(small["truncated"], json!(false));
+    assert!(small.get("hint").is_none(), "no hint unless truncated");
+    client.cancel().await.expect("closed");
 }

@@ -35,6 +35,7 @@ mod reading;
 mod sandbox;
 mod searching;
 mod timestamp;
+mod walking;
 mod writing;
 
 #[cfg(test)]
@@ -49,7 +50,8 @@ pub use path::{MAX_COMPONENT_BYTES, MAX_PATH_BYTES, canonical_path};
 pub use reading::{FileContent, MAX_READ_BYTES};
 pub use sandbox::Workspace;
 pub use searching::{
-    DEFAULT_MAX_RESULTS, MAX_LINE_CHARS, MAX_SEARCH_RESULTS, SearchMatch, SearchOptions,
-    SearchResults,
+    DEFAULT_MAX_RESULTS, MAX_LINE_CHARS, MAX_SEARCH_BYTES, MAX_SEARCH_RESULTS, SearchMatch,
+    SearchOptions, SearchResults,
 };
+pub use walking::MAX_VISITED_ENTRIES;
 pub use writing::{Edit, Edited, FileEdits, Written};

@@ -105,7 +105,11 @@ fn legacy_initialize_then_tools_list_and_call() {
         [
             "list_directory",
             "read_file",
+            "read_files",
             "search_text",
+            "directory_tree",
+            "find_files",
+            "file_info",
             "write_file",
             "create_directory",
             "edit_file",

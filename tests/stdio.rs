@@ -105,8 +105,8 @@ fn legacy_initialize_then_tools_list_and_call() {
         [
             "list_directory",
             "read_file",
-            "read_files",
             "search_text",
+            "read_files",
             "directory_tree",
             "find_files",
             "file_info",

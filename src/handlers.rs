@@ -1,6 +1,8 @@
 //! The generated `Tools` trait implemented on the workspace: each handler calls one
 //! workspace operation and maps its outcome onto the tool's declared output and errors.
 
+use mcp_contract::ToolError as _;
+
 use crate::contract::*;
 use crate::workspace::{self, Workspace, WorkspaceError};
 
@@ -35,6 +37,7 @@ impl Tools for Workspace {
         Ok(ListDirectoryOutput {
             entries,
             truncated: listing.truncated,
+            hint: listing.hint,
         })
     }
 
@@ -57,6 +60,55 @@ impl Tools for Workspace {
         })
     }
 
+    async fn read_files(&self, args: ReadFilesArgs) -> Result<ReadFilesOutput, ReadFilesError> {
+        let paths = args.paths;
+        let given = paths.clone();
+        let results = blocking(self, move |w| Ok(w.read_files(&paths)))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| ReadFilesError::IoFailed {
+                    path: ".".into(),
+                    reason,
+                })
+            })?;
+        let mut bytes_read = 0;
+        let files = given
+            .into_iter()
+            .zip(results)
+            .map(|(raw, result)| match result {
+                Ok(read) => {
+                    bytes_read += read.content.len() as u64;
+                    ReadFilesOutputFiles {
+                        path: read.path,
+                        content: Some(read.content),
+                        total_lines: Some(read.total_lines),
+                        version: Some(read.version),
+                        error: None,
+                    }
+                }
+                Err(e) => {
+                    // The same code, message and hint the error would have as a failed call.
+                    let error = declared(e, |reason| ReadFilesError::IoFailed {
+                        path: raw.clone(),
+                        reason,
+                    });
+                    ReadFilesOutputFiles {
+                        path: workspace_path(&raw),
+                        content: None,
+                        total_lines: None,
+                        version: None,
+                        error: Some(ReadFilesOutputFilesError {
+                            code: error.code().to_owned(),
+                            message: error.message(),
+                            hint: error.hint(),
+                        }),
+                    }
+                }
+            })
+            .collect();
+        Ok(ReadFilesOutput { files, bytes_read })
+    }
+
     async fn search_text(&self, args: SearchTextArgs) -> Result<SearchTextOutput, SearchTextError> {
         let options = workspace::SearchOptions {
             path: args.path.clone(),
@@ -65,6 +117,7 @@ impl Tools for Workspace {
             include: args.include.clone().unwrap_or_default(),
             exclude: args.exclude.clone().unwrap_or_default(),
             max_results: usize::try_from(args.max_results).unwrap_or(usize::MAX),
+            ..workspace::SearchOptions::default()
         };
         let query = args.query.clone();
         let found = blocking(self, move |w| w.search_text(&query, &options))
@@ -87,6 +140,96 @@ impl Tools for Workspace {
                 .collect(),
             files_searched: found.files_searched,
             truncated: found.truncated,
+            hint: found.hint,
+        })
+    }
+
+    async fn directory_tree(
+        &self,
+        args: DirectoryTreeArgs,
+    ) -> Result<DirectoryTreeOutput, DirectoryTreeError> {
+        let options = workspace::TreeOptions {
+            max_depth: u32::try_from(args.max_depth).unwrap_or(u32::MAX),
+            glob: args.glob.clone(),
+            include_ignored: args.include_ignored,
+            ..workspace::TreeOptions::default()
+        };
+        let path = args.path.clone();
+        let tree = blocking(self, move |w| w.directory_tree(&path, &options))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| DirectoryTreeError::IoFailed {
+                    path: args.path.clone(),
+                    reason,
+                })
+            })?;
+        Ok(DirectoryTreeOutput {
+            path: tree.path,
+            entries: tree
+                .entries
+                .into_iter()
+                .map(|e| TreeEntry {
+                    name: e.name,
+                    path: e.path,
+                    kind: kind(e.kind),
+                    size: e.size,
+                    depth: u64::from(e.depth),
+                })
+                .collect(),
+            truncated: tree.truncated,
+            hint: tree.hint,
+        })
+    }
+
+    async fn find_files(&self, args: FindFilesArgs) -> Result<FindFilesOutput, FindFilesError> {
+        let options = workspace::FindOptions {
+            path: args.path.clone(),
+            limit: usize::try_from(args.limit).unwrap_or(usize::MAX),
+            include_ignored: args.include_ignored,
+            ..workspace::FindOptions::default()
+        };
+        let pattern = args.pattern.clone();
+        let found = blocking(self, move |w| w.find_files(&pattern, &options))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| FindFilesError::IoFailed {
+                    path: args.path.clone(),
+                    reason,
+                })
+            })?;
+        Ok(FindFilesOutput {
+            files: found
+                .files
+                .into_iter()
+                .map(|f| FindFilesOutputFiles {
+                    path: f.path,
+                    size: f.size,
+                })
+                .collect(),
+            truncated: found.truncated,
+            hint: found.hint,
+        })
+    }
+
+    async fn file_info(&self, args: FileInfoArgs) -> Result<FileInfoOutput, FileInfoError> {
+        let path = args.path.clone();
+        let info = blocking(self, move |w| w.file_info(&path))
+            .await
+            .map_err(|e| {
+                declared(e, |reason| FileInfoError::IoFailed {
+                    path: args.path.clone(),
+                    reason,
+                })
+            })?;
+        Ok(FileInfoOutput {
+            path: info.path,
+            kind: kind(info.kind),
+            symlink: info.symlink,
+            size: info.size,
+            modified: info.modified,
+            read_only: info.read_only,
+            version: info.version,
+            total_lines: info.total_lines,
         })
     }
 
@@ -292,6 +435,17 @@ impl From<WorkspaceError> for ContractError {
             WorkspaceError::TooLarge { path, size, limit } => ContractError::TooLarge {
                 path,
                 size: size.to_string(),
+                limit: limit.to_string(),
+            },
+            WorkspaceError::OverBudget {
+                path,
+                size,
+                used,
+                limit,
+            } => ContractError::OverBudget {
+                path,
+                size: size.to_string(),
+                used: used.to_string(),
                 limit: limit.to_string(),
             },
             WorkspaceError::NotText { path } => ContractError::NotText { path },

@@ -63,6 +63,18 @@ pub enum WorkspaceError {
         /// The largest size, in bytes, that is returned whole.
         limit: u64,
     },
+    /// A file of a multi-file read was not read, because with it the call would return more
+    /// than one call may.
+    OverBudget {
+        /// The workspace-relative path.
+        path: String,
+        /// The file's size in bytes.
+        size: u64,
+        /// How many bytes the files read before it came to.
+        used: u64,
+        /// The most bytes one call returns.
+        limit: u64,
+    },
     /// The file holds binary data or text that is not UTF-8.
     NotText {
         /// The workspace-relative path.
@@ -205,6 +217,17 @@ impl fmt::Display for WorkspaceError {
                 "`{path}` is {size} bytes, over the limit of {limit} bytes for reading a whole \
                  file; read a range of lines with start_line and end_line instead, or find the \
                  lines you need with a text search"
+            ),
+            WorkspaceError::OverBudget {
+                path,
+                size,
+                used,
+                limit,
+            } => write!(
+                f,
+                "`{path}` was not read: it is {size} bytes, and the files read before it came to \
+                 {used}, so together they would pass the limit of {limit} bytes for one call; \
+                 read it in a call of its own"
             ),
             WorkspaceError::NotText { path } => write!(
                 f,

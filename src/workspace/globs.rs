@@ -67,6 +67,16 @@ impl PathGlobs {
     pub(crate) fn matches(&self, path: &str, name: &str) -> bool {
         self.by_name.is_match(name) || self.by_path.is_match(path)
     }
+
+    /// Whether an entry found below a directory matches: by its `name`, or, for a glob with
+    /// `/`, by its path `relative` to that directory or by its workspace-relative `path`. So with
+    /// `src` searched, `nested/*.rs` and `src/nested/*.rs` both find `src/nested/lib.rs`, whichever
+    /// way the caller thought of the pattern.
+    pub(crate) fn matches_below(&self, relative: &str, path: &str, name: &str) -> bool {
+        self.by_name.is_match(name)
+            || self.by_path.is_match(relative)
+            || self.by_path.is_match(path)
+    }
 }
 
 #[cfg(test)]
@@ -111,6 +121,18 @@ mod tests {
         assert!(!set.matches("docs/a.txt", "a.txt"));
         assert!(!set.is_empty());
         assert!(globs(&[]).is_empty());
+    }
+
+    #[test]
+    fn below_a_directory_a_path_glob_may_be_relative_to_it_or_to_the_root() {
+        let set = globs(&["nested/*.rs"]);
+        assert!(set.matches_below("nested/lib.rs", "src/nested/lib.rs", "lib.rs"));
+        let set = globs(&["src/nested/*.rs"]);
+        assert!(set.matches_below("nested/lib.rs", "src/nested/lib.rs", "lib.rs"));
+        assert!(!set.matches_below("lib.rs", "lib.rs", "lib.rs"));
+        let set = globs(&["*.rs"]);
+        assert!(set.matches_below("a/b/c.rs", "x/a/b/c.rs", "c.rs"));
+        assert!(!set.matches_below("a/b/c.md", "x/a/b/c.md", "c.md"));
     }
 
     #[test]

@@ -27,11 +27,21 @@ pub struct FileInfo {
     pub modified: Option<String>,
     /// Whether the permissions forbid writing, for everyone (on Unix: no write bit at all).
     pub read_only: bool,
+    /// For a regular file, the lowercase hex SHA-256 of its bytes: the version `read_file`
+    /// returns and the writes check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// For a regular file without NUL bytes, its line count as `read_file` counts lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_lines: Option<u64>,
 }
 
 impl Workspace {
     /// Reports the kind, size, modification time and read-only flag of what `path`
-    /// (workspace-relative) names.
+    /// (workspace-relative) names, and for a regular file its version and line count.
+    ///
+    /// The version and the line count cost one streamed pass over the file, in memory bounded
+    /// whatever its size (as a range read does). A special file is never opened.
     ///
     /// # Errors
     ///
@@ -48,6 +58,12 @@ impl Workspace {
             .symlink_metadata(target.to_relative_path())
             .map_err(|err| io_error(&target, &err))?;
         let kind = entry_kind(metadata.file_type());
+        let (version, total_lines) = if kind == EntryKind::File {
+            let (version, lines) = self.fingerprint(&target)?;
+            (Some(version), lines)
+        } else {
+            (None, None)
+        };
         Ok(FileInfo {
             path: target.as_str().to_owned(),
             kind,
@@ -58,6 +74,8 @@ impl Workspace {
                 .ok()
                 .and_then(|time| rfc3339_utc(time.into_std())),
             read_only: metadata.permissions().readonly(),
+            version,
+            total_lines,
         })
     }
 }
@@ -66,6 +84,7 @@ impl Workspace {
 mod tests {
     use super::*;
     use crate::workspace::testing::Fixture;
+    use sha2::Digest as _;
     use std::time::{Duration, SystemTime};
 
     fn info(fixture: &Fixture, path: &str) -> FileInfo {
@@ -94,7 +113,72 @@ mod tests {
                 size: Some(34),
                 modified: Some("2023-11-14T22:13:20Z".into()),
                 read_only: false,
+                version: Some(
+                    fixture
+                        .workspace
+                        .read_file("README.md", None, None)
+                        .expect("read")
+                        .version
+                ),
+                total_lines: Some(2),
             }
+        );
+    }
+
+    #[test]
+    fn a_files_version_and_line_count_are_those_a_read_gives() {
+        let fixture = Fixture::new();
+        for (name, content) in [
+            ("no-ending.txt", "one\ntwo".as_bytes()),
+            ("crlf.txt", b"a\r\nb\r\n".as_slice()),
+            ("latin1.txt", b"caf\xe9\n".as_slice()),
+        ] {
+            fixture.write(name, content);
+            let info = info(&fixture, name);
+            assert_eq!(
+                info.version.as_deref(),
+                Some(format!("{:x}", sha2::Sha256::digest(content)).as_str()),
+                "{name}"
+            );
+        }
+        assert_eq!(info(&fixture, "no-ending.txt").total_lines, Some(2));
+        assert_eq!(info(&fixture, "crlf.txt").total_lines, Some(2));
+        assert_eq!(
+            info(&fixture, "latin1.txt").total_lines,
+            Some(1),
+            "counted even though read_file refuses it"
+        );
+        assert_eq!(info(&fixture, "empty").total_lines, Some(0));
+        let read = fixture
+            .workspace
+            .read_file("src/main.rs", None, None)
+            .expect("read");
+        let main = info(&fixture, "src/main.rs");
+        assert_eq!(
+            (main.version.as_deref(), main.total_lines),
+            (Some(read.version.as_str()), Some(read.total_lines))
+        );
+    }
+
+    #[test]
+    fn a_binary_file_has_a_version_but_no_line_count() {
+        let fixture = Fixture::new();
+        fixture.write("data.bin", b"\x00\x01\n\x02".as_slice());
+        let data = info(&fixture, "data.bin");
+        assert_eq!(data.total_lines, None);
+        assert_eq!(data.version.map(|v| v.len()), Some(64));
+    }
+
+    #[test]
+    fn a_large_file_is_fingerprinted_in_chunks() {
+        let fixture = Fixture::new();
+        let text = "0123456789\n".repeat(50_000);
+        fixture.write("large.txt", &text);
+        let large = info(&fixture, "large.txt");
+        assert_eq!(large.total_lines, Some(50_000));
+        assert_eq!(
+            large.version.as_deref(),
+            Some(format!("{:x}", sha2::Sha256::digest(text.as_bytes())).as_str())
         );
     }
 
@@ -106,6 +190,7 @@ mod tests {
             (src.kind, src.size, src.symlink),
             (EntryKind::Directory, None, false)
         );
+        assert_eq!((src.version, src.total_lines), (None, None));
         assert!(src.modified.is_some());
         assert_eq!(info(&fixture, "").path, ".");
     }
@@ -153,6 +238,8 @@ mod tests {
         let json = serde_json::to_value(info(&fixture, "src")).expect("json");
         assert_eq!(json["kind"], "directory");
         assert!(json.get("size").is_none());
+        assert!(json.get("version").is_none());
+        assert!(json.get("total_lines").is_none());
         assert_eq!(json["read_only"], false);
     }
 }

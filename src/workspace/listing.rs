@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
 use crate::workspace::sandbox::{entry_kind, io_error};
+use crate::workspace::walking::MAX_VISITED_ENTRIES;
+use crate::workspace::writing::is_temp_name;
 use crate::workspace::{Workspace, WorkspaceError};
 
 /// How many levels [`Workspace::list_directory`] descends unless told otherwise: the directory's
@@ -46,6 +48,9 @@ pub struct ListOptions {
     /// The most entries to return; past it the listing stops and says it was truncated. Cut to
     /// 1..=[`MAX_LIST_ENTRIES`].
     pub max_entries: usize,
+    /// The most entries to look at, returned or not (a glob may keep few of many); past it the
+    /// listing stops and says it was truncated. Cut to 1..=[`MAX_VISITED_ENTRIES`].
+    pub max_visited: usize,
 }
 
 impl Default for ListOptions {
@@ -54,6 +59,7 @@ impl Default for ListOptions {
             depth: DEFAULT_LIST_DEPTH,
             glob: None,
             max_entries: MAX_LIST_ENTRIES,
+            max_visited: MAX_VISITED_ENTRIES,
         }
     }
 }
@@ -79,9 +85,12 @@ pub struct Listing {
     /// The entries in tree order: sorted by name within each directory, and each directory
     /// followed by its own entries when listing deeper. For depth 1 this is plain name order.
     pub entries: Vec<Entry>,
-    /// True when more entries matched than were returned; narrow the listing with a smaller
-    /// depth, a glob, or a subdirectory.
+    /// True when the listing stopped early: more entries matched than were returned, or it
+    /// looked at as many entries as it may.
     pub truncated: bool,
+    /// When truncated, which limit stopped the listing and how to ask for less.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 impl Workspace {
@@ -90,7 +99,11 @@ impl Workspace {
     /// The named directory may be reached through a symbolic link that stays inside the root,
     /// but the listing never descends into a symbolic link it finds: such an entry is reported
     /// as [`EntryKind::Symlink`] and left alone. A subdirectory that cannot be read is listed
-    /// but not descended into. Hidden and ignored entries are listed like any other.
+    /// but not descended into. Hidden and ignored entries are listed like any other, except
+    /// the temporary files of unfinished writes, which are never listed.
+    ///
+    /// At most `options.max_entries` entries are returned and `options.max_visited` looked at;
+    /// a listing that stops at either says so with `truncated` and a hint.
     ///
     /// # Errors
     ///
@@ -119,23 +132,42 @@ impl Workspace {
             glob,
             max_depth: options.depth.clamp(1, MAX_LIST_DEPTH),
             max_entries: options.max_entries.clamp(1, MAX_LIST_ENTRIES),
+            max_visited: options.max_visited.clamp(1, MAX_VISITED_ENTRIES),
+            visited: 0,
             entries: Vec::new(),
-            truncated: false,
+            stopped: None,
         };
         // The named directory must be readable; below it, an unreadable subdirectory is skipped.
-        let children = sorted_children(&dir).map_err(|err| io_error(&target, &err))?;
+        let children =
+            sorted_children(&dir, collector.room()).map_err(|err| io_error(&target, &err))?;
         collector.visit(children, &target, 1);
+        let hint = collector.stopped.map(|limit| match limit {
+            Limit::Entries(count) => format!(
+                "The listing stopped at {count} entries; ask for less with a smaller depth, a \
+                 glob, or a subdirectory as path."
+            ),
+            Limit::Visited(count) => format!(
+                "The listing stopped after looking at {count} entries; ask for less with a \
+                 smaller depth or a subdirectory as path."
+            ),
+        });
         Ok(Listing {
             entries: collector.entries,
-            truncated: collector.truncated,
+            truncated: hint.is_some(),
+            hint,
         })
     }
 }
 
-/// A directory's entries, sorted by name.
-fn sorted_children(dir: &Dir) -> std::io::Result<Vec<cap_std::fs::DirEntry>> {
+/// A directory's entries, sorted by name; at most `most` of them, so that one enormous directory
+/// costs no more than the listing may look at. (When there are more, the listing stops at the
+/// visit limit among these, and says it was truncated.)
+fn sorted_children(dir: &Dir, most: usize) -> std::io::Result<Vec<cap_std::fs::DirEntry>> {
     let mut children = Vec::new();
     for child in dir.entries()? {
+        if children.len() == most {
+            break;
+        }
         match child {
             Ok(child) => children.push(child),
             // An entry removed while being read, for instance; the rest are still worth listing.
@@ -147,6 +179,15 @@ fn sorted_children(dir: &Dir) -> std::io::Result<Vec<cap_std::fs::DirEntry>> {
     Ok(children)
 }
 
+/// Which limit stopped a listing early, with its value.
+#[derive(Debug, Clone, Copy)]
+enum Limit {
+    /// As many entries matched as may be returned, and one more.
+    Entries(usize),
+    /// As many entries were looked at as may be.
+    Visited(usize),
+}
+
 /// Walks a directory tree depth first, collecting the entries that pass the glob.
 struct Collector {
     /// The filter on entries; `None` keeps them all.
@@ -155,22 +196,44 @@ struct Collector {
     max_depth: u32,
     /// The most entries to collect.
     max_entries: usize,
+    /// The most entries to look at.
+    max_visited: usize,
+    /// How many entries have been looked at.
+    visited: usize,
     /// The entries collected so far, in tree order.
     entries: Vec<Entry>,
-    /// Whether an entry matched after `max_entries` were collected.
-    truncated: bool,
+    /// The limit that stopped the walk, once one has.
+    stopped: Option<Limit>,
 }
 
 impl Collector {
+    /// How many entries of one directory are worth reading: one more than may still be looked
+    /// at, so that running out shows.
+    fn room(&self) -> usize {
+        self.max_visited
+            .saturating_sub(self.visited)
+            .saturating_add(1)
+    }
+
     /// Collects `children`, the sorted entries of the directory at `parent`, which is `level`
     /// levels below the listed directory (its own entries are level 1). Returns early, with
-    /// `truncated` set, once one entry more than the cap has matched.
+    /// `stopped` set, once one entry more than the cap has matched or been looked at.
     fn visit(&mut self, children: Vec<cap_std::fs::DirEntry>, parent: &WorkspacePath, level: u32) {
         for child in children {
-            if self.truncated {
+            if self.stopped.is_some() {
                 return;
             }
+            // Every entry read counts, the skipped ones too, so that a directory read only in
+            // part (see `room`) always ends the walk at this limit.
+            if self.visited == self.max_visited {
+                self.stopped = Some(Limit::Visited(self.max_visited));
+                return;
+            }
+            self.visited += 1;
             let name = child.file_name().to_string_lossy().into_owned();
+            if is_temp_name(&name) {
+                continue;
+            }
             let path = parent.join(&name);
             // The kind comes from the directory entry itself, so a symbolic link is never
             // followed to learn it.
@@ -188,7 +251,7 @@ impl Collector {
                 .is_none_or(|glob| glob.matches(path.as_str(), &name))
             {
                 if self.entries.len() == self.max_entries {
-                    self.truncated = true;
+                    self.stopped = Some(Limit::Entries(self.max_entries));
                     return;
                 }
                 let size = match kind {
@@ -207,7 +270,8 @@ impl Collector {
             if kind == EntryKind::Directory && level < self.max_depth {
                 // Opening through the entry keeps the walk inside the directory just read: if the
                 // entry was swapped for a symbolic link since, cap-std refuses to leave.
-                match child.open_dir().and_then(|dir| sorted_children(&dir)) {
+                let room = self.room();
+                match child.open_dir().and_then(|dir| sorted_children(&dir, room)) {
                     Ok(grandchildren) => self.visit(grandchildren, &path, level + 1),
                     Err(err) => {
                         let path = path.as_str();
@@ -378,6 +442,80 @@ mod tests {
     }
 
     #[test]
+    fn the_cap_says_how_to_ask_for_less() {
+        let fixture = Fixture::new();
+        let capped = ListOptions {
+            depth: 3,
+            max_entries: 3,
+            ..ListOptions::default()
+        };
+        let hint = list(&fixture, ".", &capped).hint.expect("a hint");
+        assert!(hint.contains("stopped at 3 entries"), "{hint}");
+        assert!(
+            hint.contains("smaller depth") && hint.contains("subdirectory"),
+            "{hint}"
+        );
+        assert_eq!(list(&fixture, ".", &ListOptions::default()).hint, None);
+    }
+
+    #[test]
+    fn a_sparse_glob_stops_after_looking_at_as_many_entries_as_it_may() {
+        // lib.rs is the eighth entry of the walk; everything before it is looked at and dropped.
+        let fixture = Fixture::new();
+        let sparse = |max_visited| ListOptions {
+            depth: 10,
+            glob: Some("lib.*".into()),
+            max_visited,
+            ..ListOptions::default()
+        };
+        let stopped = list(&fixture, ".", &sparse(7));
+        assert_eq!(paths(&stopped), Vec::<&str>::new());
+        assert!(stopped.truncated);
+        let hint = stopped.hint.expect("a hint");
+        assert!(hint.contains("after looking at 7 entries"), "{hint}");
+        let enough = list(&fixture, ".", &sparse(8));
+        assert_eq!(paths(&enough), ["src/nested/lib.rs"]);
+        assert!(!enough.truncated, "exactly the limit is not a truncation");
+    }
+
+    #[test]
+    fn one_enormous_directory_is_read_only_as_far_as_the_limit() {
+        let fixture = Fixture::new();
+        for index in 0..50 {
+            fixture.write(&format!("many/{index:02}"), "");
+        }
+        let options = ListOptions {
+            max_visited: 10,
+            ..ListOptions::default()
+        };
+        let listing = list(&fixture, "many", &options);
+        assert_eq!(listing.entries.len(), 10);
+        assert!(listing.truncated);
+        let sorted = {
+            let mut sorted = paths(&listing);
+            sorted.sort_unstable();
+            sorted
+        };
+        assert_eq!(paths(&listing), sorted, "what is read is still sorted");
+    }
+
+    #[test]
+    fn temporary_files_of_unfinished_writes_are_never_listed() {
+        let fixture = Fixture::new();
+        fixture.write(".mcp-workspace-123-4.tmp", "half a write");
+        fixture.write("src/nested/.mcp-workspace-9-0.tmp", "");
+        fixture.write(".mcp-workspace-notes.tmp", "a file of the user's");
+        let options = ListOptions {
+            depth: 3,
+            ..ListOptions::default()
+        };
+        let listed = paths(&list(&fixture, ".", &options)).join(" ");
+        assert!(!listed.contains("-123-4.tmp"), "{listed}");
+        assert!(!listed.contains("-9-0.tmp"), "{listed}");
+        assert!(listed.contains(".mcp-workspace-notes.tmp"), "{listed}");
+    }
+
+    #[test]
     fn out_of_range_options_are_cut_to_their_limits() {
         let fixture = Fixture::new();
         let zero = ListOptions {
@@ -391,10 +529,19 @@ mod tests {
             [".gitignore"],
             "depth 0 acts as 1, a cap of 0 as 1"
         );
+        assert!(listing.hint.is_some());
+        let look_at_none = ListOptions {
+            max_visited: 0,
+            ..ListOptions::default()
+        };
+        let listing = list(&fixture, ".", &look_at_none);
+        assert_eq!(listing.entries.len(), 1, "a limit of 0 acts as 1");
+        assert!(listing.truncated);
         assert!(listing.truncated);
         let huge = ListOptions {
             depth: u32::MAX,
             max_entries: usize::MAX,
+            max_visited: usize::MAX,
             ..ListOptions::default()
         };
         assert_eq!(list(&fixture, ".", &huge).entries.len(), 8);

@@ -14,7 +14,11 @@
 //! - [`Workspace::list_directory`]: the entries of a directory, optionally deeper and by glob.
 //! - [`Workspace::read_file`]: a text file, whole or by lines, with its version (SHA-256).
 //! - [`Workspace::search_text`]: matching lines under a directory, ripgrep-style.
-//! - [`Workspace::file_info`]: the kind, size, time and read-only flag of one path.
+//! - [`Workspace::read_files`]: several text files at once, within one total size.
+//! - [`Workspace::directory_tree`]: the tree below a directory, a few levels deep.
+//! - [`Workspace::find_files`]: the files below a directory whose path matches a glob.
+//! - [`Workspace::file_info`]: the kind, size, time, read-only flag, version and line count of
+//!   one path.
 //! - [`Workspace::write_file`]: create a file, or replace one whose version the caller read.
 //! - [`Workspace::create_directory`]: a directory and its missing parents.
 //! - [`Workspace::edit_file`]: exact, version-checked text replacements, with a unified diff.
@@ -26,6 +30,7 @@
 //! (see `locks.rs`), so no write loses another's update; `writing.rs` says how.
 
 mod error;
+mod finding;
 mod globs;
 mod info;
 mod listing;
@@ -35,21 +40,28 @@ mod reading;
 mod sandbox;
 mod searching;
 mod timestamp;
+mod tree;
+mod walking;
 mod writing;
 
 #[cfg(test)]
 mod testing;
 
 pub use error::WorkspaceError;
+pub use finding::{DEFAULT_FIND_LIMIT, FindOptions, Found, FoundFile, MAX_FIND_LIMIT};
 pub use info::FileInfo;
 pub use listing::{
     DEFAULT_LIST_DEPTH, Entry, EntryKind, ListOptions, Listing, MAX_LIST_DEPTH, MAX_LIST_ENTRIES,
 };
 pub use path::{MAX_COMPONENT_BYTES, MAX_PATH_BYTES, canonical_path};
-pub use reading::{FileContent, MAX_READ_BYTES};
+pub use reading::{FileContent, MAX_READ_BYTES, MAX_READ_FILES_BYTES};
 pub use sandbox::Workspace;
 pub use searching::{
-    DEFAULT_MAX_RESULTS, MAX_LINE_CHARS, MAX_SEARCH_RESULTS, SearchMatch, SearchOptions,
-    SearchResults,
+    DEFAULT_MAX_RESULTS, MAX_LINE_CHARS, MAX_SEARCH_BYTES, MAX_SEARCH_RESULTS, SearchMatch,
+    SearchOptions, SearchResults,
 };
+pub use tree::{
+    DEFAULT_TREE_DEPTH, MAX_TREE_DEPTH, MAX_TREE_ENTRIES, Tree, TreeEntry, TreeOptions,
+};
+pub use walking::MAX_VISITED_ENTRIES;
 pub use writing::{Edit, Edited, FileEdits, Written};

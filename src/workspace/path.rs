@@ -188,6 +188,18 @@ impl WorkspacePath {
                 .is_some_and(|rest| rest.starts_with('/'))
     }
 
+    /// This path relative to `base`, which it lies within: `src/a/b.rs` relative to `src` is
+    /// `a/b.rs`; the path relative to itself, or to the root, is its own workspace path.
+    pub(crate) fn relative_to(&self, base: &WorkspacePath) -> &str {
+        if base.is_root() {
+            return self.as_str();
+        }
+        self.joined
+            .strip_prefix(&base.joined)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .unwrap_or(self.as_str())
+    }
+
     /// The path to hand to the sandbox `Dir`: relative, `.` for the root.
     pub(crate) fn to_relative_path(&self) -> PathBuf {
         PathBuf::from(self.as_str())
@@ -286,6 +298,20 @@ mod tests {
         assert_eq!(WorkspacePath::parse("a/b/c").expect("valid").name(), "c");
         assert_eq!(WorkspacePath::parse("c").expect("valid").name(), "c");
         assert_eq!(WorkspacePath::root().name(), ".");
+    }
+
+    #[test]
+    fn paths_relative_to_a_directory_they_lie_within() {
+        let path = WorkspacePath::parse("src/a/b.rs").expect("valid");
+        let base = |raw: &str| WorkspacePath::parse(raw).expect("valid");
+        assert_eq!(path.relative_to(&base("src")), "a/b.rs");
+        assert_eq!(path.relative_to(&base("src/a")), "b.rs");
+        assert_eq!(path.relative_to(&WorkspacePath::root()), "src/a/b.rs");
+        assert_eq!(
+            path.relative_to(&base("sr")),
+            "src/a/b.rs",
+            "a prefix of a name is not a directory"
+        );
     }
 
     #[test]

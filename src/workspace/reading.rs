@@ -19,6 +19,10 @@ use crate::workspace::{Workspace, WorkspaceError};
 /// largest text a line range may come to.
 pub const MAX_READ_BYTES: u64 = 4 * 1024 * 1024;
 
+/// The most bytes of content one [`Workspace::read_files`] call returns, all files together:
+/// no more than one whole-file read.
+pub const MAX_READ_FILES_BYTES: u64 = MAX_READ_BYTES;
+
 /// The size of the chunks a file is streamed in.
 const CHUNK_BYTES: usize = 64 * 1024;
 
@@ -155,6 +159,86 @@ impl Workspace {
             end_line: last,
             version: scan.version,
         })
+    }
+}
+
+impl Workspace {
+    /// Reads several UTF-8 text files whole, each as by [`Workspace::read_file`], in the order
+    /// given; one file's failure is its own result and does not stop the others.
+    ///
+    /// All files together return at most [`MAX_READ_FILES_BYTES`] of content: a file that would
+    /// take the total past it is not read, and is [`WorkspaceError::OverBudget`], while the
+    /// smaller files after it are still read.
+    pub fn read_files(&self, paths: &[String]) -> Vec<Result<FileContent, WorkspaceError>> {
+        let mut used: u64 = 0;
+        paths
+            .iter()
+            .map(|path| {
+                let over =
+                    |target: &WorkspacePath, size: u64, used: u64| WorkspaceError::OverBudget {
+                        path: target.as_str().to_owned(),
+                        size,
+                        used,
+                        limit: MAX_READ_FILES_BYTES,
+                    };
+                let target = WorkspacePath::parse(path)?;
+                // Refuse by size before reading; a file over the whole-read cap, or anything
+                // that is not a file, gets `read_file`'s own error instead.
+                let metadata = self.metadata(&target)?;
+                let size = metadata.len();
+                if metadata.is_file()
+                    && size <= MAX_READ_BYTES
+                    && used + size > MAX_READ_FILES_BYTES
+                {
+                    return Err(over(&target, size, used));
+                }
+                let content = self.read_file(target.as_str(), None, None)?;
+                // The file may have grown since it was measured.
+                let read = content.content.len() as u64;
+                if used + read > MAX_READ_FILES_BYTES {
+                    return Err(over(&target, read, used));
+                }
+                used += read;
+                Ok(content)
+            })
+            .collect()
+    }
+
+    /// The version (SHA-256) of the regular file at `target` and, unless it holds a NUL byte,
+    /// its line count as [`Workspace::read_file`] counts lines; one pass over the file.
+    pub(crate) fn fingerprint(
+        &self,
+        target: &WorkspacePath,
+    ) -> Result<(String, Option<u64>), WorkspaceError> {
+        let mut file = self
+            .dir()
+            .open(target.to_relative_path())
+            .map_err(|err| io_error(target, &err))?;
+        let mut hasher = Sha256::new();
+        let mut buffer = vec![0; CHUNK_BYTES];
+        let (mut endings, mut last_byte, mut binary) = (0_u64, None, false);
+        loop {
+            let read = match file.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(read) => read,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(io_error(target, &err)),
+            };
+            let chunk = buffer.get(..read).unwrap_or_default();
+            hasher.update(chunk);
+            binary |= chunk.contains(&0);
+            endings += chunk.iter().filter(|&&byte| byte == b'\n').count() as u64;
+            last_byte = chunk.last().copied();
+        }
+        let lines = match last_byte {
+            None => 0,
+            Some(b'\n') => endings,
+            Some(_) => endings + 1,
+        };
+        Ok((
+            format!("{:x}", hasher.finalize()),
+            (!binary).then_some(lines),
+        ))
     }
 }
 
@@ -525,6 +609,110 @@ mod tests {
                 kind: EntryKind::Other
             }
         );
+    }
+
+    fn read_many(fixture: &Fixture, paths: &[&str]) -> Vec<Result<FileContent, WorkspaceError>> {
+        let paths: Vec<String> = paths.iter().map(|&path| path.to_owned()).collect();
+        fixture.workspace.read_files(&paths)
+    }
+
+    #[test]
+    fn several_files_are_read_in_order_and_one_failure_stays_its_own() {
+        let fixture = Fixture::new();
+        fixture.write("latin1.txt", b"caf\xe9\n".as_slice());
+        let results = read_many(
+            &fixture,
+            &[
+                "src/main.rs",
+                "missing.rs",
+                "src",
+                "../x",
+                "latin1.txt",
+                "./README.md",
+            ],
+        );
+        assert_eq!(results.len(), 6);
+        assert_eq!(
+            results[0],
+            Ok(read(&fixture, "src/main.rs", None, None)),
+            "as read_file reads it, with its version"
+        );
+        assert_eq!(
+            results[1],
+            Err(WorkspaceError::NotFound {
+                path: "missing.rs".into()
+            })
+        );
+        assert!(
+            matches!(results[2], Err(WorkspaceError::NotAFile { ref path, .. }) if path == "src"),
+            "{:?}",
+            results[2]
+        );
+        assert!(
+            matches!(results[3], Err(WorkspaceError::InvalidPath { .. })),
+            "{:?}",
+            results[3]
+        );
+        assert_eq!(
+            results[4],
+            Err(WorkspaceError::NotText {
+                path: "latin1.txt".into()
+            })
+        );
+        let readme = results[5].as_ref().expect("read");
+        assert_eq!(readme.path, "README.md");
+        assert_eq!(readme.total_lines, 2);
+    }
+
+    #[test]
+    fn files_past_the_total_limit_are_refused_and_smaller_ones_after_them_still_read() {
+        let fixture = Fixture::new();
+        let third = "x".repeat(usize::try_from(MAX_READ_FILES_BYTES / 3).expect("fits") + 1);
+        for name in ["a.txt", "b.txt", "c.txt"] {
+            fixture.write(name, &third);
+        }
+        let results = read_many(&fixture, &["a.txt", "b.txt", "c.txt", "README.md"]);
+        assert!(results[0].is_ok() && results[1].is_ok());
+        let size = third.len() as u64;
+        assert_eq!(
+            results[2],
+            Err(WorkspaceError::OverBudget {
+                path: "c.txt".into(),
+                size,
+                used: 2 * size,
+                limit: MAX_READ_FILES_BYTES,
+            })
+        );
+        let message = results[2].as_ref().expect_err("refused").to_string();
+        assert!(
+            message.contains("read it in a call of its own"),
+            "{message}"
+        );
+        assert_eq!(
+            results[3].as_ref().map(|content| content.total_lines),
+            Ok(2),
+            "a smaller file after it still fits"
+        );
+        let total: usize = results
+            .iter()
+            .filter_map(|result| result.as_ref().ok())
+            .map(|content| content.content.len())
+            .sum();
+        assert!(total as u64 <= MAX_READ_FILES_BYTES);
+    }
+
+    #[test]
+    fn a_file_over_the_whole_read_cap_is_too_large_not_over_budget() {
+        let fixture = Fixture::new();
+        let big = "y".repeat(usize::try_from(MAX_READ_BYTES).expect("fits") + 1);
+        fixture.write("big.txt", &big);
+        let results = read_many(&fixture, &["big.txt", "README.md"]);
+        assert!(
+            matches!(results[0], Err(WorkspaceError::TooLarge { ref path, .. }) if path == "big.txt"),
+            "{:?}",
+            results[0]
+        );
+        assert!(results[1].is_ok());
     }
 
     #[test]

@@ -180,7 +180,10 @@ pub(crate) fn entry_kind(file_type: cap_std::fs::FileType) -> EntryKind {
 mod tests {
     use super::*;
     use crate::workspace::testing::{Fixture, SECRET};
-    use crate::workspace::{EntryKind, ListOptions, MAX_LIST_DEPTH, SearchOptions};
+    use crate::workspace::{
+        EntryKind, FindOptions, ListOptions, MAX_LIST_DEPTH, MAX_TREE_DEPTH, SearchOptions,
+        TreeOptions,
+    };
 
     /// Every operation that takes a path, run on `path`, each outcome rendered in full: a result
     /// by its `Debug` form, an error by its message and its `Debug` form.
@@ -196,6 +199,21 @@ mod tests {
             path: path.to_owned(),
             ..SearchOptions::default()
         };
+        let tree = TreeOptions {
+            max_depth: MAX_TREE_DEPTH,
+            include_ignored: true,
+            ..TreeOptions::default()
+        };
+        let find = FindOptions {
+            path: path.to_owned(),
+            include_ignored: true,
+            ..FindOptions::default()
+        };
+        // read_files answers each path with its own result; its one result stands for the call.
+        let read_files = workspace
+            .read_files(&[path.to_owned()])
+            .pop()
+            .unwrap_or_else(|| panic!("read_files gave no result for `{path}`"));
         vec![
             (
                 "list_directory",
@@ -224,6 +242,17 @@ mod tests {
             (
                 "file_info",
                 workspace.file_info(path).map(|r| format!("{r:?}")),
+            ),
+            ("read_files", read_files.map(|r| format!("{r:?}"))),
+            (
+                "directory_tree",
+                workspace
+                    .directory_tree(path, &tree)
+                    .map(|r| format!("{r:?}")),
+            ),
+            (
+                "find_files",
+                workspace.find_files("*", &find).map(|r| format!("{r:?}")),
             ),
         ]
     }
@@ -352,6 +381,26 @@ mod tests {
             readme.content, "# Demo\nfn main is documented here\n",
             "the original root"
         );
+
+        // The tree and the find name only what exists in the original root too.
+        let everything = TreeOptions {
+            include_ignored: true,
+            ..TreeOptions::default()
+        };
+        let tree = fixture
+            .workspace
+            .directory_tree(".", &everything)
+            .expect("a tree");
+        let paths: Vec<&str> = tree.entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["README.md"], "{tree:?}");
+        assert_eq!(tree.entries[0].size, Some(34), "the original's size");
+        let all = FindOptions {
+            include_ignored: true,
+            ..FindOptions::default()
+        };
+        let found = fixture.workspace.find_files("*", &all).expect("found");
+        let paths: Vec<&str> = found.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["README.md"], "{found:?}");
     }
 
     #[cfg(unix)]
@@ -499,6 +548,49 @@ mod tests {
                     .all(|found| !found.path.contains("alias")),
                 "links are not followed by the search: {results:?}"
             );
+
+            let everything = TreeOptions {
+                max_depth: MAX_TREE_DEPTH,
+                include_ignored: true,
+                ..TreeOptions::default()
+            };
+            let tree = fixture
+                .workspace
+                .directory_tree(".", &everything)
+                .expect("a tree");
+            let rendered = format!("{tree:?}");
+            assert!(!rendered.contains("secret.txt"), "{rendered}");
+            for name in ["to-secret", "to-outside", "loop", "alias.md", "src-alias"] {
+                let entry = tree.entries.iter().find(|entry| entry.path == name);
+                let entry = entry.unwrap_or_else(|| panic!("`{name}` is shown: {rendered}"));
+                assert_eq!(
+                    (entry.kind, entry.size),
+                    (EntryKind::Symlink, None),
+                    "{name}"
+                );
+            }
+            assert!(
+                !tree
+                    .entries
+                    .iter()
+                    .any(|e| e.path.starts_with("src-alias/") || e.path.starts_with("to-outside/")),
+                "a linked directory is not descended into: {rendered}"
+            );
+            let all = FindOptions {
+                include_ignored: true,
+                ..FindOptions::default()
+            };
+            for pattern in ["*", "**/secret*", "*.txt", "to-outside/*"] {
+                let found = fixture.workspace.find_files(pattern, &all).expect("found");
+                let rendered = format!("{found:?}");
+                assert!(!rendered.contains("secret"), "{pattern}: {rendered}");
+                assert!(
+                    found.files.iter().all(|f| !f.path.contains("alias")
+                        && !f.path.starts_with("to-")
+                        && !f.path.starts_with("loop")),
+                    "links are neither followed nor found: {rendered}"
+                );
+            }
         }
     }
 }

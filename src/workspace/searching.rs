@@ -1,28 +1,24 @@
 //! Searching the text of the files under a directory, with the ripgrep libraries.
 //!
-//! `ignore::WalkBuilder` finds the files, honouring `.gitignore` and `.ignore` files and skipping
-//! hidden ones as ripgrep does, and `grep_searcher` searches each with a `grep_regex` matcher.
-//! The walker reads directories by host path, since that is what the library takes, so it only
-//! contributes names: each file it names is opened through the sandbox `Dir` by its
-//! workspace-relative path. If a directory is swapped for a symbolic link to somewhere else
-//! during the walk, cap-std refuses to open what lies beyond, and the file is skipped.
+//! The shared walker (`walking.rs`, on `ignore::WalkBuilder`) finds the files, honouring
+//! `.gitignore` and `.ignore` files and skipping hidden ones as ripgrep does, and
+//! `grep_searcher` searches each with a `grep_regex` matcher. The walker only contributes names:
+//! each file it names is opened through the sandbox `Dir` by its workspace-relative path. If a
+//! directory is swapped for a symbolic link to somewhere else during the walk, cap-std refuses to
+//! open what lies beyond, and the file is skipped.
 //!
-//! Ignore rules come from inside the workspace only: from the searched directory and below (read
-//! by the walker) and from its ancestors up to the workspace root (read here, through the
-//! sandbox). Ignore files above the root and the user's global git configuration never affect
-//! results, so they depend on the workspace's contents alone.
+//! A search does bounded work: it looks at no more than [`MAX_VISITED_ENTRIES`] entries and
+//! reads no more than [`MAX_SEARCH_BYTES`], and says it was truncated when it stops there.
 
 use std::io;
-use std::path::{Path, PathBuf};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::{Match, WalkBuilder};
 use serde::{Deserialize, Serialize};
 
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
+use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules};
 use crate::workspace::{Workspace, WorkspaceError};
 
 /// How many matching lines [`Workspace::search_text`] returns unless told otherwise.
@@ -34,9 +30,9 @@ pub const MAX_SEARCH_RESULTS: usize = 1000;
 /// The most characters of a matching line that a result repeats.
 pub const MAX_LINE_CHARS: usize = 500;
 
-/// The largest ignore file read from the searched directory's ancestors; a larger one is not an
-/// ignore file anyone wrote by hand, and is skipped rather than loaded.
-const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;
+/// The most bytes of file content one search reads; past it the search stops and says it was
+/// truncated.
+pub const MAX_SEARCH_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Where and how [`Workspace::search_text`] searches.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +53,12 @@ pub struct SearchOptions {
     pub exclude: Vec<String>,
     /// Stop after this many matching lines. Cut to 1..=[`MAX_SEARCH_RESULTS`].
     pub max_results: usize,
+    /// Stop after looking at this many entries (files, directories and links). Cut to
+    /// 1..=[`MAX_VISITED_ENTRIES`].
+    pub max_visited: usize,
+    /// Stop before a file that would take the bytes read past this. Cut to
+    /// 1..=[`MAX_SEARCH_BYTES`].
+    pub max_bytes: u64,
 }
 
 impl Default for SearchOptions {
@@ -68,6 +70,8 @@ impl Default for SearchOptions {
             include: Vec::new(),
             exclude: Vec::new(),
             max_results: DEFAULT_MAX_RESULTS,
+            max_visited: MAX_VISITED_ENTRIES,
+            max_bytes: MAX_SEARCH_BYTES,
         }
     }
 }
@@ -92,9 +96,12 @@ pub struct SearchResults {
     pub matches: Vec<SearchMatch>,
     /// How many text files were searched; skipped binary files are not counted.
     pub files_searched: u64,
-    /// True when more lines matched than were returned; narrow the search with a subdirectory,
-    /// include globs or a more specific query.
+    /// True when the search stopped early: more lines matched than were returned, or it
+    /// stopped at its limit on entries looked at or bytes read.
     pub truncated: bool,
+    /// When truncated, which limit stopped the search and how to ask for less.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 impl Workspace {
@@ -106,6 +113,10 @@ impl Workspace {
     /// followed, and binary files (those with a NUL byte) are skipped. Files are searched in
     /// path order, so the lines returned when the search is truncated are the first ones. A file
     /// or directory that cannot be read is skipped rather than failing the whole search.
+    ///
+    /// The search stops, saying it was truncated and why, at `options.max_results` matching
+    /// lines, after looking at `options.max_visited` entries, or before a file that would take
+    /// the bytes read past `options.max_bytes`.
     ///
     /// # Errors
     ///
@@ -125,13 +136,32 @@ impl Workspace {
         let exclude = PathGlobs::new(options.exclude.iter().map(String::as_str))?;
         self.directory_metadata(&target)?;
         let max_results = options.max_results.clamp(1, MAX_SEARCH_RESULTS);
+        let max_visited = options.max_visited.clamp(1, MAX_VISITED_ENTRIES);
+        let max_bytes = options.max_bytes.clamp(1, MAX_SEARCH_BYTES);
 
         let mut searcher = SearcherBuilder::new()
             .binary_detection(BinaryDetection::quit(0))
             .line_number(true)
             .build();
         let mut results = SearchResults::default();
-        for found in self.walk(&target, exclude) {
+        let rules = WalkRules {
+            ignore_files: true,
+            skip_hidden: true,
+            max_depth: None,
+            exclude: Some(exclude),
+        };
+        let (mut visited, mut bytes_read) = (0, 0);
+        let mut stopped = None;
+        for found in self.walk(&target, rules) {
+            // The searched directory itself is not one of the entries looked at.
+            if found.as_ref().is_ok_and(|entry| entry.depth() == 0) {
+                continue;
+            }
+            if visited == max_visited {
+                stopped = Some(Limit::Visited(max_visited));
+                break;
+            }
+            visited += 1;
             let entry = match found {
                 Ok(entry) => entry,
                 Err(err) => {
@@ -160,6 +190,13 @@ impl Workspace {
                     continue;
                 }
             };
+            // The size of the file opened, which is the one searched.
+            let size = file.metadata().map_or(0, |metadata| metadata.len());
+            if bytes_read + size > max_bytes {
+                stopped = Some(Limit::Bytes(max_bytes));
+                break;
+            }
+            bytes_read += size;
             let mut sink = FileSink::new(&path, max_results.saturating_sub(results.matches.len()));
             if let Err(err) = searcher.search_file(&matcher, &file, &mut sink) {
                 let path = path.as_str();
@@ -172,10 +209,12 @@ impl Workspace {
             results.files_searched += 1;
             results.matches.append(&mut sink.found);
             if sink.overflowed {
-                results.truncated = true;
+                stopped = Some(Limit::Results(max_results));
                 break;
             }
         }
+        results.hint = stopped.map(Limit::hint);
+        results.truncated = results.hint.is_some();
         // The walk already yields this order; sorting here makes the promise hold on its own.
         results.matches.sort_by(|a, b| {
             a.path
@@ -185,42 +224,35 @@ impl Workspace {
         });
         Ok(results)
     }
+}
 
-    /// A walker over the files below `target`, with the ignore rules of its ancestors inside the
-    /// workspace and the `exclude` globs applied.
-    fn walk(&self, target: &WorkspacePath, exclude: PathGlobs) -> ignore::Walk {
-        let walk_root = self.walk_root().to_path_buf();
-        let ancestor_rules = AncestorRules::load(self, target);
-        let mut builder = WalkBuilder::new(target.under(&walk_root));
-        builder
-            .hidden(true)
-            .ignore(true)
-            .git_ignore(true)
-            .git_exclude(true)
-            // Rules from outside the workspace stay out: no global git configuration, no ignore
-            // files above the searched directory but those `ancestor_rules` reads inside the
-            // root, and `.gitignore` counts whether or not there is a `.git` directory, which
-            // might lie above the root.
-            .git_global(false)
-            .parents(false)
-            .require_git(false)
-            .follow_links(false)
-            .sort_by_file_name(Ord::cmp)
-            .filter_entry(move |entry| {
-                // The searched directory itself is always searched.
-                if entry.depth() == 0 {
-                    return true;
-                }
-                let Some(path) = WorkspacePath::from_host(&walk_root, entry.path()) else {
-                    return false;
-                };
-                let is_dir = entry
-                    .file_type()
-                    .is_some_and(|file_type| file_type.is_dir());
-                !exclude.matches(path.as_str(), path.name())
-                    && !ancestor_rules.ignores(entry.path(), is_dir)
-            });
-        builder.build()
+/// Which limit stopped a search early, with its value.
+#[derive(Debug, Clone, Copy)]
+enum Limit {
+    /// More lines matched than may be returned.
+    Results(usize),
+    /// As many entries were looked at as may be.
+    Visited(usize),
+    /// The next file would have taken the bytes read past the limit.
+    Bytes(u64),
+}
+
+impl Limit {
+    /// What the caller reads: which limit stopped the search, and how to ask for less.
+    fn hint(self) -> String {
+        let narrow = "narrow it with path, include or exclude";
+        match self {
+            Limit::Results(count) => format!(
+                "The search stopped at {count} matching lines; {narrow}, or make the query more \
+                 specific."
+            ),
+            Limit::Visited(count) => {
+                format!("The search stopped after looking at {count} entries; {narrow}.")
+            }
+            Limit::Bytes(count) => {
+                format!("The search stopped at its limit of {count} bytes of files read; {narrow}.")
+            }
+        }
     }
 }
 
@@ -258,77 +290,6 @@ fn regex_reason(message: &str) -> String {
         .strip_prefix("error: ")
         .unwrap_or(last.trim())
         .to_owned()
-}
-
-/// The ignore rules of the directories between the workspace root and the searched directory,
-/// which the walker does not see since it starts below them.
-struct AncestorRules {
-    /// The rules of each kind of ignore file, highest precedence first (`.ignore`, then
-    /// `.gitignore`, then `.git/info/exclude`, as in ripgrep), each list nearest directory first.
-    by_precedence: [Vec<Gitignore>; 3],
-}
-
-impl AncestorRules {
-    /// Where each kind of ignore file sits in its directory, in order of precedence.
-    const FILES: [&[&str]; 3] = [&[".ignore"], &[".gitignore"], &[".git", "info", "exclude"]];
-
-    /// Reads the ignore files of `target`'s ancestors through the sandbox.
-    fn load(workspace: &Workspace, target: &WorkspacePath) -> AncestorRules {
-        let mut by_precedence: [Vec<Gitignore>; 3] = Default::default();
-        for ancestor in target.ancestors().iter().rev() {
-            let base = ancestor.under(workspace.walk_root());
-            for (names, rules) in Self::FILES.iter().zip(&mut by_precedence) {
-                let file = names
-                    .iter()
-                    .fold(ancestor.clone(), |path, name| path.join(name));
-                if let Some(file_rules) = read_rules(workspace, &file, &base) {
-                    rules.push(file_rules);
-                }
-            }
-        }
-        AncestorRules { by_precedence }
-    }
-
-    /// Whether these rules ignore the entry at `host_path`. As in ripgrep, a kind of file with
-    /// higher precedence outranks the others, a nearer directory's rules outrank a farther one's,
-    /// and a `!pattern` that re-includes an entry wins over the rules ranked below it.
-    fn ignores(&self, host_path: &Path, is_dir: bool) -> bool {
-        for rules in self.by_precedence.iter().flatten() {
-            match rules.matched(host_path, is_dir) {
-                Match::Ignore(_) => return true,
-                Match::Whitelist(_) => return false,
-                Match::None => {}
-            }
-        }
-        false
-    }
-}
-
-/// The rules of the ignore file at `file`, whose patterns are relative to the host directory
-/// `base`; `None` if there is no such file or it cannot be used.
-fn read_rules(workspace: &Workspace, file: &WorkspacePath, base: &Path) -> Option<Gitignore> {
-    let relative = file.to_relative_path();
-    let metadata = workspace.dir().metadata(&relative).ok()?;
-    if !metadata.is_file() || metadata.len() > MAX_IGNORE_FILE_BYTES {
-        return None;
-    }
-    let bytes = workspace.dir().read(&relative).ok()?;
-    let mut builder = GitignoreBuilder::new(base);
-    let from = Some(PathBuf::from(file.as_str()));
-    for line in String::from_utf8_lossy(&bytes).lines() {
-        // Git skips a pattern it cannot parse and keeps the others; so does this.
-        if let Err(err) = builder.add_line(from.clone(), line) {
-            let file = file.as_str();
-            tracing::debug!(file, error = %err, "search: skipping a bad ignore pattern");
-        }
-    }
-    match builder.build() {
-        Ok(rules) => Some(rules),
-        Err(err) => {
-            tracing::debug!(file = file.as_str(), error = %err, "search: skipping an ignore file");
-            None
-        }
-    }
 }
 
 /// Collects one file's matching lines, up to the room left under the cap.
@@ -700,6 +661,68 @@ mod tests {
             1,
             "a cap of 0 acts as 1"
         );
+    }
+
+    #[test]
+    fn the_cap_says_how_to_ask_for_less() {
+        let fixture = Fixture::new();
+        fixture.write("many.txt", "hit\n".repeat(5));
+        let capped = SearchOptions {
+            max_results: 3,
+            ..SearchOptions::default()
+        };
+        let hint = search(&fixture, "hit", &capped).hint.expect("a hint");
+        assert!(hint.contains("stopped at 3 matching lines"), "{hint}");
+        assert!(hint.contains("path, include or exclude"), "{hint}");
+        assert_eq!(
+            search(&fixture, "hit", &SearchOptions::default()).hint,
+            None
+        );
+    }
+
+    #[test]
+    fn a_search_stops_after_looking_at_as_many_entries_as_it_may() {
+        // The walk: README.md, empty, src, src/main.rs, src/nested, src/nested/lib.rs.
+        let fixture = Fixture::new();
+        let limited = |max_visited| SearchOptions {
+            case_insensitive: true,
+            max_visited,
+            ..SearchOptions::default()
+        };
+        let stopped = search(&fixture, "fn main", &limited(4));
+        assert_eq!(hits(&stopped), [("README.md", 2), ("src/main.rs", 1)]);
+        assert!(stopped.truncated);
+        let hint = stopped.hint.expect("a hint");
+        assert!(hint.contains("after looking at 4 entries"), "{hint}");
+        let enough = search(&fixture, "fn main", &limited(6));
+        assert_eq!(
+            hits(&enough),
+            [
+                ("README.md", 2),
+                ("src/main.rs", 1),
+                ("src/nested/lib.rs", 1)
+            ]
+        );
+        assert!(!enough.truncated, "exactly the limit is not a truncation");
+    }
+
+    #[test]
+    fn a_search_stops_before_a_file_that_would_pass_the_byte_limit() {
+        // README.md 34 bytes, empty 0, src/main.rs 34, src/nested/lib.rs 17: 85 in all.
+        let fixture = Fixture::new();
+        let limited = |max_bytes| SearchOptions {
+            max_bytes,
+            ..SearchOptions::default()
+        };
+        let stopped = search(&fixture, "fn main", &limited(60));
+        assert_eq!(hits(&stopped), [("README.md", 2)]);
+        assert_eq!(stopped.files_searched, 2, "README.md and empty");
+        assert!(stopped.truncated);
+        let hint = stopped.hint.expect("a hint");
+        assert!(hint.contains("60 bytes"), "{hint}");
+        let enough = search(&fixture, "fn main", &limited(85));
+        assert_eq!(enough.files_searched, 4);
+        assert!(!enough.truncated);
     }
 
     #[test]

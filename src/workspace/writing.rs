@@ -38,6 +38,26 @@ const TEMP_NAME_ATTEMPTS: u32 = 16;
 /// Numbers the temporary files of this process, so concurrent writes never share one.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// How a temporary file's name starts; the rest is `{process id}-{counter}.tmp`.
+const TEMP_PREFIX: &str = ".mcp-workspace-";
+
+/// Whether `name` is the name of a write's temporary file, `.mcp-workspace-{pid}-{n}.tmp`.
+///
+/// Such a file exists only while a write is under way, or after a crash in the middle of one.
+/// Listings, trees, searches and finds never report it: it holds either a copy of content that
+/// is already in place or content that never was, and nothing should be built on it.
+pub(crate) fn is_temp_name(name: &str) -> bool {
+    let Some(rest) = name
+        .strip_prefix(TEMP_PREFIX)
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
+    rest.split_once('-')
+        .is_some_and(|(pid, number)| digits(pid) && digits(number))
+}
+
 /// The outcome of [`Workspace::write_file`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Written {
@@ -605,7 +625,7 @@ impl Workspace {
         let mut last_error = None;
         for _ in 0..TEMP_NAME_ATTEMPTS {
             let number = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-            let name = format!(".mcp-workspace-{}-{number}.tmp", std::process::id());
+            let name = format!("{TEMP_PREFIX}{}-{number}.tmp", std::process::id());
             let temp = parent.join(&name);
             match self.dir().open_with(temp.to_relative_path(), &options) {
                 Ok(file) => return Ok((temp, file)),
@@ -748,6 +768,30 @@ mod tests {
             .map(|entry| entry.file_name().to_string_lossy().into_owned())
             .filter(|name| name.starts_with(".mcp-workspace-"))
             .collect()
+    }
+
+    #[test]
+    fn temporary_names_are_recognised_exactly() {
+        let fixture = Fixture::new();
+        let (temp, _file) = fixture
+            .workspace
+            .create_temp(&WorkspacePath::root())
+            .expect("a temporary file");
+        assert!(is_temp_name(temp.name()), "{}", temp.name());
+        for name in [".mcp-workspace-1-0.tmp", ".mcp-workspace-4242-17.tmp"] {
+            assert!(is_temp_name(name), "{name}");
+        }
+        for name in [
+            ".mcp-workspace-notes.tmp",
+            ".mcp-workspace--1.tmp",
+            ".mcp-workspace-1-.tmp",
+            ".mcp-workspace-1-2.tmp.bak",
+            "mcp-workspace-1-2.tmp",
+            ".mcp-workspace-1-2-3.tmp",
+            ".mcp-workspace-1-x.tmp",
+        ] {
+            assert!(!is_temp_name(name), "{name}");
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! workspace operation and maps its outcome onto the tool's declared output and errors.
 
 use mcp_contract::ToolError as _;
+use mcp_contract::{ResourceBody, ResourceError};
 
 use crate::contract::*;
 use crate::workspace::{self, Workspace, WorkspaceError};
@@ -383,6 +384,42 @@ impl Tools for Workspace {
             path: workspace_path(&args.path),
             kind: kind(deleted),
         })
+    }
+
+    async fn tree_resource(&self) -> Result<ResourceBody, ResourceError> {
+        let tree = blocking(self, |w| {
+            w.directory_tree(".", &workspace::TreeOptions::default())
+        })
+        .await
+        .map_err(resource_error)?;
+        let mut text = String::new();
+        for entry in &tree.entries {
+            let indent = "  ".repeat(entry.depth.saturating_sub(1) as usize);
+            let slash = if entry.kind == workspace::EntryKind::Directory { "/" } else { "" };
+            text.push_str(&format!("{indent}{}{slash}\n", entry.name));
+        }
+        if let Some(hint) = tree.hint {
+            text.push_str(&format!("… {hint}\n"));
+        }
+        Ok(ResourceBody::Text(text))
+    }
+
+    async fn file_resource(&self, params: FileParams) -> Result<ResourceBody, ResourceError> {
+        let path = params.path;
+        let file = blocking(self, move |w| w.read_file(&path, None, None))
+            .await
+            .map_err(resource_error)?;
+        Ok(ResourceBody::Text(file.content))
+    }
+}
+
+/// A workspace error as a resource read's error: what does not exist is not found, what
+/// cannot be read as a resource says why.
+fn resource_error(error: WorkspaceError) -> ResourceError {
+    match error {
+        WorkspaceError::NotFound { .. } => ResourceError::NotFound,
+        WorkspaceError::Io { .. } => ResourceError::Failed(error.to_string()),
+        other => ResourceError::Invalid(other.to_string()),
     }
 }
 

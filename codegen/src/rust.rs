@@ -254,6 +254,7 @@ fn spec(c: &Contract) -> TokenStream {
             instructions: #instructions,
             cache: #cache,
             tools: &[#(#tools),*],
+            groups: &[],
         };
     }
 }

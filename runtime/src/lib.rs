@@ -25,7 +25,7 @@ pub mod testing;
 
 pub use fixture::{PublishedHints, ToolFixture};
 pub use futures::future::BoxFuture;
-pub use published::{CacheHint, ContractSpec, Published};
+pub use published::{CacheHint, ContractSpec, GroupSpec, Published};
 pub use rmcp;
 pub use rmcp::model::{CallToolResult, JsonObject};
 pub use serde;

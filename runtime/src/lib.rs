@@ -16,6 +16,8 @@ pub mod arguments;
 pub mod call;
 pub mod envelope;
 pub mod fixture;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod metadata;
 pub mod normalize;
 mod published;

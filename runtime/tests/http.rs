@@ -337,3 +337,30 @@ fn group_routes_are_named_after_the_groups() {
         ["/v1/read", "/v1/write"]
     );
 }
+
+#[tokio::test]
+async fn serving_stops_when_the_shutdown_future_completes() {
+    let bound = Host::groups(grouped())
+        .bind("127.0.0.1:0".parse().expect("an address"))
+        .await
+        .expect("binds");
+    let addr = bound.local_addr().expect("bound");
+    assert_ne!(addr.port(), 0, "a real port is reported");
+    assert_eq!(bound.routes(), ["/mcp/read", "/mcp/write"]);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(bound.serve_until(async {
+        let _ = stopped.await;
+    }));
+    let served = post(addr, "/mcp/read", &[], INITIALIZE).await;
+    assert_eq!(served.status, 200, "{served:?}");
+    stop.send(()).expect("still serving");
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(10), serving)
+        .await
+        .expect("stops promptly")
+        .expect("no panic");
+    assert!(ended.is_ok(), "{ended:?}");
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "no longer accepting connections"
+    );
+}

@@ -395,7 +395,11 @@ impl Tools for Workspace {
         let mut text = String::new();
         for entry in &tree.entries {
             let indent = "  ".repeat(entry.depth.saturating_sub(1) as usize);
-            let slash = if entry.kind == workspace::EntryKind::Directory { "/" } else { "" };
+            let slash = if entry.kind == workspace::EntryKind::Directory {
+                "/"
+            } else {
+                ""
+            };
             text.push_str(&format!("{indent}{}{slash}\n", entry.name));
         }
         if let Some(hint) = tree.hint {

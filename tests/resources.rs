@@ -137,7 +137,12 @@ async fn a_created_directory_is_an_artifact_the_listing_tools_consume() {
     consumers.sort();
     assert_eq!(
         consumers,
-        ["directory_tree", "find_files", "list_directory", "search_text"]
+        [
+            "directory_tree",
+            "find_files",
+            "list_directory",
+            "search_text"
+        ]
     );
 
     // The chain a planner would follow: the produced value is what the consumer takes.

@@ -297,6 +297,16 @@ fn spec(c: &Contract) -> TokenStream {
         let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
         quote!(#json)
     });
+    let group_specs = c.groups.iter().map(|g| {
+        let (name, description, tools) = (&g.name, &g.description, &g.tools);
+        quote! {
+            ::mcp_contract::GroupSpec {
+                name: #name,
+                description: #description,
+                tools: &[#(#tools),*],
+            }
+        }
+    });
     let (artifacts_key, composition_key) = (&c.planning.artifacts_key, &c.planning.composition_key);
     let resources = c.resources.iter().map(|r| {
         let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
@@ -325,6 +335,7 @@ fn spec(c: &Contract) -> TokenStream {
             resources: &[#(#resources),*],
             artifacts_key: #artifacts_key,
             composition_key: #composition_key,
+            groups: &[#(#group_specs),*],
         };
     }
 }

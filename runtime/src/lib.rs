@@ -16,6 +16,8 @@ pub mod arguments;
 pub mod call;
 pub mod envelope;
 pub mod fixture;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod metadata;
 pub mod normalize;
 mod published;
@@ -26,7 +28,7 @@ pub mod testing;
 
 pub use fixture::{PublishedHints, ToolFixture};
 pub use futures::future::BoxFuture;
-pub use published::{CacheHint, ContractSpec, Published};
+pub use published::{CacheHint, ContractSpec, GroupSpec, Published};
 pub use resource::{ResourceBody, ResourceError, ResourceSpec};
 pub use rmcp;
 pub use rmcp::model::{CallToolResult, JsonObject};

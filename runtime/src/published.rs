@@ -15,6 +15,18 @@ pub struct CacheHint {
     pub public: bool,
 }
 
+/// A named group of tools: a subset of the contract served on its own, as
+/// [`Server::group`](crate::Server::group) and the HTTP host's `/mcp/{group}` routes do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupSpec {
+    /// The group's name; on HTTP, the last segment of its route.
+    pub name: &'static str,
+    /// What the group is for.
+    pub description: &'static str,
+    /// The names of its tools.
+    pub tools: &'static [&'static str],
+}
+
 /// The contract as generated: server identity and the exact wire JSON of every tool.
 #[derive(Debug)]
 pub struct ContractSpec {
@@ -36,6 +48,8 @@ pub struct ContractSpec {
     pub artifacts_key: &'static str,
     /// The `_meta` key of the composition contracts.
     pub composition_key: &'static str,
+    /// The tool groups, in manifest order; empty when the manifest declares none.
+    pub groups: &'static [GroupSpec],
 }
 
 /// The contract ready to serve: tools parsed, input validators compiled, names indexed.

@@ -15,15 +15,28 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
 
 use crate::{Dispatch, Published, ResourceError, ResourceSpec, arguments, call};
 
-/// An MCP server for a generated contract. Cheap to clone: clones share the handler.
+/// An MCP server for a generated contract, or a view of it that serves some of its tools
+/// ([`Server::restrict`], [`Server::group`]). Cheap to clone: clones share the handler.
 pub struct Server<D> {
     dispatch: Arc<D>,
+    view: Arc<View>,
+}
+
+/// The tools a server serves, decided once when the server or view is made.
+struct View {
+    /// `served[i]`: whether tool `i` of the manifest is served.
+    served: Box<[bool]>,
+    /// The served tools, in manifest order: the `tools/list` answer.
+    tools: Vec<Tool>,
+    /// The same tools as a 2025-11-25 client receives them (no `x-mcp-header`).
+    legacy_tools: Vec<Tool>,
 }
 
 impl<D> Clone for Server<D> {
     fn clone(&self) -> Self {
         Server {
             dispatch: Arc::clone(&self.dispatch),
+            view: Arc::clone(&self.view),
         }
     }
 }
@@ -31,14 +44,80 @@ impl<D> Clone for Server<D> {
 impl<D: Dispatch> Server<D> {
     /// Wraps a dispatcher; generated code calls this from its `server(handler)` function.
     pub fn new(dispatch: D) -> Self {
+        let published = dispatch.published();
+        let view = View {
+            served: vec![true; published.tools.len()].into_boxed_slice(),
+            tools: published.tools.clone(),
+            legacy_tools: published.legacy_tools.clone(),
+        };
         Server {
             dispatch: Arc::new(dispatch),
+            view: Arc::new(view),
         }
     }
 
-    /// The contract this server publishes.
+    /// The whole contract, including tools this view does not serve.
     pub fn published(&self) -> &'static Published {
         self.dispatch.published()
+    }
+
+    /// The tools this server serves, in manifest order: what `tools/list` answers.
+    pub fn tools(&self) -> &[Tool] {
+        &self.view.tools
+    }
+
+    /// A view of this server that serves only the tools `keep` accepts, sharing the same
+    /// handler. To the view's clients the other tools do not exist: `tools/list` leaves them
+    /// out, `get_tool` does not find them, and calling one is the unknown-tool error. `keep`
+    /// sees only the tools this server serves, so restricting a view narrows it further.
+    ///
+    /// For a read-only server:
+    ///
+    /// ```ignore
+    /// let read_only = server.restrict(|t| {
+    ///     t.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true)
+    /// });
+    /// ```
+    pub fn restrict(&self, keep: impl Fn(&Tool) -> bool) -> Server<D> {
+        let published = self.published();
+        let mut served = vec![false; published.tools.len()].into_boxed_slice();
+        let mut tools = Vec::new();
+        let mut legacy_tools = Vec::new();
+        for (i, tool) in published.tools.iter().enumerate() {
+            if self.view.served[i] && keep(tool) {
+                served[i] = true;
+                tools.push(tool.clone());
+                legacy_tools.push(published.legacy_tools[i].clone());
+            }
+        }
+        Server {
+            dispatch: Arc::clone(&self.dispatch),
+            view: Arc::new(View {
+                served,
+                tools,
+                legacy_tools,
+            }),
+        }
+    }
+
+    /// The view serving the tools of the contract's group `name` (see
+    /// [`ContractSpec::groups`](crate::ContractSpec::groups)) that this server serves;
+    /// `None` when the contract has no such group.
+    pub fn group(&self, name: &str) -> Option<Server<D>> {
+        let group = self
+            .published()
+            .spec
+            .groups
+            .iter()
+            .find(|g| g.name == name)?;
+        Some(self.restrict(|t| group.tools.contains(&t.name.as_ref())))
+    }
+
+    /// The manifest index of the served tool called `name`.
+    fn find(&self, name: &str) -> Option<usize> {
+        self.published()
+            .find(name)
+            .filter(|&i| self.view.served.get(i).copied().unwrap_or(false))
     }
 
     /// Serves MCP over stdin and stdout until the client disconnects. Stdin closing before
@@ -65,7 +144,7 @@ impl<D: Dispatch> Server<D> {
         arguments: Option<rmcp::model::JsonObject>,
     ) -> Result<rmcp::model::CallToolResult, ErrorData> {
         let published = self.published();
-        let Some(index) = published.find(name) else {
+        let Some(index) = self.find(name) else {
             return Err(ErrorData::invalid_params(
                 format!("Unknown tool: {name}"),
                 None,
@@ -142,15 +221,14 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let published = self.published();
         // Cache hints and `x-mcp-header` exist from 2026-07-28 on; older revisions keep the
         // shape they know.
         if !speaks_2026(&context) {
             return Ok(ListToolsResult::with_all_items(
-                published.legacy_tools.clone(),
+                self.view.legacy_tools.clone(),
             ));
         }
-        let mut result = ListToolsResult::with_all_items(published.tools.clone());
+        let mut result = ListToolsResult::with_all_items(self.view.tools.clone());
         if let Some((ttl, scope)) = self.cache_hint() {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
@@ -259,8 +337,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let published = self.published();
-        published.find(name).map(|i| published.tools[i].clone())
+        self.find(name).map(|i| self.published().tools[i].clone())
     }
 
     async fn discover(

@@ -1,5 +1,5 @@
 //! Running a generated server in process, for tests: an rmcp client connected over an
-//! in-memory pipe, on either protocol revision.
+//! in-memory pipe or over streamable HTTP, on either protocol revision.
 
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{RoleClient, RunningService};
@@ -57,6 +57,147 @@ pub async fn connect<D: Dispatch>(
         }
     };
     Ok(client)
+}
+
+/// Connects a client to the streamable HTTP MCP endpoint at `url` (such as
+/// `http://127.0.0.1:8080/mcp`), speaking `revision`: the `initialize` handshake of
+/// 2025-11-25, or 2026-07-28's `server/discover` followed by stateless requests.
+pub async fn connect_http(
+    url: &str,
+    revision: Revision,
+) -> Result<Client, Box<dyn std::error::Error + Send + Sync>> {
+    use rmcp::transport::StreamableHttpClientTransport;
+
+    let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
+    let client = match revision {
+        Revision::V2025_11_25 => ().serve(transport).await?,
+        Revision::V2026_07_28 => {
+            ().serve_with_lifecycle(
+                transport,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await?
+        }
+    };
+    Ok(client)
+}
+
+/// One HTTP response as received, for what an MCP client does not show: status codes,
+/// headers and plain-text refusals.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone)]
+pub struct RawResponse {
+    /// The status code.
+    pub status: u16,
+    /// The headers, names lowercased, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body, decoded from chunked transfer coding when it was chunked.
+    pub body: String,
+}
+
+#[cfg(feature = "http")]
+impl RawResponse {
+    /// The first value of header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON, when it is.
+    pub fn json(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(&self.body).ok()
+    }
+}
+
+/// Sends one HTTP/1.1 request to `addr` (a server on this machine) and reads the whole
+/// response. `Host`, `Content-Length` and `Connection: close` are added to `headers`.
+///
+/// # Errors
+///
+/// When the connection fails or the response is not HTTP/1.1.
+#[cfg(feature = "http")]
+pub async fn http_request(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> std::io::Result<RawResponse> {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    stream.write_all(request.as_bytes()).await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    parse_response(&raw).ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not an HTTP/1.1 response: {:?}",
+                String::from_utf8_lossy(&raw)
+            ),
+        )
+    })
+}
+
+#[cfg(feature = "http")]
+fn parse_response(raw: &[u8]) -> Option<RawResponse> {
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&raw[..end]).ok()?;
+    let body = &raw[end + 4..];
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()?
+        .strip_prefix("HTTP/1.1 ")?
+        .get(..3)?
+        .parse()
+        .ok()?;
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    let body = if chunked {
+        dechunk(body)?
+    } else {
+        body.to_vec()
+    };
+    Some(RawResponse {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
+}
+
+/// Decodes a chunked body: `SIZE\r\nDATA\r\n` until a chunk of size 0.
+#[cfg(feature = "http")]
+fn dechunk(mut rest: &[u8]) -> Option<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let line = rest.windows(2).position(|w| w == b"\r\n")?;
+        let size = std::str::from_utf8(&rest[..line]).ok()?;
+        let size = usize::from_str_radix(size.split(';').next()?.trim(), 16).ok()?;
+        if size == 0 {
+            return Some(body);
+        }
+        let data = rest.get(line + 2..)?;
+        body.extend_from_slice(data.get(..size)?);
+        rest = data.get(size..)?.strip_prefix(b"\r\n")?;
+    }
 }
 
 /// The official JSON Schema of `revision`, copied from the MCP specification repository

@@ -1,0 +1,409 @@
+//! Serving contracts over stateless streamable HTTP (feature `http`).
+//!
+//! A [`Host`] mounts servers at routes, each a [`Server`] or a view of one
+//! ([`Server::restrict`], [`Server::group`]):
+//!
+//! ```ignore
+//! let server = contract::server(MyHandler);
+//! // Every group of the contract at /mcp/{group}; all tools at /mcp when it has none.
+//! Host::groups(server.clone()).serve("127.0.0.1:8080".parse()?).await?;
+//! // Or by hand:
+//! Host::new()
+//!     .mount("/mcp", server.clone())
+//!     .mount("/mcp/read", server.restrict(|t| {
+//!         t.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true)
+//!     }))
+//!     .serve(addr)
+//!     .await?;
+//! ```
+//!
+//! **Stateless.** Every route is an rmcp [`StreamableHttpService`] with legacy session mode
+//! off and the [`NeverSessionManager`]: no `Mcp-Session-Id` is issued and every POST is
+//! served on its own. Both protocol revisions work: a 2025-11-25 client's `initialize` is
+//! answered (and its `notifications/initialized` accepted) without creating a session, and
+//! its later requests are served by the `MCP-Protocol-Version` header they carry; a
+//! 2026-07-28 client's `server/discover` and requests carrying `_meta` protocol version and
+//! capabilities are served as the stateless protocol defines. Simple replies are
+//! `application/json`; a client must still accept both `application/json` and
+//! `text/event-stream` (406 otherwise), and send `Content-Type: application/json` (415
+//! otherwise).
+//!
+//! **Fail closed.** A route matches its path exactly: `/mcp/read` serves only `/mcp/read`,
+//! not `/mcp/read/extra` nor `/mcp/read/`. Any request to a path that is not mounted gets
+//! `404 Not Found` with a short plain-text body naming the mounted routes; nothing falls back
+//! to the whole contract. On a mounted route only `POST` is served: `GET`, `DELETE` and the
+//! rest get rmcp's `405 Method Not Allowed` with `Allow: POST` (stateless mode has no
+//! standalone SSE stream and no session to delete). The `Host` header must name an allowed
+//! host (rmcp's default: loopback names only, against DNS rebinding; see
+//! [`Host::allowed_hosts`]), otherwise `403`.
+//!
+//! **Standard headers (2026-07-28, SEP-2243).** rmcp 3.11 checks them itself, before any
+//! handler runs, on requests whose `MCP-Protocol-Version` header is 2026-07-28 or later:
+//! `Mcp-Method` must be present and equal the body's method; `Mcp-Name` must be present and
+//! equal `params.name` for `tools/call` (`=?base64?…?=` values are decoded first); and for
+//! `tools/call`, every property the tool's `inputSchema` marks with `x-mcp-header` is
+//! checked against its `Mcp-Param-{header}` in both directions (a missing header, a header
+//! for an absent argument, or a different value). Duplicate values of these headers, and an
+//! `MCP-Protocol-Version` header that differs from the request's `_meta` protocol version,
+//! are refused the same way. Every such refusal is JSON-RPC `-32020` (HeaderMismatch) with
+//! HTTP 400. rmcp finds the tool's schema through `ServerHandler::get_tool`, which a view
+//! answers only for the tools it serves; a call to any other tool skips the `Mcp-Param-*`
+//! check and is refused as an unknown tool (`-32602`). 2025-11-25 requests are not required
+//! to carry these headers (a `Mcp-Method` on `initialize` must still say `initialize`).
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::{StatusCode, header};
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+
+use crate::{Dispatch, Server};
+
+/// Adds one mounted server to the router, under the configuration the host ends with.
+type Attach = Box<dyn FnOnce(Router, StreamableHttpServerConfig) -> Router + Send>;
+
+/// Servers mounted at routes, served over stateless streamable HTTP. See the
+/// [module documentation](self).
+pub struct Host {
+    routes: Vec<String>,
+    attach: Vec<Attach>,
+    problems: Vec<String>,
+    config: StreamableHttpServerConfig,
+}
+
+impl std::fmt::Debug for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host")
+            .field("routes", &self.routes)
+            .field("problems", &self.problems)
+            .field("allowed_hosts", &self.config.allowed_hosts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Host {
+    fn default() -> Self {
+        Host::new()
+    }
+}
+
+impl Host {
+    /// A host with no routes; every request is refused until servers are mounted.
+    pub fn new() -> Self {
+        Host {
+            routes: Vec::new(),
+            attach: Vec::new(),
+            problems: Vec::new(),
+            config: StreamableHttpServerConfig::default()
+                .with_legacy_session_mode(false)
+                .with_json_response(true),
+        }
+    }
+
+    /// A host serving each group of `server`'s contract at `/mcp/{group}`, or, when the
+    /// contract declares no groups, all of `server`'s tools at `/mcp`.
+    pub fn groups<D: Dispatch>(server: Server<D>) -> Self {
+        Host::new().mount_groups("/mcp", server)
+    }
+
+    /// Serves `server` (or a view of one) at exactly `path`: a `/`-separated path of
+    /// segments made of ASCII letters, digits, `-`, `.`, `_` and `~`, such as `/mcp/read`.
+    ///
+    /// An invalid or already mounted path is reported by [`Host::into_router`],
+    /// [`Host::bind`], [`Host::attach`] and [`Host::serve`], which then refuse to serve.
+    pub fn mount<D: Dispatch>(mut self, path: &str, server: Server<D>) -> Self {
+        if let Err(problem) = check_path(path) {
+            self.problems.push(problem);
+        } else if self.routes.iter().any(|r| r == path) {
+            self.problems
+                .push(format!("the route `{path}` is mounted more than once"));
+        } else {
+            let route = path.to_owned();
+            self.routes.push(route.clone());
+            self.attach.push(Box::new(move |router, config| {
+                let service = StreamableHttpService::new(
+                    move || Ok(server.clone()),
+                    Arc::new(NeverSessionManager::default()),
+                    config,
+                );
+                router.route_service(&route, service)
+            }));
+        }
+        self
+    }
+
+    /// Serves each group of `server`'s contract at `{base}/{group}`, or, when the contract
+    /// declares no groups, all of `server`'s tools at `base`. Each group serves the tools of
+    /// the group that `server` serves ([`Server::group`]).
+    pub fn mount_groups<D: Dispatch>(mut self, base: &str, server: Server<D>) -> Self {
+        let groups = server.published().spec.groups;
+        if groups.is_empty() {
+            return self.mount(base, server);
+        }
+        let base = base.trim_end_matches('/');
+        for group in groups {
+            if group.name.is_empty() || group.name.contains('/') {
+                self.problems.push(format!(
+                    "the group name `{}` cannot be a route segment",
+                    group.name
+                ));
+                continue;
+            }
+            if let Some(view) = server.group(group.name) {
+                self = self.mount(&format!("{base}/{}", group.name), view);
+            }
+        }
+        self
+    }
+
+    /// The `Host` header values accepted, as host names or `host:port` authorities; rmcp's
+    /// default accepts only `localhost`, `127.0.0.1` and `::1`, which guards a local server
+    /// against DNS rebinding. A server reached under other names must list them. An empty
+    /// list accepts any `Host`, which is not recommended.
+    pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.config = self.config.with_allowed_hosts(hosts);
+        self
+    }
+
+    /// The routes mounted so far, in mounting order.
+    pub fn routes(&self) -> &[String] {
+        &self.routes
+    }
+
+    /// The axum router: the mounted routes, and `404` for every other path.
+    ///
+    /// # Errors
+    ///
+    /// `InvalidInput` when a mounted path is invalid or mounted twice, or when nothing is
+    /// mounted.
+    pub fn into_router(self) -> io::Result<Router> {
+        self.build().map(|built| built.router)
+    }
+
+    /// Binds `addr` and returns the host ready to serve; port 0 picks a free port, which
+    /// [`Bound::local_addr`] tells.
+    ///
+    /// # Errors
+    ///
+    /// As [`Host::into_router`], and when the address cannot be bound.
+    pub async fn bind(self, addr: SocketAddr) -> io::Result<Bound> {
+        let built = self.build()?;
+        let listener = TcpListener::bind(addr).await?;
+        Ok(built.on(listener))
+    }
+
+    /// Serves on a listener that is already bound, such as one bound to `127.0.0.1:0` by a
+    /// test.
+    ///
+    /// # Errors
+    ///
+    /// As [`Host::into_router`].
+    pub fn attach(self, listener: TcpListener) -> io::Result<Bound> {
+        self.build().map(|built| built.on(listener))
+    }
+
+    /// Binds `addr` and serves until ctrl-c, then stops accepting connections and lets the
+    /// requests in flight finish.
+    ///
+    /// # Errors
+    ///
+    /// As [`Host::bind`], and when the listener fails.
+    pub async fn serve(self, addr: SocketAddr) -> io::Result<()> {
+        self.bind(addr).await?.serve().await
+    }
+
+    fn build(self) -> io::Result<Built> {
+        let mut problems = self.problems;
+        if self.routes.is_empty() && problems.is_empty() {
+            problems.push("no server is mounted".into());
+        }
+        if !problems.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("cannot serve over HTTP: {}", problems.join("; ")),
+            ));
+        }
+        let config = self.config;
+        let mut router = Router::new();
+        for attach in self.attach {
+            let mount_config = config
+                .clone()
+                .with_cancellation_token(config.cancellation_token.child_token());
+            router = attach(router, mount_config);
+        }
+        let refusal: Arc<str> = format!(
+            "Not Found: no MCP server at this path. Mounted: {}\n",
+            self.routes.join(", ")
+        )
+        .into();
+        let router = router.fallback(move || {
+            let body = refusal.to_string();
+            async move {
+                (
+                    StatusCode::NOT_FOUND,
+                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                    body,
+                )
+            }
+        });
+        Ok(Built {
+            router,
+            routes: self.routes,
+            config,
+        })
+    }
+}
+
+/// A host turned into a router, before it has a listener.
+struct Built {
+    router: Router,
+    routes: Vec<String>,
+    /// Holds the cancellation token every mounted service's token is a child of.
+    config: StreamableHttpServerConfig,
+}
+
+impl Built {
+    fn on(self, listener: TcpListener) -> Bound {
+        Bound {
+            listener,
+            router: self.router,
+            routes: self.routes,
+            config: self.config,
+        }
+    }
+}
+
+/// A host with its listener, ready to serve.
+pub struct Bound {
+    listener: TcpListener,
+    router: Router,
+    routes: Vec<String>,
+    config: StreamableHttpServerConfig,
+}
+
+impl std::fmt::Debug for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bound")
+            .field("address", &self.listener.local_addr().ok())
+            .field("routes", &self.routes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Bound {
+    /// The address the listener is bound to.
+    ///
+    /// # Errors
+    ///
+    /// When the operating system cannot tell.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// The mounted routes.
+    pub fn routes(&self) -> &[String] {
+        &self.routes
+    }
+
+    /// Serves until ctrl-c, then stops accepting connections and lets the requests in flight
+    /// finish.
+    ///
+    /// # Errors
+    ///
+    /// When the listener fails.
+    pub async fn serve(self) -> io::Result<()> {
+        self.serve_until(async {
+            if let Err(e) = tokio::signal::ctrl_c().await {
+                tracing::warn!(error = %e, "cannot listen for ctrl-c; serving until stopped");
+                std::future::pending::<()>().await;
+            }
+        })
+        .await
+    }
+
+    /// Serves until `shutdown` completes, then stops accepting connections, ends the
+    /// response streams still open, and lets the requests in flight finish.
+    ///
+    /// # Errors
+    ///
+    /// When the listener fails.
+    pub async fn serve_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> io::Result<()> {
+        let address = self.listener.local_addr()?;
+        tracing::info!(
+            %address,
+            routes = %self.routes.join(", "),
+            "serving MCP over stateless streamable HTTP"
+        );
+        let token = self.config.cancellation_token;
+        axum::serve(self.listener, self.router)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                token.cancel();
+            })
+            .await
+    }
+}
+
+/// Checks a route: `/`, or `/`-separated segments of URL-safe characters, with no empty,
+/// `.` or `..` segment, so it matches exactly one path and no pattern.
+fn check_path(path: &str) -> Result<(), String> {
+    if path == "/" {
+        return Ok(());
+    }
+    let Some(rest) = path.strip_prefix('/') else {
+        return Err(format!("the route `{path}` does not start with `/`"));
+    };
+    for segment in rest.split('/') {
+        if segment.is_empty() || segment == "." || segment == ".." {
+            return Err(format!(
+                "the route `{path}` has an empty, `.` or `..` segment"
+            ));
+        }
+        if let Some(c) = segment
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')))
+        {
+            return Err(format!(
+                "the route `{path}` contains `{c}`; use ASCII letters, digits, `-`, `.`, `_` and `~`"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_path;
+
+    #[test]
+    fn routes_are_plain_paths() {
+        for good in ["/", "/mcp", "/mcp/read", "/v1.2/mcp_x/a-b~c"] {
+            assert_eq!(check_path(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "",
+            "mcp",
+            "/mcp/",
+            "//mcp",
+            "/mcp//read",
+            "/mcp/{group}",
+            "/mcp/*rest",
+            "/mcp/:id",
+            "/mcp/../x",
+            "/mcp/./x",
+            "/mcp?x=1",
+            "/mcp read",
+            "/mcp/é",
+        ] {
+            assert!(check_path(bad).is_err(), "{bad} should be refused");
+        }
+    }
+}

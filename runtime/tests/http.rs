@@ -1,0 +1,366 @@
+//! The HTTP host over real loopback HTTP, with rmcp's streamable HTTP client on both
+//! revisions, and raw requests for what a client does not show (status codes, refusals).
+
+mod support;
+
+use std::net::SocketAddr;
+
+use mcp_contract::http::Host;
+use mcp_contract::rmcp::ServiceError;
+use mcp_contract::rmcp::model::CallToolRequestParams;
+use mcp_contract::testing::{RawResponse, Revision, connect_http, http_request};
+use serde_json::{Value, json};
+use support::{ALL, READ, WRITE, args, assert_unknown_tool, flat, grouped, names};
+
+/// Serves `host` on a free loopback port for the rest of the test.
+async fn start(host: Host) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let bound = host.attach(listener).expect("a valid host");
+    let addr = bound.local_addr().expect("bound");
+    tokio::spawn(bound.serve_until(std::future::pending()));
+    addr
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+
+/// POSTs a JSON-RPC message the way a streamable HTTP client must.
+async fn post(addr: SocketAddr, path: &str, extra: &[(&str, &str)], body: &str) -> RawResponse {
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    headers.extend_from_slice(extra);
+    http_request(addr, "POST", path, &headers, body)
+        .await
+        .expect("an HTTP response")
+}
+
+/// A 2026-07-28 request, with the standard headers the revision requires.
+fn modern(method: &str, id: u32, params: Value) -> String {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+fn modern_headers<'a>(method: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut headers = vec![
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", method),
+    ];
+    headers.extend_from_slice(extra);
+    headers
+}
+
+#[tokio::test]
+async fn each_group_route_lists_exactly_its_tools() {
+    let addr = start(Host::groups(grouped())).await;
+    for revision in Revision::ALL {
+        for (route, expected) in [("read", READ), ("write", WRITE)] {
+            let url = format!("http://{addr}/mcp/{route}");
+            let client = connect_http(&url, revision).await.expect("connects");
+            let negotiated = client.peer_info().map(|i| i.protocol_version.clone());
+            assert_eq!(
+                negotiated.as_ref().map(|v| v.as_str()),
+                Some(revision.as_str()),
+                "{route}"
+            );
+            let listed = client.list_all_tools().await.expect("tools/list");
+            assert_eq!(names(&listed), expected, "{route} on {}", revision.as_str());
+            let _ = client.cancel().await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_tool_of_another_group_is_an_unknown_tool() {
+    let addr = start(Host::groups(grouped())).await;
+    for revision in Revision::ALL {
+        for (route, foreign) in [("read", "put"), ("read", "drop"), ("write", "get")] {
+            let url = format!("http://{addr}/mcp/{route}");
+            let client = connect_http(&url, revision).await.expect("connects");
+            let arguments = args(json!({"id": "a", "value": "b"}));
+            let error = client
+                .call_tool(CallToolRequestParams::new(foreign).with_arguments(arguments))
+                .await
+                .expect_err("a tool of another group");
+            match error {
+                ServiceError::McpError(e) => assert_unknown_tool(&e, foreign),
+                other => panic!("{route}/{foreign}: expected -32602, got {other:?}"),
+            }
+            let _ = client.cancel().await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_call_over_http_is_the_call_in_process() {
+    let server = grouped();
+    let addr = start(Host::groups(server.clone())).await;
+    for revision in Revision::ALL {
+        let client = connect_http(&format!("http://{addr}/mcp/read"), revision)
+            .await
+            .expect("connects");
+        // On 2026-07-28 the server requires `id` mirrored into `Mcp-Param-Id`; rmcp's client
+        // mirrors only the tools it has listed, as a real client does before calling.
+        client.list_all_tools().await.expect("tools/list");
+        let arguments = json!({"id": "a-1"});
+        let over_http = client
+            .call_tool(CallToolRequestParams::new("get").with_arguments(args(arguments.clone())))
+            .await
+            .expect("served");
+        let in_process = server
+            .call("get", Some(args(arguments.clone())))
+            .await
+            .expect("served");
+        assert_eq!(over_http.structured_content, in_process.structured_content);
+        assert_eq!(over_http.content, in_process.content);
+        assert_eq!(over_http.is_error, in_process.is_error);
+        assert_eq!(
+            over_http.structured_content,
+            Some(json!({"tool": "get", "arguments": arguments}))
+        );
+        let _ = client.cancel().await;
+    }
+}
+
+#[tokio::test]
+async fn without_groups_every_tool_is_at_mcp() {
+    let addr = start(Host::groups(flat())).await;
+    for revision in Revision::ALL {
+        let client = connect_http(&format!("http://{addr}/mcp"), revision)
+            .await
+            .expect("connects");
+        let listed = client.list_all_tools().await.expect("tools/list");
+        assert_eq!(names(&listed), ALL, "{}", revision.as_str());
+        let _ = client.cancel().await;
+    }
+    let refused = post(addr, "/mcp/read", &[], INITIALIZE).await;
+    assert_eq!(refused.status, 404, "no group routes without groups");
+}
+
+#[tokio::test]
+async fn unmounted_routes_are_refused_with_404() {
+    let addr = start(Host::groups(grouped())).await;
+    for path in [
+        "/",
+        "/mcp",
+        "/mcp/nope",
+        "/mcp/read/extra",
+        "/mcp/read/",
+        "/mcp/Read",
+        "/mcp/read%2F..",
+        "/other/read",
+    ] {
+        let refused = post(addr, path, &[], INITIALIZE).await;
+        assert_eq!(refused.status, 404, "{path}: {refused:?}");
+        assert_eq!(
+            refused.body.trim_end(),
+            "Not Found: no MCP server at this path. Mounted: /mcp/read, /mcp/write",
+            "{path}"
+        );
+        assert!(
+            refused
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("text/plain")),
+            "{path}: {refused:?}"
+        );
+        let get = http_request(addr, "GET", path, &[], "")
+            .await
+            .expect("sent");
+        assert_eq!(get.status, 404, "GET {path}");
+    }
+    // An MCP client cannot connect to an unmounted route on either revision.
+    for revision in Revision::ALL {
+        let url = format!("http://{addr}/mcp/nope");
+        assert!(
+            connect_http(&url, revision).await.is_err(),
+            "{} connected to /mcp/nope",
+            revision.as_str()
+        );
+    }
+    // The mounted route itself answers.
+    let served = post(addr, "/mcp/read", &[], INITIALIZE).await;
+    assert_eq!(served.status, 200, "{served:?}");
+}
+
+#[tokio::test]
+async fn only_post_is_served() {
+    let addr = start(Host::groups(grouped())).await;
+    for method in ["GET", "DELETE", "PUT", "PATCH"] {
+        let refused = http_request(
+            addr,
+            method,
+            "/mcp/read",
+            &[("Accept", "application/json, text/event-stream")],
+            "",
+        )
+        .await
+        .expect("sent");
+        assert_eq!(refused.status, 405, "{method}: {refused:?}");
+        assert_eq!(refused.header("allow"), Some("POST"), "{method}");
+    }
+}
+
+#[tokio::test]
+async fn no_session_is_created() {
+    let addr = start(Host::groups(grouped())).await;
+    let initialized = post(addr, "/mcp/read", &[], INITIALIZE).await;
+    assert_eq!(initialized.status, 200, "{initialized:?}");
+    assert_eq!(initialized.header("mcp-session-id"), None, "stateless");
+    let reply = initialized.json().expect("a JSON reply");
+    assert_eq!(reply["result"]["protocolVersion"], "2025-11-25");
+    // A legacy request with no session and no handshake on this connection is served.
+    let listed = post(
+        addr,
+        "/mcp/read",
+        &[("MCP-Protocol-Version", "2025-11-25")],
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#,
+    )
+    .await;
+    assert_eq!(listed.status, 200, "{listed:?}");
+    let tools = listed.json().expect("a JSON reply")["result"]["tools"].clone();
+    assert_eq!(tools.as_array().map(Vec::len), Some(READ.len()), "{tools}");
+    // So is 2026-07-28's discover.
+    let discovered = post(
+        addr,
+        "/mcp/read",
+        &modern_headers("server/discover", &[]),
+        &modern("server/discover", 3, json!({})),
+    )
+    .await;
+    assert_eq!(discovered.status, 200, "{discovered:?}");
+    let reply = discovered.json().expect("a JSON reply");
+    assert!(
+        reply["result"]["supportedVersions"]
+            .as_array()
+            .is_some_and(|v| v.contains(&json!("2026-07-28"))),
+        "{reply}"
+    );
+}
+
+#[tokio::test]
+async fn standard_headers_must_match_the_body() {
+    let addr = start(Host::groups(grouped())).await;
+    let call = |id| {
+        modern(
+            "tools/call",
+            id,
+            json!({"name": "get", "arguments": {"id": "a-1"}}),
+        )
+    };
+
+    let ok = post(
+        addr,
+        "/mcp/read",
+        &modern_headers(
+            "tools/call",
+            &[("Mcp-Name", "get"), ("Mcp-Param-Id", "a-1")],
+        ),
+        &call(1),
+    )
+    .await;
+    assert_eq!(ok.status, 200, "{ok:?}");
+    assert_eq!(
+        ok.json().expect("JSON")["result"]["structuredContent"]["arguments"]["id"],
+        "a-1"
+    );
+
+    for (what, headers) in [
+        (
+            "Mcp-Method differs",
+            modern_headers(
+                "tools/list",
+                &[("Mcp-Name", "get"), ("Mcp-Param-Id", "a-1")],
+            ),
+        ),
+        (
+            "Mcp-Name differs",
+            modern_headers(
+                "tools/call",
+                &[("Mcp-Name", "find"), ("Mcp-Param-Id", "a-1")],
+            ),
+        ),
+        (
+            "Mcp-Param-Id differs",
+            modern_headers(
+                "tools/call",
+                &[("Mcp-Name", "get"), ("Mcp-Param-Id", "b-2")],
+            ),
+        ),
+        (
+            "Mcp-Param-Id missing",
+            modern_headers("tools/call", &[("Mcp-Name", "get")]),
+        ),
+    ] {
+        let refused = post(addr, "/mcp/read", &headers, &call(2)).await;
+        assert_eq!(refused.status, 400, "{what}: {refused:?}");
+        assert_eq!(
+            refused.json().expect("JSON")["error"]["code"],
+            -32020,
+            "{what}: {refused:?}"
+        );
+    }
+}
+
+#[test]
+fn a_host_with_bad_routes_refuses_to_serve() {
+    for (host, expected) in [
+        (Host::new(), "no server is mounted"),
+        (
+            Host::new().mount("/mcp", flat()).mount("/mcp", flat()),
+            "mounted more than once",
+        ),
+        (Host::new().mount("mcp", flat()), "does not start with `/`"),
+        (Host::new().mount("/mcp/{group}", flat()), "contains `{`"),
+        (Host::new().mount("/mcp/", flat()), "empty"),
+    ] {
+        let error = host.into_router().expect_err(expected);
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(error.to_string().contains(expected), "{error}");
+    }
+}
+
+#[test]
+fn group_routes_are_named_after_the_groups() {
+    assert_eq!(
+        Host::groups(grouped()).routes(),
+        ["/mcp/read", "/mcp/write"]
+    );
+    assert_eq!(Host::groups(flat()).routes(), ["/mcp"]);
+    assert_eq!(
+        Host::new().mount_groups("/v1/", grouped()).routes(),
+        ["/v1/read", "/v1/write"]
+    );
+}
+
+#[tokio::test]
+async fn serving_stops_when_the_shutdown_future_completes() {
+    let bound = Host::groups(grouped())
+        .bind("127.0.0.1:0".parse().expect("an address"))
+        .await
+        .expect("binds");
+    let addr = bound.local_addr().expect("bound");
+    assert_ne!(addr.port(), 0, "a real port is reported");
+    assert_eq!(bound.routes(), ["/mcp/read", "/mcp/write"]);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(bound.serve_until(async {
+        let _ = stopped.await;
+    }));
+    let served = post(addr, "/mcp/read", &[], INITIALIZE).await;
+    assert_eq!(served.status, 200, "{served:?}");
+    stop.send(()).expect("still serving");
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(10), serving)
+        .await
+        .expect("stops promptly")
+        .expect("no panic");
+    assert!(ended.is_ok(), "{ended:?}");
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "no longer accepting connections"
+    );
+}

@@ -127,7 +127,12 @@ fn preamble(c: &Contract) -> TokenStream {
         let items = c.groups.iter().map(|g| {
             let name = ident(&g.constant);
             let value = &g.name;
-            let d = doc(&format!("`{}`: {} Tools: {}.", g.name, g.description, g.tools.join(", ")));
+            let d = doc(&format!(
+                "`{}`: {} Tools: {}.",
+                g.name,
+                g.description,
+                g.tools.join(", ")
+            ));
             quote! { #d pub const #name: &str = #value; }
         });
         quote! {
@@ -170,7 +175,11 @@ fn registration(c: &Contract) -> TokenStream {
     let trait_items = c.tools.iter().map(|t| trait_method(c, t));
     let resource_methods = c.resources.iter().map(resource_method);
     let arms = c.tools.iter().enumerate().map(|(i, t)| dispatch_arm(i, t));
-    let resource_arms = c.resources.iter().enumerate().map(|(i, r)| resource_arm(i, r));
+    let resource_arms = c
+        .resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| resource_arm(i, r));
     let read_resource = (!c.resources.is_empty()).then(|| {
         quote! {
             fn read_resource(
@@ -345,7 +354,11 @@ fn resource_method(r: &ResourceDef) -> TokenStream {
 
 /// A template's values, one field per variable.
 fn resource_params(r: &ResourceDef) -> TokenStream {
-    let ResourceUri::Template { template, variables } = &r.uri else {
+    let ResourceUri::Template {
+        template,
+        variables,
+    } = &r.uri
+    else {
         return quote!();
     };
     let name = ident(&r.params_type);

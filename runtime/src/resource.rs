@@ -197,8 +197,10 @@ mod tests {
     #[test]
     fn blobs_travel_as_standard_base64_with_the_declared_mime_type() {
         let r = spec("x:///a", false);
-        let json = serde_json::to_value(r.contents("x:///a", ResourceBody::Blob(vec![0xff, 0xfe, 0x00, b'f'])))
-            .unwrap();
+        let json = serde_json::to_value(
+            r.contents("x:///a", ResourceBody::Blob(vec![0xff, 0xfe, 0x00, b'f'])),
+        )
+        .unwrap();
         assert_eq!(json["blob"], "//4AZg==");
         assert_eq!(json["mimeType"], "text/plain");
         assert_eq!(json["uri"], "x:///a");

@@ -146,7 +146,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         // Cache hints and `x-mcp-header` exist from 2026-07-28 on; older revisions keep the
         // shape they know.
         if !speaks_2026(&context) {
-            return Ok(ListToolsResult::with_all_items(published.legacy_tools.clone()));
+            return Ok(ListToolsResult::with_all_items(
+                published.legacy_tools.clone(),
+            ));
         }
         let mut result = ListToolsResult::with_all_items(published.tools.clone());
         if let Some((ttl, scope)) = self.cache_hint() {
@@ -161,8 +163,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let resources = self.published().spec.resources.iter();
-        let mut result =
-            ListResourcesResult::with_all_items(resources.filter_map(ResourceSpec::listed).collect());
+        let mut result = ListResourcesResult::with_all_items(
+            resources.filter_map(ResourceSpec::listed).collect(),
+        );
         if speaks_2026(&context)
             && let Some((ttl, scope)) = self.cache_hint()
         {
@@ -178,7 +181,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let resources = self.published().spec.resources.iter();
         let mut result = ListResourceTemplatesResult::with_all_items(
-            resources.filter_map(ResourceSpec::listed_template).collect(),
+            resources
+                .filter_map(ResourceSpec::listed_template)
+                .collect(),
         );
         if speaks_2026(&context)
             && let Some((ttl, scope)) = self.cache_hint()
@@ -221,13 +226,18 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             .await
             .unwrap_or_else(|_| {
                 tracing::error!(resource = resource.name, "resource handler panicked");
-                Err(ResourceError::Failed(format!("reading `{uri}` failed unexpectedly")))
+                Err(ResourceError::Failed(format!(
+                    "reading `{uri}` failed unexpectedly"
+                )))
             });
         let contents = match body {
             Ok(body) => resource.contents(&uri, body),
             Err(ResourceError::NotFound) => return Err(not_found()),
             Err(ResourceError::Invalid(why)) => {
-                return Err(ErrorData::invalid_params(why, Some(serde_json::json!({ "uri": uri }))));
+                return Err(ErrorData::invalid_params(
+                    why,
+                    Some(serde_json::json!({ "uri": uri })),
+                ));
             }
             Err(ResourceError::Failed(why)) => return Err(ErrorData::internal_error(why, None)),
         };

@@ -34,7 +34,10 @@ impl Validator<'_> {
             _ => default.to_owned(),
         };
         let artifacts_key = key(
-            manifest.artifacts.as_ref().and_then(|a| a.meta_key.as_ref()),
+            manifest
+                .artifacts
+                .as_ref()
+                .and_then(|a| a.meta_key.as_ref()),
             DEFAULT_ARTIFACTS_KEY,
         );
         let composition_key = key(
@@ -118,10 +121,17 @@ impl Validator<'_> {
             .into_iter()
             .filter_map(|(used, key)| used.then_some(key))
             .collect();
-            for (key, _) in t.meta.iter().filter(|(k, _)| published.contains(&k.value.as_str())) {
+            for (key, _) in t
+                .meta
+                .iter()
+                .filter(|(k, _)| published.contains(&k.value.as_str()))
+            {
                 self.error(
                     "duplicate-meta-key",
-                    format!("`{}` is where this tool's planning metadata is published", key.value),
+                    format!(
+                        "`{}` is where this tool's planning metadata is published",
+                        key.value
+                    ),
                     key.span,
                     "remove this `_meta` entry; `artifacts:` and `complete_operation:` publish it",
                 );
@@ -283,8 +293,7 @@ impl Validator<'_> {
             }
             self.kind_fits(kind.as_deref(), string, pointer);
             if let Some(kind) = kind {
-                def.produces
-                    .push((kind, pointer.value.clone(), json_array));
+                def.produces.push((kind, pointer.value.clone(), json_array));
             }
         }
         for c in &a.consumes {

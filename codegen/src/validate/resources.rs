@@ -176,14 +176,20 @@ fn fixed_uri(uri: &str) -> Result<(), String> {
     let Some((scheme, _)) = uri.split_once(':') else {
         return Err("it has no scheme".into());
     };
-    let valid_scheme = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    let valid_scheme = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     if !valid_scheme {
         return Err(format!("`{scheme}` is not a URI scheme"));
     }
-    match uri.chars().find(|c| not_in_uri(*c) || matches!(c, '{' | '}')) {
+    match uri
+        .chars()
+        .find(|c| not_in_uri(*c) || matches!(c, '{' | '}'))
+    {
         Some(c) => Err(format!("{c:?} cannot appear in a URI")),
         None => Ok(()),
     }
@@ -216,10 +222,14 @@ pub fn template(template: &str) -> Result<Vec<String>, String> {
             return Err(format!("`{{{op}…}}` is a level-2 or level-3 operator"));
         }
         if name.contains([':', '*', ',']) {
-            return Err(format!("`{{{name}}}` uses a modifier or a list, beyond level 1"));
+            return Err(format!(
+                "`{{{name}}}` uses a modifier or a list, beyond level 1"
+            ));
         }
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(format!("`{{{name}}}` is not a variable name (letters, digits, `_`)"));
+            return Err(format!(
+                "`{{{name}}}` is not a variable name (letters, digits, `_`)"
+            ));
         }
         if variables.iter().any(|v| v == name) {
             return Err(format!("`{name}` appears twice"));

@@ -849,6 +849,25 @@ fn empty_text_of_a_group() {
 }
 
 #[test]
+fn ident_collision_of_group_constants() {
+    // Lines 10 `groups:`, 11 `read-only`, 13 `read_only`.
+    let text = with(
+        "    groups: [read-only, read_only]\ngroups:\n  read-only:\n    description: Looks.\n  read_only:\n    description: Looks too.\n",
+    );
+    let d = single(
+        &text,
+        "ident-collision",
+        "the group `read_only` becomes the Rust constant `groups::READ_ONLY`, which another group already has",
+        "tools.yaml:13:3",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:11:3");
+    assert_eq!(
+        d.help.as_deref(),
+        Some("rename one of the groups so they differ other than in `-` and `_`")
+    );
+}
+
+#[test]
 fn a_tool_skipped_for_its_name_keeps_no_relations() {
     // The second `ping` (10-14) is refused for its name; the first keeps its group, so
     // `reads` is not reported empty, and the second's unknown group is not looked at.

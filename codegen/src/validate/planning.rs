@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use serde_json::Value;
 
 use super::Validator;
+use crate::diagnostic::Diagnostic;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
@@ -222,6 +223,8 @@ impl Validator<'_> {
     /// The declared groups: name, description and where the name is written.
     fn groups(&mut self, manifest: &Manifest) -> Vec<(String, String, Span)> {
         let mut out = Vec::new();
+        // Each group becomes a constant of the generated `groups` module.
+        let mut constants: HashMap<String, Span> = HashMap::new();
         for g in &manifest.groups {
             if !is_group_name(&g.name.value) {
                 self.error(
@@ -231,6 +234,24 @@ impl Validator<'_> {
                     "a group's name is its HTTP route: a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`",
                 );
                 continue;
+            }
+            let constant = ident::shouty(&g.name.value);
+            if let Some(&first) = constants.get(&constant) {
+                // Still a group: the tools that list it are not told it is unknown.
+                self.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!(
+                            "the group `{}` becomes the Rust constant `groups::{constant}`, which another group already has",
+                            g.name.value
+                        ),
+                        g.name.span,
+                    )
+                    .related(first, "this group has the same Rust name")
+                    .help("rename one of the groups so they differ other than in `-` and `_`"),
+                );
+            } else {
+                constants.insert(constant, g.name.span);
             }
             let description = g
                 .description

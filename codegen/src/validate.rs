@@ -1165,18 +1165,8 @@ impl Validator<'_> {
                     return None;
                 };
                 self.claim_type(rust_name.to_owned(), ty.span, "nested");
-                let fields = self.fields(
-                    props,
-                    rust_name,
-                    if place == Place::Shared {
-                        Place::Input
-                    } else {
-                        place
-                    },
-                    false,
-                    index,
-                    types,
-                );
+                // A shared type's fields keep `Shared`, so `header:` on one is refused.
+                let fields = self.fields(props, rust_name, place, false, index, types);
                 Kind::Object(ObjectDef {
                     rust_name: rust_name.to_owned(),
                     fields,

@@ -30,16 +30,25 @@ impl Validator<'_> {
             if let Some(h) = &f.header {
                 self.header(tool, types, f, h, reachable, seen);
             }
-            // Only `properties` keep a header statically reachable; array items never do.
-            match &f.schema.kind {
-                Kind::Object(o) => self.header_fields(tool, types, &o.fields, reachable, seen),
-                Kind::Array(items) => {
-                    if let Kind::Object(o) = &items.kind {
-                        self.header_fields(tool, types, &o.fields, false, seen);
-                    }
-                }
-                _ => {}
-            }
+            self.header_schema(tool, types, &f.schema, reachable, seen);
+        }
+    }
+
+    /// The headers below one schema. Only `properties` keep a header statically reachable;
+    /// array items never do, however deep the array. A shared type's fields carry no header
+    /// (`header-placement`), so references are not followed.
+    fn header_schema(
+        &mut self,
+        tool: &ToolDef,
+        types: &[NamedType],
+        schema: &Schema,
+        reachable: bool,
+        seen: &mut HashMap<String, Span>,
+    ) {
+        match &schema.kind {
+            Kind::Object(o) => self.header_fields(tool, types, &o.fields, reachable, seen),
+            Kind::Array(items) => self.header_schema(tool, types, items, false, seen),
+            _ => {}
         }
     }
 

@@ -4,11 +4,12 @@
 //! The runtime's `mcp_contract::metadata` parsers apply the same rules to any server's
 //! `tools/list`; here they are proved at build time, with the manifest line to fix.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::Value;
 
 use super::Validator;
+use crate::diagnostic::Diagnostic;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
@@ -47,18 +48,34 @@ impl Validator<'_> {
                 .and_then(|c| c.meta_key.as_ref()),
             DEFAULT_COMPOSITION_KEY,
         );
-        if artifacts_key == composition_key
-            && let Some(k) = manifest
+        if artifacts_key == composition_key {
+            let written =
+                |k: Option<&Spanned<String>>| k.is_some_and(|k| k.value == composition_key);
+            let composition = manifest
                 .composition
                 .as_ref()
-                .and_then(|c| c.meta_key.as_ref())
-        {
-            self.error(
-                "duplicate-meta-key",
-                format!("`{}` is already the artifacts key", k.value),
-                k.span,
-                "publish the two contracts under different `_meta` keys",
-            );
+                .and_then(|c| c.meta_key.as_ref());
+            let artifacts = manifest
+                .artifacts
+                .as_ref()
+                .and_then(|a| a.meta_key.as_ref());
+            // Reported where the clash is written: at the composition key, or, when only the
+            // artifacts key is written, at that key, which takes the composition's default.
+            if let Some(k) = composition.filter(|_| written(composition)) {
+                self.error(
+                    "duplicate-meta-key",
+                    format!("`{}` is already the artifacts key", k.value),
+                    k.span,
+                    "publish the two contracts under different `_meta` keys",
+                );
+            } else if let Some(k) = artifacts.filter(|_| written(artifacts)) {
+                self.error(
+                    "duplicate-meta-key",
+                    format!("`{}` is where the composition contract is published", k.value),
+                    k.span,
+                    "choose another key, or move the composition contract with `composition: {meta_key: ...}`",
+                );
+            }
         }
         let mut kinds: Vec<(String, String)> = STANDARD_KINDS
             .iter()
@@ -80,6 +97,14 @@ impl Validator<'_> {
                     "remove it; standard kinds are always known",
                 );
             } else {
+                if description.value.trim().is_empty() {
+                    self.error(
+                        "empty-text",
+                        format!("the description of the kind `{}` is empty", name.value),
+                        description.span,
+                        "say what the kind stands for",
+                    );
+                }
                 kinds.push((name.value.clone(), description.value.trim().to_owned()));
             }
         }
@@ -92,27 +117,43 @@ impl Validator<'_> {
 
     /// Fills each built tool's artifacts, composition and groups, and the contract's groups.
     pub(super) fn relations(&mut self, manifest: &Manifest, contract: &mut Contract) {
-        let built: HashMap<String, usize> = contract
-            .tools
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.name.clone(), i))
-            .collect();
         let groups = self.groups(manifest);
+        // Names already refused where they are declared: a tool that uses one is not told again.
+        let refused_groups: Vec<&str> = manifest
+            .groups
+            .iter()
+            .map(|g| g.name.value.as_str())
+            .filter(|n| !is_group_name(n))
+            .collect();
+        let refused_kinds: Vec<&str> = manifest
+            .artifacts
+            .iter()
+            .flat_map(|a| &a.kinds)
+            .map(|(k, _)| k.value.as_str())
+            .filter(|k| !is_kind(k))
+            .collect();
+        let mut membership_reported = false;
         for t in &manifest.tools {
-            let Some(&i) = t.name.as_ref().and_then(|n| built.get(&n.value)) else {
+            // The tool this entry built; an entry skipped for its name (a duplicate, say) has
+            // none, and must not overwrite the relations of the tool that took the name.
+            let Some(i) = t
+                .name
+                .as_ref()
+                .and_then(|n| contract.tools.iter().position(|b| b.span == n.span))
+            else {
                 continue;
             };
             let artifacts = t
                 .artifacts
                 .as_ref()
-                .map(|a| self.artifacts(a, contract, &contract.tools[i]));
+                .map(|a| self.artifacts(a, contract, &contract.tools[i], &refused_kinds));
             let encapsulates = t
                 .complete_operation
                 .as_ref()
                 .map(|list| self.encapsulates(list, &contract.tools[i].name, manifest))
                 .unwrap_or_default();
-            let member_of = self.membership(t, &groups);
+            let (member_of, reported) = self.membership(t, &groups, &refused_groups);
+            membership_reported |= reported;
             let planning = &contract.planning;
             let published: Vec<&str> = [
                 (artifacts.is_some(), planning.artifacts_key.as_str()),
@@ -142,6 +183,16 @@ impl Validator<'_> {
             tool.groups = member_of;
         }
         self.cycles(manifest, contract);
+        // A group is empty when no tool entry lists it, built or not. While some tool's groups
+        // are wrong the report waits: fixing them (a misspelt name, a missing list) may be
+        // what fills the group.
+        let listed: HashSet<&str> = manifest
+            .tools
+            .iter()
+            .flat_map(|t| &t.groups)
+            .map(|g| g.value.as_str())
+            .collect();
+        let report_empty = !membership_reported && !manifest.tools.is_empty();
         contract.groups = groups
             .into_iter()
             .map(|(name, description, span)| {
@@ -151,7 +202,7 @@ impl Validator<'_> {
                     .filter(|t| t.groups.contains(&name))
                     .map(|t| t.name.clone())
                     .collect();
-                if tools.is_empty() && !contract.tools.is_empty() {
+                if report_empty && !listed.contains(name.as_str()) {
                     self.error(
                         "empty-group",
                         format!("no tool belongs to the group `{name}`"),
@@ -172,6 +223,8 @@ impl Validator<'_> {
     /// The declared groups: name, description and where the name is written.
     fn groups(&mut self, manifest: &Manifest) -> Vec<(String, String, Span)> {
         let mut out = Vec::new();
+        // Each group becomes a constant of the generated `groups` module.
+        let mut constants: HashMap<String, Span> = HashMap::new();
         for g in &manifest.groups {
             if !is_group_name(&g.name.value) {
                 self.error(
@@ -181,6 +234,24 @@ impl Validator<'_> {
                     "a group's name is its HTTP route: a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`",
                 );
                 continue;
+            }
+            let constant = ident::shouty(&g.name.value);
+            if let Some(&first) = constants.get(&constant) {
+                // Still a group: the tools that list it are not told it is unknown.
+                self.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!(
+                            "the group `{}` becomes the Rust constant `groups::{constant}`, which another group already has",
+                            g.name.value
+                        ),
+                        g.name.span,
+                    )
+                    .related(first, "this group has the same Rust name")
+                    .help("rename one of the groups so they differ other than in `-` and `_`"),
+                );
+            } else {
+                constants.insert(constant, g.name.span);
             }
             let description = g
                 .description
@@ -202,9 +273,16 @@ impl Validator<'_> {
         out
     }
 
-    /// The groups a tool lists; once groups are declared, every tool belongs to one.
-    fn membership(&mut self, t: &raw::Tool, groups: &[(String, String, Span)]) -> Vec<String> {
+    /// The groups a tool lists; once groups are declared, every tool belongs to one. Also
+    /// says whether a listed group was unknown or the list was missing.
+    fn membership(
+        &mut self,
+        t: &raw::Tool,
+        groups: &[(String, String, Span)],
+        refused: &[&str],
+    ) -> (Vec<String>, bool) {
         let mut out: Vec<String> = Vec::new();
+        let mut reported = false;
         for g in &t.groups {
             if out.contains(&g.value) {
                 self.error(
@@ -215,12 +293,12 @@ impl Validator<'_> {
                 );
             } else if groups.iter().any(|(n, _, _)| *n == g.value) {
                 out.push(g.value.clone());
-            } else {
+            } else if !refused.contains(&g.value.as_str()) {
                 self.unknown(g, "group", groups.iter().map(|(n, _, _)| n.as_str()));
+                reported = true;
             }
         }
-        if out.is_empty()
-            && t.groups.is_empty()
+        if t.groups.is_empty()
             && !groups.is_empty()
             && let Some(name) = &t.name
         {
@@ -230,8 +308,9 @@ impl Validator<'_> {
                 name.span,
                 "add `groups: [...]`; over HTTP each group is served at its own route, and a tool in none would be unreachable",
             );
+            reported = true;
         }
-        out
+        (out, reported)
     }
 
     /// Checks one tool's artifacts against its own published schemas.
@@ -240,12 +319,13 @@ impl Validator<'_> {
         a: &raw::ToolArtifacts,
         contract: &Contract,
         tool: &ToolDef,
+        refused_kinds: &[&str],
     ) -> ArtifactsDef {
         let input = schema::input_schema(contract, tool);
         let output = schema::output_schema(contract, tool);
         let mut def = ArtifactsDef::default();
         for p in &a.produces {
-            let kind = self.kind(p.kind.as_ref(), &contract.planning);
+            let kind = self.kind(p.kind.as_ref(), &contract.planning, refused_kinds);
             if let Some(mode) = &p.mode
                 && mode.value != "materialize"
             {
@@ -283,6 +363,7 @@ impl Validator<'_> {
                 continue;
             };
             let string = is_string(field);
+            // One report for one wrong field: the kind's own check waits for the encoding's.
             if json_array && !string {
                 self.error(
                     "bad-encoding",
@@ -290,14 +371,15 @@ impl Validator<'_> {
                     pointer.span,
                     "`json_array` describes a string holding an exact JSON array; remove the encoding or point at a string",
                 );
+            } else {
+                self.kind_fits(kind.as_deref(), string, pointer);
             }
-            self.kind_fits(kind.as_deref(), string, pointer);
             if let Some(kind) = kind {
                 def.produces.push((kind, pointer.value.clone(), json_array));
             }
         }
         for c in &a.consumes {
-            let kind = self.kind(c.kind.as_ref(), &contract.planning);
+            let kind = self.kind(c.kind.as_ref(), &contract.planning, refused_kinds);
             let Some(pointer) = &c.pointer else { continue };
             let Some(field) = self.pointer(pointer, &input, "input") else {
                 continue;
@@ -312,17 +394,24 @@ impl Validator<'_> {
         def
     }
 
-    /// A declared kind, or a diagnostic.
-    fn kind(&mut self, kind: Option<&Spanned<String>>, planning: &Planning) -> Option<String> {
+    /// A declared kind, or a diagnostic (none for a kind already refused where it is declared).
+    fn kind(
+        &mut self,
+        kind: Option<&Spanned<String>>,
+        planning: &Planning,
+        refused: &[&str],
+    ) -> Option<String> {
         let kind = kind?;
         if planning.kinds.iter().any(|(k, _)| *k == kind.value) {
             return Some(kind.value.clone());
         }
-        self.unknown(
-            kind,
-            "artifact kind",
-            planning.kinds.iter().map(|(k, _)| k.as_str()),
-        );
+        if !refused.contains(&kind.value.as_str()) {
+            self.unknown(
+                kind,
+                "artifact kind",
+                planning.kinds.iter().map(|(k, _)| k.as_str()),
+            );
+        }
         None
     }
 
@@ -406,43 +495,51 @@ impl Validator<'_> {
     }
 
     /// Refuses a tool that encapsulates itself through others: a planner would never finish.
+    /// Each tool on a cycle is reported once, with a shortest path back to itself.
     fn cycles(&mut self, manifest: &Manifest, contract: &Contract) {
         let wraps: HashMap<&str, &[String]> = contract
             .tools
             .iter()
             .map(|t| (t.name.as_str(), t.encapsulates.as_slice()))
             .collect();
-        let mut reported: HashSet<&str> = HashSet::new();
         for start in &contract.tools {
-            let mut stack: Vec<Vec<&str>> = vec![vec![start.name.as_str()]];
-            while let Some(path) = stack.pop() {
-                let last = path[path.len() - 1];
-                for next in wraps.get(last).copied().unwrap_or_default() {
-                    if *next == start.name && reported.insert(start.name.as_str()) {
-                        let span = manifest
-                            .tools
-                            .iter()
-                            .find(|t| t.name.as_ref().is_some_and(|n| n.value == start.name))
-                            .and_then(|t| t.complete_operation.as_ref())
-                            .map_or(start.span, |c| c.span);
-                        self.error(
-                            "composition-cycle",
-                            format!(
-                                "`{}` encapsulates itself: {} → {}",
-                                start.name,
-                                path.join(" → "),
-                                start.name
-                            ),
-                            span,
-                            "a complete operation wraps lower-level tools; break the cycle",
-                        );
-                    } else if !path.contains(&next.as_str()) {
-                        let mut longer = path.clone();
-                        longer.push(next);
-                        stack.push(longer);
+            let root = start.name.as_str();
+            // Breadth first from `start`: each tool is visited once, so this stays linear in
+            // the compositions however densely the tools wrap each other.
+            let mut parent: HashMap<&str, &str> = HashMap::new();
+            let mut queue: VecDeque<&str> = VecDeque::from([root]);
+            let mut back = None;
+            'search: while let Some(at) = queue.pop_front() {
+                for next in wraps.get(at).copied().unwrap_or_default() {
+                    if next == root {
+                        back = Some(at);
+                        break 'search;
+                    }
+                    if !parent.contains_key(next.as_str()) {
+                        parent.insert(next.as_str(), at);
+                        queue.push_back(next);
                     }
                 }
             }
+            let Some(mut at) = back else { continue };
+            let mut path = vec![root];
+            while at != root {
+                path.insert(1, at);
+                at = parent[at];
+            }
+            path.push(root);
+            let span = manifest
+                .tools
+                .iter()
+                .find(|t| t.name.as_ref().is_some_and(|n| n.span == start.span))
+                .and_then(|t| t.complete_operation.as_ref())
+                .map_or(start.span, |c| c.span);
+            self.error(
+                "composition-cycle",
+                format!("`{root}` encapsulates itself: {}", path.join(" → ")),
+                span,
+                "a complete operation wraps lower-level tools; break the cycle",
+            );
         }
     }
 }

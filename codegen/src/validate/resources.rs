@@ -18,7 +18,10 @@ impl Validator<'_> {
         methods: &HashMap<String, Span>,
     ) -> Vec<ResourceDef> {
         let mut out: Vec<ResourceDef> = Vec::new();
+        let mut names: HashMap<String, Span> = HashMap::new();
         let mut uris: HashMap<String, Span> = HashMap::new();
+        // The resources' handler methods, which must differ from each other too.
+        let mut own_methods: HashMap<String, Span> = HashMap::new();
         for r in &manifest.resources {
             let Some(name) = &r.name else { continue };
             if !super::is_tool_name(&name.value) {
@@ -30,15 +33,20 @@ impl Validator<'_> {
                 );
                 continue;
             }
-            if out.iter().any(|d| d.name == name.value) {
-                self.error(
-                    "duplicate-resource",
-                    format!("the resource name `{}` is used twice", name.value),
-                    name.span,
-                    "give each resource a name of its own",
+            // Every named resource counts, even one refused further down for its URI.
+            if let Some(&first) = names.get(&name.value) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-resource",
+                        format!("the resource name `{}` is used twice", name.value),
+                        name.span,
+                    )
+                    .related(first, "first used here")
+                    .help("give each resource a name of its own"),
                 );
                 continue;
             }
+            names.insert(name.value.clone(), name.span);
             let method = format!("{}_resource", ident::snake(&name.value));
             if let Some(&tool) = methods.get(&method) {
                 self.diags.push(
@@ -55,6 +63,22 @@ impl Validator<'_> {
                 );
                 continue;
             }
+            if let Some(&first) = own_methods.get(&method) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "ident-collision",
+                        format!(
+                            "the resource `{}` becomes the Rust method `{method}`, which another resource already has",
+                            name.value
+                        ),
+                        name.span,
+                    )
+                    .related(first, "this resource has the same Rust name")
+                    .help("rename one of the resources so their snake_case forms differ"),
+                );
+                continue;
+            }
+            own_methods.insert(method.clone(), name.span);
             let uri = match (&r.uri, &r.uri_template) {
                 (Some(u), None) => match fixed_uri(&u.value) {
                     Ok(()) => Some((ResourceUri::Fixed(u.value.clone()), u.span)),
@@ -106,6 +130,27 @@ impl Validator<'_> {
                 }
             };
             let Some((uri, uri_span)) = uri else { continue };
+            if let ResourceUri::Template { variables, .. } = &uri {
+                // Each variable becomes a field of the parameters struct.
+                let mut fields: HashMap<String, &str> = HashMap::new();
+                let clash = variables.iter().find_map(|v| {
+                    fields
+                        .insert(ident::snake(v), v.as_str())
+                        .map(|first| (first, v.as_str()))
+                });
+                if let Some((first, second)) = clash {
+                    self.error(
+                        "ident-collision",
+                        format!(
+                            "`{{{first}}}` and `{{{second}}}` become the same Rust field `{}`",
+                            ident::snake(second)
+                        ),
+                        uri_span,
+                        "rename one of the variables so their snake_case forms differ",
+                    );
+                    continue;
+                }
+            }
             if let Some(first) = uris.insert(uri.text().to_owned(), uri_span) {
                 self.diags.push(
                     Diagnostic::error(
@@ -226,9 +271,12 @@ pub fn template(template: &str) -> Result<Vec<String>, String> {
                 "`{{{name}}}` uses a modifier or a list, beyond level 1"
             ));
         }
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        // A variable names a Rust field, so it starts with a letter.
+        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
             return Err(format!(
-                "`{{{name}}}` is not a variable name (letters, digits, `_`)"
+                "`{{{name}}}` is not a variable name (a letter, then letters, digits or `_`)"
             ));
         }
         if variables.iter().any(|v| v == name) {

@@ -1,25 +1,28 @@
 //! What the server says when a person runs it in a terminal.
 
 use std::fmt::Write as _;
+use std::net::SocketAddr;
 use std::path::Path;
+
+use mcp_contract::rmcp::model::Tool;
+use serde_json::json;
 
 use crate::contract;
 
-/// The greeting: what this is, its tools with their hints, and a client configuration that
-/// starts this very binary on `root`.
-pub fn render(root: &Path) -> String {
-    let published = mcp_contract::Published::new(&contract::SPEC);
-    let spec = published.spec;
+/// How the server is reached.
+#[derive(Debug, Clone, Copy)]
+pub enum Transport {
+    /// stdin and stdout.
+    Stdio,
+    /// Stateless streamable HTTP on this address.
+    Http(SocketAddr),
+}
+
+/// The greeting: what this is, the tools it serves with their hints, and a client
+/// configuration that reaches this very server.
+pub fn render(root: &Path, tools: &[Tool], transport: Transport, read_only: bool) -> String {
+    let spec = &contract::SPEC;
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let exe = std::env::current_exe().unwrap_or_else(|_| "mcp-workspace".into());
-    let config = serde_json::json!({
-        "mcpServers": {
-            "workspace": {
-                "command": exe.display().to_string(),
-                "args": ["--root", root.display().to_string()],
-            }
-        }
-    });
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -28,19 +31,19 @@ pub fn render(root: &Path) -> String {
         spec.version,
         spec.title.unwrap_or_default()
     );
+    let over = match transport {
+        Transport::Stdio => "stdio (MCP)".to_owned(),
+        Transport::Http(addr) => format!("stateless streamable HTTP (MCP) on http://{addr}"),
+    };
+    let only = if read_only { ", read-only" } else { "" };
     let _ = writeln!(
         out,
-        "Serving the files under {} over stdio (MCP).\n\nTools:",
+        "Serving the files under {} over {over}{only}.\n\nTools:",
         root.display()
     );
     // The titles line up in one column past the longest name, however long the names grow.
-    let width = published
-        .tools
-        .iter()
-        .map(|tool| tool.name.len())
-        .max()
-        .unwrap_or(0);
-    for tool in &published.tools {
+    let width = tools.iter().map(|tool| tool.name.len()).max().unwrap_or(0);
+    for tool in tools {
         let read_only = tool
             .annotations
             .as_ref()
@@ -54,11 +57,40 @@ pub fn render(root: &Path) -> String {
             if read_only { " (read-only)" } else { "" }
         );
     }
+    let config = match transport {
+        Transport::Stdio => {
+            let exe = std::env::current_exe().unwrap_or_else(|_| "mcp-workspace".into());
+            let mut args = vec!["--root".to_owned(), root.display().to_string()];
+            if read_only {
+                args.push("--read-only".into());
+            }
+            json!({ "mcpServers": { "workspace": { "command": exe.display().to_string(), "args": args } } })
+        }
+        Transport::Http(addr) => {
+            let _ = writeln!(out, "\nRoutes, one per tool group:");
+            let mut servers = serde_json::Map::new();
+            for group in spec.groups {
+                let _ = writeln!(
+                    out,
+                    "  http://{addr}/mcp/{:<6} {}",
+                    group.name, group.description
+                );
+                servers.insert(
+                    format!("workspace-{}", group.name),
+                    json!({ "type": "http", "url": format!("http://{addr}/mcp/{}", group.name) }),
+                );
+            }
+            json!({ "mcpServers": servers })
+        }
+    };
     let _ = writeln!(
         out,
         "\nTo connect a client, add this to its MCP configuration:\n\n  {config}\n"
     );
-    let _ = writeln!(out, "Waiting for a client on stdin; press Ctrl-D to stop.");
+    let _ = match transport {
+        Transport::Stdio => writeln!(out, "Waiting for a client on stdin; press Ctrl-D to stop."),
+        Transport::Http(_) => writeln!(out, "Press Ctrl-C to stop."),
+    };
     out
 }
 
@@ -69,7 +101,8 @@ mod tests {
     #[test]
     fn names_every_tool_and_gives_a_working_client_configuration() {
         let dir = std::env::temp_dir();
-        let text = render(&dir);
+        let published = mcp_contract::Published::new(&contract::SPEC);
+        let text = render(&dir, &published.tools, Transport::Stdio, false);
         for name in [
             contract::names::LIST_DIRECTORY,
             contract::names::READ_FILE,
@@ -104,5 +137,33 @@ mod tests {
             args[1],
             std::fs::canonicalize(&dir).unwrap().display().to_string()
         );
+    }
+
+    #[test]
+    fn over_http_it_names_each_group_route_and_a_configuration_for_each() {
+        let dir = std::env::temp_dir();
+        let published = mcp_contract::Published::new(&contract::SPEC);
+        let addr: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let text = render(&dir, &published.tools, Transport::Http(addr), false);
+        assert!(text.contains("http://127.0.0.1:8080/mcp/read "), "{text}");
+        assert!(text.contains("http://127.0.0.1:8080/mcp/edit "), "{text}");
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with('{'))
+            .expect("a configuration line");
+        let config: serde_json::Value = serde_json::from_str(line.trim()).expect("JSON");
+        assert_eq!(
+            config["mcpServers"]["workspace-read"],
+            json!({"type": "http", "url": "http://127.0.0.1:8080/mcp/read"})
+        );
+    }
+
+    #[test]
+    fn read_only_says_so_and_passes_the_flag_on() {
+        let dir = std::env::temp_dir();
+        let published = mcp_contract::Published::new(&contract::SPEC);
+        let text = render(&dir, &published.tools, Transport::Stdio, true);
+        assert!(text.contains("over stdio (MCP), read-only."), "{text}");
+        assert!(text.contains("\"--read-only\""), "{text}");
     }
 }

@@ -11,3 +11,22 @@ pub mod contract {
 }
 
 pub use workspace::Workspace;
+
+/// The server as a client meets it: every tool, or with `read_only` only the tools whose
+/// `readOnlyHint` is true; the write tools are then absent from `tools/list`, not refused.
+pub fn server(
+    workspace: Workspace,
+    read_only: bool,
+) -> mcp_contract::Server<contract::Dispatcher<Workspace>> {
+    let server = contract::server(workspace);
+    if read_only {
+        server.restrict(|tool| {
+            tool.annotations
+                .as_ref()
+                .and_then(|a| a.read_only_hint)
+                .unwrap_or(false)
+        })
+    } else {
+        server
+    }
+}

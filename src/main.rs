@@ -1,25 +1,40 @@
-//! `mcp-workspace`: serves the files of one directory to MCP clients over stdio.
+//! `mcp-workspace`: serves the files of one directory to MCP clients over stdio, or over
+//! stateless streamable HTTP with `--http`.
 
 use std::io::IsTerminal as _;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use mcp_workspace::{Workspace, banner, contract};
+use mcp_contract::http::Host;
+use mcp_workspace::Workspace;
+use mcp_workspace::banner::{self, Transport};
 
-/// A sandboxed workspace-files MCP server: list, read and search the files under one root.
+/// A sandboxed workspace-files MCP server: list, read, search and edit the files under one
+/// root, and nothing outside it.
 #[derive(Debug, Parser)]
 #[command(version, about)]
 struct Cli {
     /// The workspace root; nothing outside it can be reached.
     #[arg(long, default_value = ".")]
     root: PathBuf,
+    /// Serve stateless streamable HTTP on this address (such as 127.0.0.1:8080) instead of
+    /// stdio: each tool group at /mcp/GROUP.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<SocketAddr>,
+    /// Serve only the read-only tools: the write tools are absent from tools/list.
+    #[arg(long)]
+    read_only: bool,
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        // A closed or full stderr must not take the server down: by default a failed log
+        // write is reported with `eprintln!`, which panics when stderr itself is the problem.
+        .log_internal_errors(false)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
@@ -35,16 +50,50 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if std::io::stdin().is_terminal() {
-        // A person started us by hand: say what this is; keep serving in case they type JSON-RPC.
-        eprint!("{}", banner::render(&cli.root));
-    }
-    tracing::info!(root = %cli.root.display(), "serving over stdio");
-    match contract::server(workspace).serve_stdio().await {
+    let server = mcp_workspace::server(workspace, cli.read_only);
+    let served = match cli.http {
+        Some(addr) => serve_http(server, addr, &cli).await,
+        None => {
+            if std::io::stdin().is_terminal() {
+                // A person started us by hand: say what this is; keep serving in case they
+                // type JSON-RPC.
+                eprint!(
+                    "{}",
+                    banner::render(&cli.root, server.tools(), Transport::Stdio, cli.read_only)
+                );
+            }
+            tracing::info!(root = %cli.root.display(), read_only = cli.read_only, "serving over stdio");
+            server.serve_stdio().await
+        }
+    };
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mcp-workspace: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+async fn serve_http(
+    server: mcp_contract::Server<mcp_workspace::contract::Dispatcher<Workspace>>,
+    addr: SocketAddr,
+    cli: &Cli,
+) -> std::io::Result<()> {
+    let tools = server.tools().to_vec();
+    let bound = Host::groups(server).bind(addr).await?;
+    let address = bound.local_addr()?;
+    if std::io::stderr().is_terminal() {
+        eprint!(
+            "{}",
+            banner::render(&cli.root, &tools, Transport::Http(address), cli.read_only)
+        );
+    }
+    // Tests and scripts that bind port 0 read the address from this line.
+    tracing::info!(
+        root = %cli.root.display(),
+        read_only = cli.read_only,
+        "listening on http://{address}"
+    );
+    bound.serve().await
 }

@@ -253,24 +253,31 @@ pub fn compositions(
             found.push((tool.name.to_string(), c));
         }
     }
+    // Breadth first from each tool, remembering every tool reached: linear per start, where
+    // following every path would be exponential on a hostile list.
     for (start, _) in &found {
-        let mut stack = vec![(start.clone(), vec![start.clone()])];
-        while let Some((name, path)) = stack.pop() {
-            let Some((_, c)) = found.iter().find(|(n, _)| *n == name) else {
+        let mut parent: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+        let mut queue = std::collections::VecDeque::from([start.as_str()]);
+        while let Some(name) = queue.pop_front() {
+            let Some((_, c)) = found.iter().find(|(n, _)| n == name) else {
                 continue;
             };
             for next in &c.encapsulates {
                 if next == start {
+                    let mut path = vec![name];
+                    while let Some(&up) = parent.get(path[path.len() - 1]) {
+                        path.push(up);
+                    }
+                    path.reverse();
                     return Err(MetadataError {
                         tool: start.clone(),
                         at: "/encapsulates".into(),
                         problem: format!("a cycle: {} → {start}", path.join(" → ")),
                     });
                 }
-                if !path.contains(next) {
-                    let mut longer = path.clone();
-                    longer.push(next.clone());
-                    stack.push((next.clone(), longer));
+                if !parent.contains_key(next.as_str()) {
+                    parent.insert(next, name);
+                    queue.push_back(next);
                 }
             }
         }
@@ -577,5 +584,36 @@ mod tests {
             compositions(&chain, COMPOSITION).expect("no cycle").len(),
             2
         );
+    }
+
+    /// Forty tools, each wrapping every later one: 2^38 paths, but each tool is reached once.
+    #[test]
+    fn a_dense_list_of_compositions_is_read_without_following_every_path() {
+        let n = 40;
+        let name = |i: usize| format!("t{i}");
+        let tools: Vec<Tool> = (0..n)
+            .map(|i| {
+                let inner: Vec<Value> = (i + 1..n)
+                    .map(|j| json!({"kind": "tool", "method": name(j)}))
+                    .collect();
+                let meta = if inner.is_empty() {
+                    json!({})
+                } else {
+                    json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": inner}})
+                };
+                tool(&name(i), meta)
+            })
+            .collect();
+        assert_eq!(
+            compositions(&tools, COMPOSITION).expect("acyclic").len(),
+            n - 1
+        );
+        let mut cyclic = tools;
+        cyclic[n - 1] = tool(
+            &name(n - 1),
+            json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": [{"kind": "tool", "method": "t0"}]}}),
+        );
+        let error = compositions(&cyclic, COMPOSITION).expect_err("a cycle");
+        assert_eq!(error.problem, "a cycle: t0 → t39 → t0");
     }
 }

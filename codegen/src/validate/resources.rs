@@ -47,7 +47,8 @@ impl Validator<'_> {
                 continue;
             }
             names.insert(name.value.clone(), name.span);
-            let method = format!("{}_resource", ident::snake(&name.value));
+            // Snake-cased whole, so `self_` gives `self_resource`, never a doubled `_`.
+            let method = ident::snake(&format!("{}_resource", name.value));
             if let Some(&tool) = methods.get(&method) {
                 self.diags.push(
                     Diagnostic::error(

@@ -324,9 +324,12 @@ fn request(
         ),
         (Side::Ours, Op::Find) => {
             let mut args = json!({"pattern": GLOB, "path": root});
-            // Ask for every match if the tool caps its results.
-            if let Some(max) = integer_maximum(tool(session, "find_files"), "max_results") {
-                args["max_results"] = json!(max);
+            // Ask for as many matches as the tool allows (its default is lower than the
+            // tree's count; a truncated answer fails the check).
+            for cap in ["limit", "max_results"] {
+                if let Some(max) = integer_maximum(tool(session, "find_files"), cap) {
+                    args[cap] = json!(max);
+                }
             }
             ("find_files", args)
         }
@@ -406,14 +409,15 @@ fn outcome(session: &Session, op: Op, result: &CallToolResult) -> Result<Outcome
         }
         (_, Op::Read) => Ok(Outcome::Text(result_text(result))),
         (Side::Ours, Op::Find) => {
-            // find_files is defined on another branch; take the first array of paths it returns.
+            // `files: [{path, size}]`, paths relative to the root; any array of paths will do.
             let object = structured(result)?;
             if object.get("truncated") == Some(&Value::Bool(true)) {
                 return Err("the result was truncated".into());
             }
             let items = object
-                .values()
-                .find_map(Value::as_array)
+                .get("files")
+                .and_then(Value::as_array)
+                .or_else(|| object.values().find_map(Value::as_array))
                 .ok_or("no array in the result")?;
             let paths = items.iter().filter_map(|item| match item {
                 Value::String(s) => Some(s.clone()),
@@ -811,7 +815,9 @@ async fn run(options: Options) -> Result<(), String> {
         header.extend(["theirs median", "theirs p95", "theirs / ours"]);
     }
     let mut table = Table::new(header);
+    // Sums over the operations every server ran, so that they compare like with like.
     let mut totals = vec![Duration::ZERO; launches.len()];
+    let mut shared_ops = Vec::new();
     for (op, series) in &results {
         let label = match op {
             Op::List => format!(
@@ -829,8 +835,13 @@ async fn run(options: Options) -> Result<(), String> {
         };
         let summaries: Vec<Option<Summary>> =
             series.iter().map(|s| Summary::of(&s.samples)).collect();
+        if series.iter().all(|s| s.skipped.is_none()) {
+            shared_ops.push(op.label());
+            for (total, s) in totals.iter_mut().zip(series) {
+                *total += s.samples.iter().sum::<Duration>();
+            }
+        }
         for (k, s) in series.iter().enumerate() {
-            totals[k] += s.samples.iter().sum::<Duration>();
             if let Some(why) = &s.skipped {
                 let note = format!(
                     "{} on {}: skipped, {why}",
@@ -913,14 +924,19 @@ async fn run(options: Options) -> Result<(), String> {
             let _ = writeln!(about, "theirs: not run: {why}");
         }
     }
+    let shared = shared_ops.join(", ");
     let sum_note = if both {
+        let r = ratio(totals[1], totals[0]).map_or("—".into(), |r| format!("{r:.2}x"));
         format!(
-            "sum of timed calls: ours {}, theirs {}",
+            "sum of the timed calls of the operations both ran ({shared}): ours {}, theirs {} ({r})",
             millis(totals[0]),
             millis(totals[1])
         )
     } else {
-        format!("sum of timed calls: ours {}", millis(totals[0]))
+        format!(
+            "sum of the timed calls ({shared}): ours {}",
+            millis(totals[0])
+        )
     };
 
     println!();

@@ -463,7 +463,7 @@ async fn call(
 }
 
 /// Calls every input of `op` once and checks the answer against the generator's record.
-/// `Ok(None)`: the server has no tool for it (the reason is returned).
+/// `Err`: a call failed or answered wrongly; `Ok(Err(why))`: the server has no tool for it.
 async fn check(
     session: &Session,
     workload: &Workload<'_>,

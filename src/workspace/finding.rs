@@ -131,22 +131,9 @@ impl Workspace {
         };
 
         let mut found = Found::default();
-        let mut visited = 0;
         let mut stopped = None;
-        for walked in self.walk(&target, rules) {
-            let walked = match walked {
-                Ok(walked) if walked.depth() == 0 => continue,
-                Ok(walked) => walked,
-                Err(err) => {
-                    tracing::debug!(error = %err, "find: skipping an unreadable entry");
-                    continue;
-                }
-            };
-            if visited == max_visited {
-                stopped = Some(Limit::Visited(max_visited));
-                break;
-            }
-            visited += 1;
+        let mut visits = self.visit(&target, rules, max_visited, "find");
+        for walked in visits.by_ref() {
             if !walked
                 .file_type()
                 .is_some_and(|file_type| file_type.is_file())
@@ -177,6 +164,9 @@ impl Workspace {
                 path: path.as_str().to_owned(),
                 size: metadata.len(),
             });
+        }
+        if visits.cut() {
+            stopped = Some(Limit::Visited(max_visited));
         }
         // The walk already yields this order; sorting here makes the promise hold on its own.
         found

@@ -150,26 +150,10 @@ impl Workspace {
             max_depth: None,
             exclude: Some(exclude),
         };
-        let (mut visited, mut bytes_read) = (0, 0);
+        let mut bytes_read = 0;
         let mut stopped = None;
-        for found in self.walk(&target, rules) {
-            // The searched directory itself is not one of the entries looked at.
-            if found.as_ref().is_ok_and(|entry| entry.depth() == 0) {
-                continue;
-            }
-            if visited == max_visited {
-                stopped = Some(Limit::Visited(max_visited));
-                break;
-            }
-            visited += 1;
-            let entry = match found {
-                Ok(entry) => entry,
-                Err(err) => {
-                    // An unreadable directory, or a file removed mid-walk: skip, as ripgrep does.
-                    tracing::debug!(error = %err, "search: skipping an unreadable entry");
-                    continue;
-                }
-            };
+        let mut visits = self.visit(&target, rules, max_visited, "search");
+        for entry in visits.by_ref() {
             if !entry
                 .file_type()
                 .is_some_and(|file_type| file_type.is_file())
@@ -212,6 +196,9 @@ impl Workspace {
                 stopped = Some(Limit::Results(max_results));
                 break;
             }
+        }
+        if visits.cut() {
+            stopped = Some(Limit::Visited(max_visited));
         }
         results.hint = stopped.map(Limit::hint);
         results.truncated = results.hint.is_some();

@@ -164,22 +164,9 @@ impl Workspace {
 
         let mut entries = Vec::new();
         let mut ancestors: Vec<Ancestor> = Vec::new();
-        let mut visited = 0;
         let mut stopped = None;
-        'walk: for found in self.walk(&target, rules) {
-            let walked = match found {
-                Ok(walked) if walked.depth() == 0 => continue,
-                Ok(walked) => walked,
-                Err(err) => {
-                    tracing::debug!(error = %err, "tree: skipping an unreadable entry");
-                    continue;
-                }
-            };
-            if visited == max_visited {
-                stopped = Some(Limit::Visited(max_visited));
-                break;
-            }
-            visited += 1;
+        let mut visits = self.visit(&target, rules, max_visited, "tree");
+        'walk: for walked in visits.by_ref() {
             let Some(path) = WorkspacePath::from_host(self.walk_root(), walked.path()) else {
                 continue;
             };
@@ -227,6 +214,9 @@ impl Workspace {
             if kind == EntryKind::Directory {
                 ancestors.push(Ancestor { entry, shown: keep });
             }
+        }
+        if visits.cut() {
+            stopped = Some(Limit::Visited(max_visited));
         }
         let hint = stopped.map(Limit::hint);
         Ok(Tree {

@@ -48,7 +48,65 @@ pub(crate) struct WalkRules {
     pub(crate) exclude: Option<PathGlobs>,
 }
 
+/// The entries below a walked directory, at most a set number of them: what one listing, tree,
+/// search or find looks at. Unreadable entries (a directory without permission, a file removed
+/// mid-walk) are skipped, as ripgrep does, but count as looked at.
+pub(crate) struct Visits {
+    walk: ignore::Walk,
+    left: usize,
+    operation: &'static str,
+    cut: bool,
+}
+
+impl Visits {
+    /// Whether the walk stopped at its limit with entries still unvisited.
+    pub(crate) fn cut(&self) -> bool {
+        self.cut
+    }
+}
+
+impl Iterator for Visits {
+    type Item = ignore::DirEntry;
+
+    fn next(&mut self) -> Option<ignore::DirEntry> {
+        loop {
+            let found = self.walk.next()?;
+            // The walked directory itself is not one of the entries looked at.
+            if found.as_ref().is_ok_and(|entry| entry.depth() == 0) {
+                continue;
+            }
+            if self.left == 0 {
+                self.cut = true;
+                return None;
+            }
+            self.left -= 1;
+            match found {
+                Ok(entry) => return Some(entry),
+                Err(err) => {
+                    tracing::debug!(operation = self.operation, error = %err, "skipping an unreadable entry");
+                }
+            }
+        }
+    }
+}
+
 impl Workspace {
+    /// The entries below `target`, at most `max` of them, for `operation` (named in logs).
+    pub(crate) fn visit(
+        &self,
+        target: &WorkspacePath,
+        rules: WalkRules,
+        max: usize,
+        operation: &'static str,
+    ) -> Visits {
+        Visits {
+            walk: self.walk(target, rules),
+            left: max,
+            operation,
+            cut: false,
+        }
+    }
+
     /// A walker over the entries below `target` (not `target` itself), in tree order: sorted by
     /// name within each directory, each directory followed by its own entries. Symbolic links
     /// are reported, never followed. The temporary files of an unfinished write are never

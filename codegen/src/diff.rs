@@ -548,8 +548,9 @@ impl<'c> Differ<'c> {
                     n.span,
                 );
             }
-            match (&o.header, &n.header) {
-                (Some(was), is) if is.as_ref() != Some(was) => self.push(
+            let name_of = |f: &Field| f.header.as_ref().map(|h| h.value.clone());
+            match (name_of(o), name_of(n)) {
+                (Some(was), is) if is.as_ref() != Some(&was) => self.push(
                     &HEADER_NO_CHANGE,
                     match is {
                         Some(is) => format!("`{}` is now mirrored as `{is}`, not `{was}`", n.name),

@@ -210,7 +210,7 @@ fn field_rows(c: &Contract, f: &Field, prefix: &str, input: bool, rows: &mut Vec
         Kind::Named(i) => &c.types[*i].schema.constraints,
         _ => &f.schema.constraints,
     });
-    if let Some(h) = &f.header {
+    if let Some(h) = f.header.as_ref().map(|h| &h.value) {
         // Only 2026-07-28 HTTP clients mirror it; say which header it becomes.
         let sep = if constraints.is_empty() { "" } else { ", " };
         constraints.push_str(&format!("{sep}header `Mcp-Param-{h}`"));

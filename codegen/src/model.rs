@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::source::Span;
+use crate::source::{Span, Spanned};
 
 /// A whole validated manifest.
 #[derive(Debug, Clone)]
@@ -299,7 +299,7 @@ pub struct Field {
     /// Applied when the argument is absent; stated in the description, never published as `default`.
     pub default: Option<Value>,
     /// The `x-mcp-header` name, published on 2026-07-28.
-    pub header: Option<String>,
+    pub header: Option<Spanned<String>>,
     /// Where the name is written, for tools that report on the contract (`diff`); emitters
     /// ignore it. A field of a shared type points into `types:`.
     pub span: Span,

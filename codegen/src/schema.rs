@@ -192,7 +192,7 @@ fn property(contract: &Contract, field: &Field, side: Side) -> Value {
     };
     let mut p = node(contract, &field.schema, side, Some(description));
     if let (Some(h), Value::Object(o)) = (&field.header, &mut p) {
-        o.insert(HEADER.into(), h.clone().into());
+        o.insert(HEADER.into(), h.value.clone().into());
     }
     p
 }

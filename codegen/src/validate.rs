@@ -1026,7 +1026,7 @@ impl Validator<'_> {
                 schema,
                 required,
                 default,
-                header: p.header.as_ref().map(|h| h.value.clone()),
+                header: p.header.clone(),
                 span: name.span,
             });
         }

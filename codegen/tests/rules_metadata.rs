@@ -1252,7 +1252,7 @@ fn bad_header() {
             ),
             "bad-header",
             &format!("`{header}` is not an HTTP header token"),
-            "tools.yaml:10:7",
+            "tools.yaml:14:17",
         );
         assert_eq!(
             d.help.as_deref(),
@@ -1268,6 +1268,17 @@ fn bad_header() {
     ));
 }
 
+/// `tools.yaml:LINE:COL` of the value of the `n`-th `header:` in `text`, where header
+/// diagnostics point.
+fn header_at(text: &str, n: usize) -> String {
+    let (offset, key) = text
+        .match_indices("header: ")
+        .nth(n)
+        .expect("the manifest has that many headers");
+    let (line, col) = Source::new("tools.yaml", text).line_col(offset + key.len());
+    format!("tools.yaml:{line}:{col}")
+}
+
 #[test]
 fn header_unreachable() {
     // Lines 10 `list:`, 14 `items:`, 15-16, 17 `x`.
@@ -1278,7 +1289,7 @@ fn header_unreachable() {
         ),
         "header-unreachable",
         "`x` sits inside an array, where a header cannot reach it",
-        "tools.yaml:17:13",
+        "tools.yaml:17:56",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1286,14 +1297,15 @@ fn header_unreachable() {
     );
     // Inside an array of arrays, and inside an object inside the items: lines 14 `items:`,
     // 15 `type: array`, 16 `items:`, 17-18, 19 `o:`, 22 `properties:`, 23 `x`.
+    let text = parameter(
+        "grid",
+        "        type: array\n        description: G.\n        example: [[{o: {x: a}}]]\n        items:\n          type: array\n          items:\n            type: object\n            properties:\n              o:\n                type: object\n                description: O.\n                properties:\n                  x: {type: string, description: X., header: X}\n",
+    );
     single(
-        &parameter(
-            "grid",
-            "        type: array\n        description: G.\n        example: [[{o: {x: a}}]]\n        items:\n          type: array\n          items:\n            type: object\n            properties:\n              o:\n                type: object\n                description: O.\n                properties:\n                  x: {type: string, description: X., header: X}\n",
-        ),
+        &text,
         "header-unreachable",
         "`x` sits inside an array, where a header cannot reach it",
-        "tools.yaml:23:19",
+        &header_at(&text, 0),
     );
 }
 
@@ -1307,9 +1319,9 @@ fn duplicate_header() {
         &text,
         "duplicate-header",
         "the header `region` is used twice in `ping`",
-        "tools.yaml:15:7",
+        "tools.yaml:19:17",
     );
-    assert_eq!(related_at(&d, &text, 0), "tools.yaml:10:7");
+    assert_eq!(related_at(&d, &text, 0), header_at(&text, 0));
     assert_eq!(d.related[0].1, "first used here (header names ignore case)");
     assert_eq!(
         d.help.as_deref(),
@@ -1324,7 +1336,7 @@ fn duplicate_header() {
         &text,
         "duplicate-header",
         "the header `REGION` is used twice in `ping`",
-        "tools.yaml:20:11",
+        &header_at(&text, 1),
     );
     // Two tools may use the same header.
     loads(&format!(
@@ -1349,16 +1361,17 @@ fn header_integer_range() {
         "        minimum: 0\n        maximum: 9007199254740992\n",
         "        minimum: -9007199254740992\n        maximum: 0\n",
     ] {
-        let d = single(
-            &parameter(
-                "n",
-                &format!(
-                    "        type: integer\n        description: N.\n        example: 0\n{bounds}        header: N\n"
-                ),
+        let text = parameter(
+            "n",
+            &format!(
+                "        type: integer\n        description: N.\n        example: 0\n{bounds}        header: N\n"
             ),
+        );
+        let d = single(
+            &text,
             "header-integer-range",
             "the header `N` carries an integer without bounds inside ±(2^53−1)",
-            "tools.yaml:10:7",
+            &header_at(&text, 0),
         );
         assert_eq!(
             d.help.as_deref(),
@@ -1380,7 +1393,7 @@ fn header_type() {
         ),
         "header-type",
         "the header `R` is on a `number`",
-        "tools.yaml:10:7",
+        "tools.yaml:16:17",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1395,16 +1408,17 @@ fn header_type() {
             "{x: a}",
         ),
     ] {
-        let d = single(
-            &parameter(
-                "r",
-                &format!(
-                    "        type: {ty}\n        description: R.\n        example: {example}\n        header: R\n"
-                ),
+        let text = parameter(
+            "r",
+            &format!(
+                "        type: {ty}\n        description: R.\n        example: {example}\n        header: R\n"
             ),
+        );
+        let d = single(
+            &text,
             "header-type",
             "the header `R` is on a value with structure",
-            "tools.yaml:10:7",
+            &header_at(&text, 0),
         );
         assert_eq!(
             d.help.as_deref(),
@@ -1413,14 +1427,15 @@ fn header_type() {
     }
     // A shared type counts by its own kind: a shared number is refused too. Lines 9-14 the
     // parameter, 15 `types:`.
+    let text = with(
+        "    parameters:\n      r:\n        type: Ratio\n        description: R.\n        example: 0.5\n        header: R\n\
+         types:\n  Ratio:\n    type: number\n    description: A ratio.\n",
+    );
     single(
-        &with(
-            "    parameters:\n      r:\n        type: Ratio\n        description: R.\n        example: 0.5\n        header: R\n\
-             types:\n  Ratio:\n    type: number\n    description: A ratio.\n",
-        ),
+        &text,
         "header-type",
         "the header `R` is on a `number`",
-        "tools.yaml:10:7",
+        &header_at(&text, 0),
     );
 }
 
@@ -1646,7 +1661,7 @@ fn a_manifest_with_every_new_key_loads_into_the_contract() {
     let headers: Vec<(&str, Option<&str>)> = list
         .parameters
         .iter()
-        .map(|f| (f.name.as_str(), f.header.as_deref()))
+        .map(|f| (f.name.as_str(), f.header.as_ref().map(|h| h.value.as_str())))
         .collect();
     assert_eq!(
         headers,
@@ -1666,7 +1681,10 @@ fn a_manifest_with_every_new_key_loads_into_the_contract() {
         panic!("`window` is an object");
     };
     assert_eq!(
-        field(&window.fields, "start").header.as_deref(),
+        field(&window.fields, "start")
+            .header
+            .as_ref()
+            .map(|h| h.value.as_str()),
         Some("Window-Start")
     );
     let OutputDef::Object { fields, .. } = &list.output else {

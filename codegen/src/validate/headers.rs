@@ -28,7 +28,7 @@ impl Validator<'_> {
     ) {
         for f in fields {
             if let Some(h) = &f.header {
-                self.header(tool, types, f, h, reachable, seen);
+                self.header(tool, types, f, &h.value, h.span, reachable, seen);
             }
             self.header_schema(tool, types, &f.schema, reachable, seen);
         }
@@ -58,10 +58,10 @@ impl Validator<'_> {
         types: &[NamedType],
         field: &Field,
         name: &str,
+        span: Span,
         reachable: bool,
         seen: &mut HashMap<String, Span>,
     ) {
-        let span = field.span;
         if name.is_empty() || !name.bytes().all(is_tchar) {
             self.error(
                 "bad-header",

@@ -80,6 +80,44 @@ tools:
     errors: [not_found]
     _meta:
       com.example/category: testing
+    groups: [reads]
+  - name: pong
+    title: Pong
+    description: Wraps pang.
+    effect: read
+    parameters:
+      dir: {type: string, description: A directory., example: src}
+    output:
+      properties:
+        dir: {type: string, description: The directory.}
+    groups: [reads]
+    artifacts:
+      produces:
+        - {kind: demo.item, pointer: /dir, mode: materialize, encoding: json_array}
+      consumes:
+        - {kind: demo.item, pointer: /dir, required: false}
+    complete_operation: [pang]
+  - name: pang
+    title: Pang
+    description: Answers.
+    effect: read
+    output: text
+    groups: [reads]
+artifacts:
+  meta_key: com.example/artifacts
+  kinds:
+    demo.item: A count.
+composition:
+  meta_key: com.example/composition
+groups:
+  reads:
+    description: Reads.
+resources:
+  - name: about
+    uri: demo://about
+    title: About
+    description: What this is.
+    mime_type: text/plain
 "#;
 
 /// Every object of the format with fixed keys: where [`BASE`] holds one, and what it is.
@@ -101,6 +139,13 @@ const OBJECTS: &[(&str, &str)] = &[
     ),
     ("/tools/0/output", "an `output`"),
     ("/tools/0/output/properties/count", "an output field"),
+    ("/tools/1/artifacts", "a tool's `artifacts`"),
+    ("/tools/1/artifacts/produces/0", "a produced artifact"),
+    ("/tools/1/artifacts/consumes/0", "a consumed artifact"),
+    ("/artifacts", "`artifacts`"),
+    ("/composition", "`composition`"),
+    ("/groups/reads", "a group"),
+    ("/resources/0", "a resource"),
 ];
 
 /// A key no real key is close to, so that the decoder's `unknown-key` help lists every key

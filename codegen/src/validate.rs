@@ -1017,7 +1017,11 @@ impl Validator<'_> {
                     "header-placement",
                     format!("`{}` cannot carry `header`", name.value),
                     h.span,
-                    "only a tool's parameters are mirrored into HTTP headers; move `header:` to the parameter that uses this type, or remove it",
+                    if place == Place::Output {
+                        "only a tool's parameters are mirrored into HTTP headers, never its output; remove `header:`"
+                    } else {
+                        "only a tool's parameters are mirrored into HTTP headers; move `header:` to the parameter that uses this type, or remove it"
+                    },
                 );
             }
             out.push(Field {

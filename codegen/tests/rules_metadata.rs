@@ -432,6 +432,7 @@ fn bad_pointer() {
         ),
         ("/ids/x", "/ids/x", "`x` is not an array index"),
         ("/ids/-", "/ids/-", "`-` is not an array index"),
+        ("/ids/01", "/ids/01", "`01` is not an array index"),
         (
             "/ids/0/x",
             "/ids/0/x",
@@ -1218,7 +1219,7 @@ fn header_placement() {
     assert_eq!(
         d.help.as_deref(),
         Some(
-            "only a tool's parameters are mirrored into HTTP headers; move `header:` to the parameter that uses this type, or remove it"
+            "only a tool's parameters are mirrored into HTTP headers, never its output; remove `header:`"
         )
     );
     // On a field of a shared type, even one used as a parameter. Lines 9-13 the parameter,
@@ -1227,11 +1228,17 @@ fn header_placement() {
         "    parameters:\n      a:\n        type: P\n        description: A.\n        example: {x: a}\n\
          types:\n  P:\n    type: object\n    description: P.\n    properties:\n      x: {type: string, description: X., header: X}\n",
     );
-    single(
+    let d = single(
         &text,
         "header-placement",
         "`x` cannot carry `header`",
         "tools.yaml:19:50",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "only a tool's parameters are mirrored into HTTP headers; move `header:` to the parameter that uses this type, or remove it"
+        )
     );
 }
 

@@ -403,7 +403,15 @@ fn resolve<'s>(schema: &'s Value, pointer: &str) -> Option<&'s Value> {
     rest.split('/').try_fold(schema, |node, token| {
         let token = token.replace("~1", "/").replace("~0", "~");
         match node.get("type").and_then(Value::as_str) {
-            Some("array") if token.parse::<usize>().is_ok() => node.get("items"),
+            // RFC 6901: an array index is `0` or digits without a leading zero.
+            Some("array")
+                if token == "0"
+                    || (!token.is_empty()
+                        && !token.starts_with('0')
+                        && token.bytes().all(|b| b.is_ascii_digit())) =>
+            {
+                node.get("items")
+            }
             _ => node.get("properties")?.get(&token),
         }
     })
@@ -510,6 +518,14 @@ mod tests {
             (
                 json!({"version": 1, "consumes": {"kind": "x"}}),
                 "/consumes",
+            ),
+            (
+                json!({"version": 1, "consumes": [{"kind": "x", "pointer": "/files/01/path"}]}),
+                "`/files/01/path` is not in the inputSchema",
+            ),
+            (
+                json!({"version": 1, "consumes": [{"kind": "x", "pointer": "/files/+0/path"}]}),
+                "`/files/+0/path` is not in the inputSchema",
             ),
         ];
         for (meta, expected) in cases {

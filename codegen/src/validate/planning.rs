@@ -560,7 +560,8 @@ pub fn resolve<'s>(schema: &'s Value, pointer: &str) -> Result<&'s Value, String
                 .get("properties")
                 .and_then(|p| p.get(&segment))
                 .ok_or_else(|| format!("there is no property `{segment}`"))?,
-            Some("array") if segment.bytes().all(|b| b.is_ascii_digit()) && !segment.is_empty() => {
+            // RFC 6901: an array index is `0` or a number without leading zeros.
+            Some("array") if is_index(&segment) => {
                 at.get("items").ok_or("the array has no items")?
             }
             Some("array") => return Err(format!("`{segment}` is not an array index")),
@@ -573,6 +574,13 @@ pub fn resolve<'s>(schema: &'s Value, pointer: &str) -> Result<&'s Value, String
         };
     }
     Ok(at)
+}
+
+fn is_index(segment: &str) -> bool {
+    segment == "0"
+        || (segment.bytes().all(|b| b.is_ascii_digit())
+            && !segment.is_empty()
+            && !segment.starts_with('0'))
 }
 
 fn is_string(schema: &Value) -> bool {

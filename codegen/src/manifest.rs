@@ -84,6 +84,8 @@ pub struct Resource {
 /// A tool's `artifacts:`.
 #[derive(Debug, Default)]
 pub struct ToolArtifacts {
+    /// The mapping.
+    pub span: Span,
     /// Artifacts found in the structured output.
     pub produces: Vec<Produced>,
     /// Artifacts taken from the arguments.
@@ -543,7 +545,10 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
 
 fn tool_artifacts(node: &Node, de: &mut Decoder<'_>) -> Option<ToolArtifacts> {
     let mut f = de.fields(node, "`artifacts`")?;
-    let mut artifacts = ToolArtifacts::default();
+    let mut artifacts = ToolArtifacts {
+        span: node.span,
+        ..ToolArtifacts::default()
+    };
     if let Some(n) = f.get("produces") {
         for item in de.seq(n, "`produces`").unwrap_or_default() {
             let Some(mut p) = de.fields(item, "a produced artifact") else {

@@ -567,6 +567,22 @@ fn bad_artifact_field() {
 // Complete operations.
 
 #[test]
+fn empty_artifacts() {
+    for written in ["{}", "{produces: [], consumes: []}"] {
+        let d = single(
+            &with(&format!("    artifacts: {written}\n")),
+            "empty-artifacts",
+            "`ping` declares artifacts but lists none",
+            "tools.yaml:9:16",
+        );
+        assert_eq!(
+            d.help.as_deref(),
+            Some("list what the tool `produces:` or `consumes:`, or remove `artifacts:`")
+        );
+    }
+}
+
+#[test]
 fn empty_composition() {
     let d = single(
         &with("    complete_operation: []\n"),

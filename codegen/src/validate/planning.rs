@@ -324,6 +324,14 @@ impl Validator<'_> {
         let input = schema::input_schema(contract, tool);
         let output = schema::output_schema(contract, tool);
         let mut def = ArtifactsDef::default();
+        if a.produces.is_empty() && a.consumes.is_empty() {
+            self.error(
+                "empty-artifacts",
+                format!("`{}` declares artifacts but lists none", tool.name),
+                a.span,
+                "list what the tool `produces:` or `consumes:`, or remove `artifacts:`",
+            );
+        }
         for p in &a.produces {
             let kind = self.kind(p.kind.as_ref(), &contract.planning, refused_kinds);
             if let Some(mode) = &p.mode

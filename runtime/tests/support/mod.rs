@@ -31,6 +31,9 @@ pub static GROUPED: ContractSpec = ContractSpec {
     instructions: None,
     cache: None,
     tools: TOOLS,
+    resources: &[],
+    artifacts_key: "com.example/artifacts",
+    composition_key: "com.example/composition",
     groups: &[
         GroupSpec {
             name: "read",
@@ -52,6 +55,9 @@ pub static FLAT: ContractSpec = ContractSpec {
     instructions: None,
     cache: None,
     tools: TOOLS,
+    resources: &[],
+    artifacts_key: "com.example/artifacts",
+    composition_key: "com.example/composition",
     groups: &[],
 };
 

@@ -180,6 +180,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
             "open_world": shown(h.open_world),
         },
         "parameters": parameters,
+        "why": t.why,
         "output": output,
         "errors": errors,
         "groups": t.groups,

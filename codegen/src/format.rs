@@ -463,6 +463,9 @@ pub struct Tool {
     pub effect: Option<String>,
     /// Hints that override the effect's; without `effect:`, all four.
     pub hints: Option<Hints>,
+    /// Why the hints are what they are, for reviewers: rendered under the tool in the
+    /// generated docs, never published to clients.
+    pub why: Option<NonBlank>,
     /// The arguments, by name, in published order. Left out or empty, the tool takes no
     /// arguments.
     #[serde(default)]

@@ -221,6 +221,8 @@ pub struct Tool {
     pub effect: Option<Spanned<String>>,
     /// Hints set on the tool, over the effect's.
     pub hints: Option<Hints>,
+    /// Why the hints are what they are, for reviewers; rendered in the docs, never published.
+    pub why: Option<Spanned<String>>,
     /// The parameters, in order.
     pub parameters: Vec<Property>,
     /// What a successful call returns.
@@ -498,6 +500,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .unwrap_or_default();
     let effect = f.get("effect").and_then(|n| de.string(n, "the effect"));
     let hints = f.get("hints").and_then(|n| hints(n, de, "`hints`"));
+    let why = f.get("why").and_then(|n| de.string(n, "`why`"));
     let parameters = f
         .get("parameters")
         .map(|n| properties(n, de, "`parameters`"))
@@ -533,6 +536,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         sentences,
         effect,
         hints,
+        why,
         parameters,
         output,
         errors,

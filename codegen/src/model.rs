@@ -205,6 +205,8 @@ pub struct ToolDef {
     pub hints: Hints,
     /// The hints as published under the manifest's policy.
     pub published_hints: PublishedHints,
+    /// Why the hints are what they are, for the docs; never published.
+    pub why: Option<String>,
     /// Parameters in order.
     pub parameters: Vec<Field>,
     /// The output.

@@ -689,6 +689,17 @@ impl Validator<'_> {
             );
         }
 
+        if let Some(w) = &t.why
+            && w.value.trim().is_empty()
+        {
+            self.error(
+                "empty-text",
+                "`why` is empty",
+                w.span,
+                "say why the tool's hints are what they are, or remove `why:`",
+            );
+        }
+
         let mut sentences = Vec::new();
         let mut published_description = description.clone();
         for s in &t.sentences {
@@ -825,6 +836,11 @@ impl Validator<'_> {
             sentences,
             hints,
             published_hints,
+            why: t
+                .why
+                .as_ref()
+                .map(|w| w.value.trim().to_owned())
+                .filter(|w| !w.is_empty()),
             parameters,
             output,
             errors,

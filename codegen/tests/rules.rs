@@ -252,6 +252,20 @@ fn unknown_key() {
 }
 
 #[test]
+fn empty_why() {
+    let d = single(
+        &with("    why: \"  \"\n"),
+        "empty-text",
+        "`why` is empty",
+        "tools.yaml:9:10",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("say why the tool's hints are what they are, or remove `why:`")
+    );
+}
+
+#[test]
 fn unknown_key_far_from_any_lists_the_keys() {
     let d = single(
         &with("    zzz: 1\n"),
@@ -262,7 +276,7 @@ fn unknown_key_far_from_any_lists_the_keys() {
     assert_eq!(
         d.help.as_deref(),
         Some(
-            "the keys of a tool are: name, title, description, sentences, effect, hints, \
+            "the keys of a tool are: name, title, description, sentences, effect, hints, why, \
              parameters, output, errors, groups, artifacts, complete_operation, _meta"
         )
     );

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::Validator;
 use crate::diagnostic::Diagnostic;
 use crate::model::*;
-use crate::source::Span;
+use crate::source::{Span, Spanned};
 
 /// The largest integer a header may carry: JSON numbers are exact up to here.
 const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -28,7 +28,7 @@ impl Validator<'_> {
     ) {
         for f in fields {
             if let Some(h) = &f.header {
-                self.header(tool, types, f, &h.value, h.span, reachable, seen);
+                self.header(tool, types, f, h, reachable, seen);
             }
             self.header_schema(tool, types, &f.schema, reachable, seen);
         }
@@ -57,11 +57,11 @@ impl Validator<'_> {
         tool: &ToolDef,
         types: &[NamedType],
         field: &Field,
-        name: &str,
-        span: Span,
+        header: &Spanned<String>,
         reachable: bool,
         seen: &mut HashMap<String, Span>,
     ) {
+        let (name, span) = (header.value.as_str(), header.span);
         if name.is_empty() || !name.bytes().all(is_tchar) {
             self.error(
                 "bad-header",

@@ -10,17 +10,17 @@ use serde_json::json;
 use crate::contract;
 
 /// How the server is reached.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Transport {
     /// stdin and stdout.
     Stdio,
-    /// Stateless streamable HTTP on this address.
-    Http(SocketAddr),
+    /// Stateless streamable HTTP on this address, at these routes.
+    Http(SocketAddr, Vec<String>),
 }
 
 /// The greeting: what this is, the tools it serves with their hints, and a client
 /// configuration that reaches this very server.
-pub fn render(root: &Path, tools: &[Tool], transport: Transport, read_only: bool) -> String {
+pub fn render(root: &Path, tools: &[Tool], transport: &Transport, read_only: bool) -> String {
     let spec = &contract::SPEC;
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut out = String::new();
@@ -33,7 +33,7 @@ pub fn render(root: &Path, tools: &[Tool], transport: Transport, read_only: bool
     );
     let over = match transport {
         Transport::Stdio => "stdio (MCP)".to_owned(),
-        Transport::Http(addr) => format!("stateless streamable HTTP (MCP) on http://{addr}"),
+        Transport::Http(addr, _) => format!("stateless streamable HTTP (MCP) on http://{addr}"),
     };
     let only = if read_only { ", read-only" } else { "" };
     let _ = writeln!(
@@ -66,10 +66,15 @@ pub fn render(root: &Path, tools: &[Tool], transport: Transport, read_only: bool
             }
             json!({ "mcpServers": { "workspace": { "command": exe.display().to_string(), "args": args } } })
         }
-        Transport::Http(addr) => {
+        Transport::Http(addr, routes) => {
             let _ = writeln!(out, "\nRoutes, one per tool group:");
             let mut servers = serde_json::Map::new();
-            for group in spec.groups {
+            // Only the groups served: a group left without tools (`--read-only`) is not mounted.
+            let served = spec
+                .groups
+                .iter()
+                .filter(|g| routes.contains(&format!("/mcp/{}", g.name)));
+            for group in served {
                 let _ = writeln!(
                     out,
                     "  http://{addr}/mcp/{:<6} {}",
@@ -89,7 +94,7 @@ pub fn render(root: &Path, tools: &[Tool], transport: Transport, read_only: bool
     );
     let _ = match transport {
         Transport::Stdio => writeln!(out, "Waiting for a client on stdin; press Ctrl-D to stop."),
-        Transport::Http(_) => writeln!(out, "Press Ctrl-C to stop."),
+        Transport::Http(..) => writeln!(out, "Press Ctrl-C to stop."),
     };
     out
 }
@@ -102,7 +107,7 @@ mod tests {
     fn names_every_tool_and_gives_a_working_client_configuration() {
         let dir = std::env::temp_dir();
         let published = mcp_contract::Published::new(&contract::SPEC);
-        let text = render(&dir, &published.tools, Transport::Stdio, false);
+        let text = render(&dir, &published.tools, &Transport::Stdio, false);
         for name in [
             contract::names::LIST_DIRECTORY,
             contract::names::READ_FILE,
@@ -144,7 +149,13 @@ mod tests {
         let dir = std::env::temp_dir();
         let published = mcp_contract::Published::new(&contract::SPEC);
         let addr: SocketAddr = "127.0.0.1:8080".parse().unwrap();
-        let text = render(&dir, &published.tools, Transport::Http(addr), false);
+        let routes = vec!["/mcp/read".to_owned(), "/mcp/edit".to_owned()];
+        let text = render(
+            &dir,
+            &published.tools,
+            &Transport::Http(addr, routes),
+            false,
+        );
         assert!(text.contains("http://127.0.0.1:8080/mcp/read "), "{text}");
         assert!(text.contains("http://127.0.0.1:8080/mcp/edit "), "{text}");
         let line = text
@@ -162,7 +173,7 @@ mod tests {
     fn read_only_says_so_and_passes_the_flag_on() {
         let dir = std::env::temp_dir();
         let published = mcp_contract::Published::new(&contract::SPEC);
-        let text = render(&dir, &published.tools, Transport::Stdio, true);
+        let text = render(&dir, &published.tools, &Transport::Stdio, true);
         assert!(text.contains("over stdio (MCP), read-only."), "{text}");
         assert!(text.contains("\"--read-only\""), "{text}");
     }

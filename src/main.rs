@@ -59,7 +59,7 @@ async fn main() -> ExitCode {
                 // type JSON-RPC.
                 eprint!(
                     "{}",
-                    banner::render(&cli.root, server.tools(), Transport::Stdio, cli.read_only)
+                    banner::render(&cli.root, server.tools(), &Transport::Stdio, cli.read_only)
                 );
             }
             tracing::info!(root = %cli.root.display(), read_only = cli.read_only, "serving over stdio");
@@ -84,9 +84,10 @@ async fn serve_http(
     let bound = Host::groups(server).bind(addr).await?;
     let address = bound.local_addr()?;
     if std::io::stderr().is_terminal() {
+        let transport = Transport::Http(address, bound.routes().to_vec());
         eprint!(
             "{}",
-            banner::render(&cli.root, &tools, Transport::Http(address), cli.read_only)
+            banner::render(&cli.root, &tools, &transport, cli.read_only)
         );
     }
     // Tests and scripts that bind port 0 read the address from this line.

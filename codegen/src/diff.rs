@@ -122,8 +122,10 @@ rules! {
     GROUP_NO_LEAVE = Major, "Clients connected to the group's HTTP route can no longer list or call the tool.";
     /// A resource or resource template was removed (or its URI changed).
     RESOURCE_NO_DELETE = Major, "Reads of the URI fail with resource-not-found.";
-    /// A parameter's `x-mcp-header` was removed or renamed.
-    HEADER_NO_CHANGE = Major, "HTTP clients and intermediaries routing on `Mcp-Param-{name}` see another header, or none.";
+    /// A parameter's `x-mcp-header` was added, removed or renamed.
+    HEADER_NO_CHANGE = Major, "On 2026-07-28 the server checks `Mcp-Param-{name}` against the arguments: a client holding the cached tool list sends the old header, or none, and is refused (-32020).";
+    /// The contract started or stopped declaring groups.
+    ROUTES_NO_CHANGE = Major, "The HTTP host moves between one route (`/mcp`) and one per group (`/mcp/GROUP`): clients configured with the old routes get 404.";
     /// A produced or consumed artifact, or an encapsulated tool, was removed.
     PLANNING_NO_DELETE = Major, "Planners chaining tools through the artifact, or preferring the complete operation, lose the link.";
     /// A tool was added.
@@ -142,8 +144,6 @@ rules! {
     GROUP_JOINED = Minor, "Clients of the group's route see one more tool.";
     /// A resource or resource template was added.
     RESOURCE_ADDED = Minor, "New capability; existing reads are unaffected.";
-    /// A parameter gained an `x-mcp-header`.
-    HEADER_ADDED = Minor, "HTTP clients start mirroring the argument into a header; calls are unchanged.";
     /// An artifact or an encapsulated tool was declared.
     PLANNING_ADDED = Minor, "Planners learn a new link; nothing that worked stops working.";
     /// A hint now promises more safety.
@@ -235,6 +235,27 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
         }
     }
     d.resources();
+    if old.groups.is_empty() != new.groups.is_empty() {
+        let (message, side, span) = match new.groups.first() {
+            Some(g) => (
+                "the contract now declares groups: HTTP routes move from `/mcp` to `/mcp/GROUP`",
+                Side::New,
+                g.span,
+            ),
+            None => (
+                "the contract no longer declares groups: HTTP routes move to `/mcp`",
+                Side::Old,
+                old.groups.first().map_or(Span::default(), |g| g.span),
+            ),
+        };
+        d.push(
+            &ROUTES_NO_CHANGE,
+            message.into(),
+            "groups".into(),
+            side,
+            span,
+        );
+    }
     for s in &new.sentences {
         if let Some(o) = old.sentences.iter().find(|o| o.name == s.name)
             && o.text != s.text
@@ -412,14 +433,14 @@ impl<'c> Differ<'c> {
         }
         let links = |t: &ToolDef| -> Vec<String> {
             let artifacts = t.artifacts.clone().unwrap_or_default();
-            let produced = artifacts
-                .produces
-                .iter()
-                .map(|(k, p, _)| format!("produces `{k}` at `{p}`"));
-            let consumed = artifacts
-                .consumes
-                .iter()
-                .map(|(k, p, _)| format!("consumes `{k}` at `{p}`"));
+            let produced = artifacts.produces.iter().map(|(k, p, json_array)| {
+                let encoded = if *json_array { " as a JSON array" } else { "" };
+                format!("produces `{k}` at `{p}`{encoded}")
+            });
+            let consumed = artifacts.consumes.iter().map(|(k, p, required)| {
+                let need = if *required { "requires" } else { "consumes" };
+                format!("{need} `{k}` at `{p}`")
+            });
             let wrapped = t.encapsulates.iter().map(|m| format!("encapsulates `{m}`"));
             produced.chain(consumed).chain(wrapped).collect()
         };
@@ -549,25 +570,19 @@ impl<'c> Differ<'c> {
                 );
             }
             let name_of = |f: &Field| f.header.as_ref().map(|h| h.value.clone());
-            match (name_of(o), name_of(n)) {
-                (Some(was), is) if is.as_ref() != Some(&was) => self.push(
-                    &HEADER_NO_CHANGE,
-                    match is {
-                        Some(is) => format!("`{}` is now mirrored as `{is}`, not `{was}`", n.name),
-                        None => format!("`{}` is no longer mirrored as `{was}`", n.name),
-                    },
-                    here.clone(),
-                    Side::New,
-                    n.span,
-                ),
-                (None, Some(is)) => self.push(
-                    &HEADER_ADDED,
-                    format!("`{}` is now mirrored as the header `{is}`", n.name),
-                    here.clone(),
-                    Side::New,
-                    n.span,
-                ),
-                _ => {}
+            let message = match (name_of(o), name_of(n)) {
+                (Some(was), Some(is)) if was != is => Some(format!(
+                    "`{}` is now mirrored as `{is}`, not `{was}`",
+                    n.name
+                )),
+                (Some(was), None) => Some(format!("`{}` is no longer mirrored as `{was}`", n.name)),
+                (None, Some(is)) => {
+                    Some(format!("`{}` is now mirrored as the header `{is}`", n.name))
+                }
+                _ => None,
+            };
+            if let Some(message) = message {
+                self.push(&HEADER_NO_CHANGE, message, here.clone(), Side::New, n.span);
             }
             if o.schema.examples != n.schema.examples {
                 self.push(

@@ -53,6 +53,8 @@ pub struct GroupDef {
     pub constant: String,
     /// Its tools' names, in manifest order.
     pub tools: Vec<String>,
+    /// Where the name is written.
+    pub span: Span,
 }
 
 /// A resource.

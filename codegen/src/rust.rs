@@ -180,6 +180,16 @@ fn registration(c: &Contract) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(i, r)| resource_arm(i, r));
+    // Only templates have values; without one, naming them would leave unused bindings.
+    let take = if c
+        .resources
+        .iter()
+        .any(|r| matches!(r.uri, ResourceUri::Template { .. }))
+    {
+        quote!(let mut values = values.into_iter();)
+    } else {
+        quote!(let _ = values;)
+    };
     let read_resource = (!c.resources.is_empty()).then(|| {
         quote! {
             fn read_resource(
@@ -188,7 +198,7 @@ fn registration(c: &Contract) -> TokenStream {
                 values: Vec<String>,
             ) -> ::mcp_contract::BoxFuture<'_, Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> {
                 Box::pin(async move {
-                    let mut values = values.into_iter();
+                    #take
                     match resource {
                         #(#resource_arms)*
                         _ => Err(::mcp_contract::ResourceError::NotFound),

@@ -254,7 +254,24 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             format!("{BASE}{}", ABOUT.replace("x://about", "x://about/v2")),
             vec!["RESOURCE_NO_DELETE tools.yaml:63:11", "RESOURCE_ADDED tools.yaml:63:11"],
         ),
-        ("HEADER_ADDED", b(), edit("example: notes.txt\n", "example: notes.txt\n        header: Path\n"), vec!["HEADER_ADDED tools.yaml:17:7"]),
+        ("HEADER_NO_CHANGE added", b(), edit("example: notes.txt\n", "example: notes.txt\n        header: Path\n"), vec!["HEADER_NO_CHANGE tools.yaml:17:7"]),
+        (
+            "HEADER_NO_CHANGE removed",
+            edit("example: notes.txt\n", "example: notes.txt\n        header: Path\n"),
+            b(),
+            vec!["HEADER_NO_CHANGE tools.yaml:17:7"],
+        ),
+        (
+            "ROUTES_NO_CHANGE",
+            b(),
+            grouped("[a]"),
+            vec![
+                "GROUP_JOINED tools.yaml:11:11",
+                "GROUP_JOINED tools.yaml:11:11",
+                "GROUP_JOINED tools.yaml:58:11",
+                "ROUTES_NO_CHANGE tools.yaml:65:3",
+            ],
+        ),
         (
             "HEADER_NO_CHANGE",
             edit("example: notes.txt\n", "example: notes.txt\n        header: Path\n"),

@@ -99,9 +99,13 @@ impl Host {
             routes: Vec::new(),
             attach: Vec::new(),
             problems: Vec::new(),
+            // A browser request carries `Origin`; none is accepted unless allowed, as the
+            // transport requires servers to validate it. Clients that are not browsers send
+            // no `Origin` and pass.
             config: StreamableHttpServerConfig::default()
                 .with_legacy_session_mode(false)
-                .with_json_response(true),
+                .with_json_response(true)
+                .enforce_origin_validation(),
         }
     }
 
@@ -154,7 +158,9 @@ impl Host {
                 ));
                 continue;
             }
-            if let Some(view) = server.group(group.name) {
+            // A group left empty by the view (`--read-only` on a writing group) is not
+            // mounted: its route answers 404 rather than an empty server.
+            if let Some(view) = server.group(group.name).filter(|v| !v.tools().is_empty()) {
                 self = self.mount(&format!("{base}/{}", group.name), view);
             }
         }
@@ -167,6 +173,13 @@ impl Host {
     /// list accepts any `Host`, which is not recommended.
     pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.config = self.config.with_allowed_hosts(hosts);
+        self
+    }
+
+    /// The browser origins accepted, such as `https://app.example.com:443` or
+    /// `http://localhost:*`; by default a request carrying any `Origin` is refused (403).
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.config = self.config.with_allowed_origins(origins);
         self
     }
 

@@ -379,7 +379,7 @@ fn kind(
     let word = |w: &str| {
         w.starts_with(|c: char| c.is_ascii_lowercase())
             && w.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
     };
     if kind.split('.').all(word) {
         Ok(kind)

@@ -95,9 +95,13 @@ impl ResourceSpec {
             template = &template[close + 1..];
             // A variable is one segment: up to the next literal, never across `/`, `?` or `#`.
             let next = template.find('{').map_or(template, |i| &template[..i]);
-            let end = match next.chars().next() {
-                None => rest.len(),
-                Some(_) => rest.find(next)?,
+            let last = !template.contains('{');
+            let end = if last {
+                // The last variable runs up to the template's closing text, which ends the URI:
+                // `{name}.json` reads `a.json.json` as `a.json`.
+                rest.strip_suffix(next)?.len()
+            } else {
+                rest.find(next)?
             };
             let raw = &rest[..end];
             if raw.is_empty() || raw.contains(['/', '?', '#']) {
@@ -125,7 +129,10 @@ fn unescape(raw: &str) -> Option<String> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' {
-            let hex = raw.get(i + 1..i + 3)?;
+            // Two hex digits exactly: `from_str_radix` alone would take `%+1`.
+            let hex = raw
+                .get(i + 1..i + 3)
+                .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))?;
             out.push(u8::from_str_radix(hex, 16).ok()?);
             i += 3;
         } else {
@@ -177,6 +184,8 @@ mod tests {
             "workspace:///file/a",
             "workspace:///files/%zz",
             "workspace:///files/%ff",
+            "workspace:///files/a%+0b",
+            "workspace:///files/%+f",
             "other:///files/a",
         ] {
             assert_eq!(r.matches(miss), None, "{miss}");
@@ -191,6 +200,12 @@ mod tests {
             Some(vec!["public".to_owned(), "users".to_owned()])
         );
         assert_eq!(r.matches("db://public/tables/users.csv"), None);
+        let r = spec("x:///{name}.json", true);
+        assert_eq!(
+            r.matches("x:///a.json.json"),
+            Some(vec!["a.json".to_owned()])
+        );
+        assert_eq!(r.matches("x:///.json"), None);
         assert_eq!(r.matches("db://public/views/users.json"), None);
     }
 

@@ -364,3 +364,37 @@ async fn serving_stops_when_the_shutdown_future_completes() {
         "no longer accepting connections"
     );
 }
+
+#[tokio::test]
+async fn a_browser_origin_is_refused_unless_allowed() {
+    let addr = start(Host::groups(grouped())).await;
+    let plain = post(addr, "/mcp/read", &[], INITIALIZE).await;
+    assert_eq!(plain.status, 200, "no Origin, no browser: {plain:?}");
+    let browser = post(
+        addr,
+        "/mcp/read",
+        &[("Origin", "http://evil.example")],
+        INITIALIZE,
+    )
+    .await;
+    assert_eq!(browser.status, 403, "{browser:?}");
+    let allowed = start(Host::groups(grouped()).allowed_origins(["http://app.example:*"])).await;
+    let from_app = post(
+        allowed,
+        "/mcp/read",
+        &[("Origin", "http://app.example:3000")],
+        INITIALIZE,
+    )
+    .await;
+    assert_eq!(from_app.status, 200, "{from_app:?}");
+}
+
+#[tokio::test]
+async fn a_group_the_view_leaves_empty_is_not_mounted() {
+    let read_only = grouped().restrict(|t| READ.contains(&t.name.as_ref()));
+    let host = Host::groups(read_only);
+    assert_eq!(host.routes(), ["/mcp/read"]);
+    let addr = start(host).await;
+    let refused = post(addr, "/mcp/write", &[], INITIALIZE).await;
+    assert_eq!(refused.status, 404, "{refused:?}");
+}

@@ -215,6 +215,7 @@ impl Validator<'_> {
                     name,
                     description,
                     tools,
+                    span,
                 }
             })
             .collect();

@@ -198,7 +198,7 @@ impl Validator<'_> {
                     "write `type/subtype`, such as `text/plain` or `application/json`",
                 );
             }
-            let params_type = format!("{}Params", ident::pascal(&name.value));
+            let params_type = format!("{}Params", ident::type_prefix(&name.value));
             if matches!(uri, ResourceUri::Template { .. }) {
                 self.claim_type(params_type.clone(), name.span, "resource parameters");
             }

@@ -61,7 +61,9 @@ pub async fn connect<D: Dispatch>(
 
 /// Connects a client to the streamable HTTP MCP endpoint at `url` (such as
 /// `http://127.0.0.1:8080/mcp`), speaking `revision`: the `initialize` handshake of
-/// 2025-11-25, or 2026-07-28's `server/discover` followed by stateless requests.
+/// 2025-11-25, or 2026-07-28's `server/discover` followed by stateless requests. Needs the
+/// `http-testing` feature.
+#[cfg(feature = "http-testing")]
 pub async fn connect_http(
     url: &str,
     revision: Revision,

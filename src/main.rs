@@ -26,6 +26,10 @@ struct Cli {
     /// Serve only the read-only tools: the write tools are absent from tools/list.
     #[arg(long)]
     read_only: bool,
+    /// With --http, also accept requests whose Host is NAME (or NAME:PORT), beside the
+    /// loopback names; repeat for several. Guards against DNS rebinding.
+    #[arg(long = "allowed-host", value_name = "NAME", requires = "http")]
+    allowed_hosts: Vec<String>,
 }
 
 #[tokio::main]
@@ -81,7 +85,17 @@ async fn serve_http(
     cli: &Cli,
 ) -> std::io::Result<()> {
     let tools = server.tools().to_vec();
-    let bound = Host::groups(server).bind(addr).await?;
+    let mut host = Host::groups(server);
+    if !cli.allowed_hosts.is_empty() {
+        let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
+        host = host.allowed_hosts(loopback.into_iter().chain(cli.allowed_hosts.clone()));
+    } else if !addr.ip().is_loopback() {
+        tracing::warn!(
+            %addr,
+            "only loopback Host names are accepted; pass --allowed-host NAME for the names clients use"
+        );
+    }
+    let bound = host.bind(addr).await?;
     let address = bound.local_addr()?;
     if std::io::stderr().is_terminal() {
         let transport = Transport::Http(address, bound.routes().to_vec());

@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
+use rmcp::model::{
+    Implementation, Resource, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
+};
 
 use crate::ResourceSpec;
 
@@ -60,6 +62,10 @@ pub struct Published {
     pub tools: Vec<Tool>,
     /// The tools as a 2025-11-25 client receives them: without `x-mcp-header`.
     pub legacy_tools: Vec<Tool>,
+    /// The `resources/list` answer: the fixed resources.
+    pub resources: Vec<Resource>,
+    /// The `resources/templates/list` answer: the templates.
+    pub resource_templates: Vec<ResourceTemplate>,
     /// `initialize` and `server/discover` information.
     pub info: ServerConfig,
     validators: Vec<jsonschema::Validator>,
@@ -128,6 +134,16 @@ impl Published {
             spec,
             tools,
             legacy_tools,
+            resources: spec
+                .resources
+                .iter()
+                .filter_map(ResourceSpec::listed)
+                .collect(),
+            resource_templates: spec
+                .resources
+                .iter()
+                .filter_map(ResourceSpec::listed_template)
+                .collect(),
             info,
             validators,
             index,

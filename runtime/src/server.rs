@@ -13,7 +13,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
 
-use crate::{Dispatch, Published, ResourceError, ResourceSpec, arguments, call};
+use crate::{Dispatch, Published, ResourceError, arguments, call};
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
 /// ([`Server::restrict`], [`Server::group`]). Cheap to clone: clones share the handler.
@@ -191,6 +191,11 @@ impl<D: Dispatch> Server<D> {
         }
     }
 
+    /// The cache hint for a client of 2026-07-28 or later; older revisions have none.
+    fn cache_for(&self, context: &RequestContext<RoleServer>) -> Option<(u64, CacheScope)> {
+        self.cache_hint().filter(|_| speaks_2026(context))
+    }
+
     fn cache_hint(&self) -> Option<(u64, CacheScope)> {
         self.published().spec.cache.map(|c| {
             (
@@ -229,7 +234,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             ));
         }
         let mut result = ListToolsResult::with_all_items(self.view.tools.clone());
-        if let Some((ttl, scope)) = self.cache_hint() {
+        if let Some((ttl, scope)) = self.cache_for(&context) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result)
@@ -240,13 +245,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let resources = self.published().spec.resources.iter();
-        let mut result = ListResourcesResult::with_all_items(
-            resources.filter_map(ResourceSpec::listed).collect(),
-        );
-        if speaks_2026(&context)
-            && let Some((ttl, scope)) = self.cache_hint()
-        {
+        let mut result = ListResourcesResult::with_all_items(self.published().resources.clone());
+        if let Some((ttl, scope)) = self.cache_for(&context) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result)
@@ -257,15 +257,10 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let resources = self.published().spec.resources.iter();
         let mut result = ListResourceTemplatesResult::with_all_items(
-            resources
-                .filter_map(ResourceSpec::listed_template)
-                .collect(),
+            self.published().resource_templates.clone(),
         );
-        if speaks_2026(&context)
-            && let Some((ttl, scope)) = self.cache_hint()
-        {
+        if let Some((ttl, scope)) = self.cache_for(&context) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result)
@@ -320,7 +315,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             Err(ResourceError::Failed(why)) => return Err(ErrorData::internal_error(why, None)),
         };
         let mut result = ReadResourceResult::new(vec![contents]);
-        if modern && let Some((ttl, scope)) = self.cache_hint() {
+        if let Some((ttl, scope)) = self.cache_for(&context) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result.into())

@@ -855,6 +855,42 @@ fn the_build_and_the_schema_agree_on_names_values_and_rules() {
             true,
         ),
     ];
+    // The new names: header tokens, artifact kinds and group names, at and past their edges.
+    for (header, valid) in [("X-Dir_1.~", true), ("Dir Path", false), ("", false)] {
+        cases.push(case(
+            "a parameter's header",
+            vec![set("/tools/1/parameters/dir/header", json!(header))],
+            valid,
+        ));
+    }
+    for (kind, valid) in [
+        ("demo.list-item", true),
+        ("demo.list_item2", true),
+        ("Demo.item", false),
+        ("demo..item", false),
+        ("demo.", false),
+    ] {
+        cases.push(case(
+            "an artifact kind",
+            vec![set(
+                "/artifacts/kinds",
+                json!({"demo.item": "A count.", kind: "Another."}),
+            )],
+            valid,
+        ));
+    }
+    for (group, valid) in [("read-only_2", true), ("Reads", false), ("2reads", false)] {
+        cases.push(case(
+            "a group name",
+            vec![
+                set("/groups", json!({group: {"description": "Reads."}})),
+                set("/tools/0/groups", json!([group])),
+                set("/tools/1/groups", json!([group])),
+                set("/tools/2/groups", json!([group])),
+            ],
+            valid,
+        ));
+    }
     // The validator alone decides which hints read-only tools may leave out.
     for hint in HINT_KEYS {
         cases.push(case(

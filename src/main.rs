@@ -84,8 +84,8 @@ async fn serve_http(
     addr: SocketAddr,
     cli: &Cli,
 ) -> std::io::Result<()> {
-    let tools = server.tools().to_vec();
-    let mut host = Host::groups(server);
+    // Servers are cheap to clone (they share the handler); the banner reads this one's tools.
+    let mut host = Host::groups(server.clone());
     if !cli.allowed_hosts.is_empty() {
         let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
         host = host.allowed_hosts(loopback.into_iter().chain(cli.allowed_hosts.clone()));
@@ -101,7 +101,7 @@ async fn serve_http(
         let transport = Transport::Http(address, bound.routes().to_vec());
         eprint!(
             "{}",
-            banner::render(&cli.root, &tools, &transport, cli.read_only)
+            banner::render(&cli.root, server.tools(), &transport, cli.read_only)
         );
     }
     // Tests and scripts that bind port 0 read the address from this line.

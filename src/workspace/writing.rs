@@ -41,6 +41,26 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// How a temporary file's name starts; the rest is `{process id}-{counter}.tmp`.
 const TEMP_PREFIX: &str = ".mcp-workspace-";
 
+// A rename that fails half way through a batch cannot be provoked from outside (the server
+// runs as any user, root included), so test builds can fail the commit of the n-th file.
+#[cfg(test)]
+thread_local! {
+    static FAIL_COMMIT_AT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// The failure injected into the commit of the `n`-th changed file of a batch, in tests only.
+#[cfg(test)]
+fn injected_commit_failure(n: usize) -> Option<io::Error> {
+    FAIL_COMMIT_AT
+        .with(|at| at.get() == Some(n))
+        .then(|| io::Error::other("injected commit failure"))
+}
+
+#[cfg(not(test))]
+fn injected_commit_failure(_: usize) -> Option<io::Error> {
+    None
+}
+
 /// Whether `name` is the name of a write's temporary file, `.mcp-workspace-{pid}-{n}.tmp`.
 ///
 /// Such a file exists only while a write is under way, or after a crash in the middle of one.
@@ -294,7 +314,11 @@ impl Workspace {
             }
         }
         for (done, (plan, temp)) in changing.iter().zip(&staged).enumerate() {
-            if let Err(err) = self.commit(temp, &plan.target) {
+            let committed = match injected_commit_failure(done) {
+                Some(err) => Err(io_error(&plan.target, &err)),
+                None => self.commit(temp, &plan.target),
+            };
+            if let Err(err) = committed {
                 self.discard(&staged[done..]);
                 // Put back the files already replaced; their old text is at hand.
                 for earlier in &changing[..done] {
@@ -1371,6 +1395,53 @@ mod tests {
             read(&fixture, "README.md"),
             "# Demo\nfn main is documented here\n"
         );
+    }
+
+    #[test]
+    fn a_batch_whose_third_file_fails_to_commit_restores_the_first_two() {
+        let fixture = Fixture::new();
+        let ws = &fixture.workspace;
+        ws.write_file("notes.txt", "one note\n", None)
+            .expect("a third file");
+        let paths = ["README.md", "src/main.rs", "notes.txt"];
+        let before: Vec<(String, String)> = paths
+            .iter()
+            .map(|p| (read(&fixture, p), version(&fixture, p)))
+            .collect();
+        let edits = [
+            file_edits(paths[0], &before[0].1, &[("Demo", "Show")]),
+            file_edits(paths[1], &before[1].1, &[("hi", "bye")]),
+            file_edits(paths[2], &before[2].1, &[("one", "two")]),
+        ];
+        FAIL_COMMIT_AT.with(|at| at.set(Some(2)));
+        let failed = ws.apply_edits(&edits, false);
+        FAIL_COMMIT_AT.with(|at| at.set(None));
+        assert!(
+            matches!(failed, Err(WorkspaceError::Io { ref path, .. }) if path == "notes.txt"),
+            "{failed:?}"
+        );
+        let after: Vec<(String, String)> = paths
+            .iter()
+            .map(|p| (read(&fixture, p), version(&fixture, p)))
+            .collect();
+        assert_eq!(
+            after, before,
+            "the first two files were put back, the third untouched"
+        );
+        let names: Vec<String> = ["", "src"]
+            .iter()
+            .flat_map(|dir| std::fs::read_dir(fixture.root.join(dir)).expect("listed"))
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert!(!names.iter().any(|n| is_temp_name(n)), "{names:?}");
+        // The same batch commits whole once nothing fails.
+        ws.apply_edits(&edits, false).expect("applied");
+        assert_eq!(read(&fixture, "notes.txt"), "two note\n");
     }
 
     fn file_edits(path: &str, version: &str, edits: &[(&str, &str)]) -> FileEdits {

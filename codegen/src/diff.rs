@@ -12,7 +12,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::model::{Contract, Field, Kind, NamedType, OutputDef, Schema, ToolDef};
+use crate::model::{
+    Contract, Field, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema, ToolDef,
+};
 use crate::source::{Source, Span};
 
 /// How much a release must bump its version for a change.
@@ -122,6 +124,8 @@ rules! {
     GROUP_NO_LEAVE = Major, "Clients connected to the group's HTTP route can no longer list or call the tool.";
     /// A resource or resource template was removed (or its URI changed).
     RESOURCE_NO_DELETE = Major, "Reads of the URI fail with resource-not-found.";
+    /// A resource's MIME type changed.
+    RESOURCE_SAME_MIME_TYPE = Major, "Clients decoding the contents by the old type misread them.";
     /// A parameter's `x-mcp-header` was added, removed or renamed.
     HEADER_NO_CHANGE = Major, "On 2026-07-28 the server checks `Mcp-Param-{name}` against the arguments: a client holding the cached tool list sends the old header, or none, and is refused (-32020).";
     /// The contract started or stopped declaring groups.
@@ -148,7 +152,7 @@ rules! {
     PLANNING_ADDED = Minor, "Planners learn a new link; nothing that worked stops working.";
     /// A hint now promises more safety.
     HINT_SAFER = Patch, "Clients may ask for approval less often; nothing they did before fails.";
-    /// A tool's title changed.
+    /// A tool's or resource's title changed, a resource's name, or a template's variable names.
     TITLE_CHANGED = Patch, "Display only; listed because humans see it.";
     /// A description changed (a parameter's includes its default).
     DESCRIPTION_CHANGED = Patch, "The model reads it and may call differently; no call fails.";
@@ -379,10 +383,21 @@ impl<'c> Differ<'c> {
         }
     }
 
-    /// Resources, by URI or template: a changed URI is a removal plus an addition.
+    /// Resources, by the URIs they answer: a changed URI is a removal plus an addition, while
+    /// renaming a template's variable changes no URI a client reads.
     fn resources(&mut self) {
+        /// A template with its variables blanked: two with the same shape match the same URIs.
+        fn shape(r: &ResourceDef) -> String {
+            let mut out = r.uri.text().to_owned();
+            if let ResourceUri::Template { variables, .. } = &r.uri {
+                for v in variables {
+                    out = out.replacen(&format!("{{{v}}}"), "{}", 1);
+                }
+            }
+            out
+        }
         for r in &self.old.resources {
-            if !self.new.resources.iter().any(|n| n.uri == r.uri) {
+            if !self.new.resources.iter().any(|n| shape(n) == shape(r)) {
                 self.push(
                     &RESOURCE_NO_DELETE,
                     format!("resource `{}` at `{}` was removed", r.name, r.uri.text()),
@@ -393,13 +408,52 @@ impl<'c> Differ<'c> {
             }
         }
         for r in &self.new.resources {
-            if !self.old.resources.iter().any(|o| o.uri == r.uri) {
+            if let Some(o) = self.old.resources.iter().find(|o| shape(o) == shape(r)) {
+                self.resource(o, r);
+            } else {
                 self.push(
                     &RESOURCE_ADDED,
                     format!("resource `{}` at `{}` was added", r.name, r.uri.text()),
                     format!("resources[{}]", r.name),
                     Side::New,
                     r.span,
+                );
+            }
+        }
+    }
+
+    /// One resource at the same URI: what a client decodes, then what it shows.
+    fn resource(&mut self, o: &ResourceDef, n: &ResourceDef) {
+        let uri = n.uri.text();
+        let fields = [
+            (
+                &RESOURCE_SAME_MIME_TYPE,
+                "mime_type",
+                o.mime_type.as_str(),
+                n.mime_type.as_str(),
+            ),
+            (&TITLE_CHANGED, "uri_template", o.uri.text(), n.uri.text()),
+            (&TITLE_CHANGED, "name", o.name.as_str(), n.name.as_str()),
+            (&TITLE_CHANGED, "title", o.title.as_str(), n.title.as_str()),
+            (
+                &DESCRIPTION_CHANGED,
+                "description",
+                o.description.as_str(),
+                n.description.as_str(),
+            ),
+        ];
+        for (rule, key, old, new) in fields {
+            if old != new {
+                let to = match key {
+                    "description" => String::new(),
+                    _ => format!(" from \"{old}\" to \"{new}\""),
+                };
+                self.push(
+                    rule,
+                    format!("the resource at `{uri}` changed its {key}{to}"),
+                    format!("resources[{}].{key}", n.name),
+                    Side::New,
+                    n.span,
                 );
             }
         }

@@ -254,6 +254,36 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             format!("{BASE}{}", ABOUT.replace("x://about", "x://about/v2")),
             vec!["RESOURCE_NO_DELETE tools.yaml:63:11", "RESOURCE_ADDED tools.yaml:63:11"],
         ),
+        (
+            "RESOURCE_SAME_MIME_TYPE",
+            format!("{BASE}{ABOUT}"),
+            format!("{BASE}{}", ABOUT.replace("text/plain", "text/markdown")),
+            vec!["RESOURCE_SAME_MIME_TYPE tools.yaml:63:11"],
+        ),
+        (
+            "a resource's title and description",
+            format!("{BASE}{ABOUT}"),
+            format!("{BASE}{}", ABOUT.replace("title: About", "title: About us").replace("What this is.", "Who we are.")),
+            vec!["TITLE_CHANGED tools.yaml:63:11", "DESCRIPTION_CHANGED tools.yaml:63:11"],
+        ),
+        (
+            "a template's variable renamed",
+            format!("{BASE}{}", ABOUT.replace("uri: x://about", "uri_template: x://about/{page}")),
+            format!("{BASE}{}", ABOUT.replace("uri: x://about", "uri_template: x://about/{section}")),
+            vec!["TITLE_CHANGED tools.yaml:63:11"],
+        ),
+        (
+            "a template that answers other URIs",
+            format!("{BASE}{}", ABOUT.replace("uri: x://about", "uri_template: x://about/{page}")),
+            format!("{BASE}{}", ABOUT.replace("uri: x://about", "uri_template: x://about/{page}.md")),
+            vec!["RESOURCE_NO_DELETE tools.yaml:63:11", "RESOURCE_ADDED tools.yaml:63:11"],
+        ),
+        (
+            "a renamed resource at the same URI",
+            format!("{BASE}{ABOUT}"),
+            format!("{BASE}{}", ABOUT.replace("name: about", "name: colophon")),
+            vec!["TITLE_CHANGED tools.yaml:63:11"],
+        ),
         ("HEADER_NO_CHANGE added", b(), edit("example: notes.txt\n", "example: notes.txt\n        header: Path\n"), vec!["HEADER_NO_CHANGE tools.yaml:17:7"]),
         (
             "HEADER_NO_CHANGE removed",

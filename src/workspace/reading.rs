@@ -26,6 +26,27 @@ pub const MAX_READ_FILES_BYTES: u64 = MAX_READ_BYTES;
 /// The size of the chunks a file is streamed in.
 const CHUNK_BYTES: usize = 64 * 1024;
 
+// A file growing between `read_files` measuring it and reading it is a race no test can win
+// from outside, so test builds can run a hook at that point.
+#[cfg(test)]
+thread_local! {
+    static AFTER_MEASURE: std::cell::RefCell<Option<Box<dyn FnMut(&str)>>> =
+        std::cell::RefCell::new(None);
+}
+
+/// Runs the test hook, if any, on the path just measured.
+#[cfg(test)]
+fn after_measure(path: &str) {
+    AFTER_MEASURE.with(|hook| {
+        if let Some(hook) = hook.borrow_mut().as_mut() {
+            hook(path);
+        }
+    });
+}
+
+#[cfg(not(test))]
+fn after_measure(_: &str) {}
+
 /// The text of a file, or of a range of its lines.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileContent {
@@ -192,6 +213,7 @@ impl Workspace {
                 {
                     return Err(over(&target, size, used));
                 }
+                after_measure(target.as_str());
                 let content = self.read_file(target.as_str(), None, None)?;
                 // The file may have grown since it was measured.
                 let read = content.content.len() as u64;
@@ -699,6 +721,36 @@ mod tests {
             .map(|content| content.content.len())
             .sum();
         assert!(total as u64 <= MAX_READ_FILES_BYTES);
+    }
+
+    #[test]
+    fn a_file_that_grows_after_it_was_measured_is_charged_what_was_read() {
+        let fixture = Fixture::new();
+        let mib = 1024 * 1024;
+        fixture.write("a.txt", "a".repeat(2 * mib));
+        fixture.write("b.txt", "b".repeat(mib));
+        let grown = fixture.host_path("b.txt");
+        AFTER_MEASURE.with(|hook| {
+            *hook.borrow_mut() = Some(Box::new(move |path| {
+                if path == "b.txt" {
+                    std::fs::write(&grown, "b".repeat(3 * mib)).expect("grow b.txt");
+                }
+            }));
+        });
+        let results = read_many(&fixture, &["a.txt", "b.txt", "README.md"]);
+        AFTER_MEASURE.with(|hook| hook.borrow_mut().take());
+        assert!(results[0].is_ok(), "{:?}", results[0].as_ref().err());
+        assert_eq!(
+            results[1],
+            Err(WorkspaceError::OverBudget {
+                path: "b.txt".into(),
+                size: 3 * mib as u64,
+                used: 2 * mib as u64,
+                limit: MAX_READ_FILES_BYTES,
+            }),
+            "measured at 1 MiB, it fitted; read at 3 MiB, it does not"
+        );
+        assert!(results[2].is_ok(), "a smaller file after it still fits");
     }
 
     #[test]

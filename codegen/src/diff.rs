@@ -387,14 +387,19 @@ impl<'c> Differ<'c> {
     /// renaming a template's variable changes no URI a client reads.
     fn resources(&mut self) {
         /// A template with its variables blanked: two with the same shape match the same URIs.
-        fn shape(r: &ResourceDef) -> String {
-            let mut out = r.uri.text().to_owned();
-            if let ResourceUri::Template { variables, .. } = &r.uri {
-                for v in variables {
-                    out = out.replacen(&format!("{{{v}}}"), "{}", 1);
-                }
+        fn shape(r: &ResourceDef) -> (bool, String) {
+            match &r.uri {
+                ResourceUri::Fixed(uri) => (false, uri.clone()),
+                ResourceUri::Template {
+                    template,
+                    variables,
+                } => (
+                    true,
+                    variables.iter().fold(template.clone(), |out, v| {
+                        out.replacen(&format!("{{{v}}}"), "{}", 1)
+                    }),
+                ),
             }
-            out
         }
         for r in &self.old.resources {
             if !self.new.resources.iter().any(|n| shape(n) == shape(r)) {

@@ -468,7 +468,16 @@ impl From<WorkspaceError> for ContractError {
         match error {
             WorkspaceError::NotFound { path } => ContractError::NotFound { path },
             WorkspaceError::NotADirectory { path } => ContractError::NotADirectory { path },
-            WorkspaceError::NotAFile { path, .. } => ContractError::NotAFile { path },
+            WorkspaceError::NotAFile { path, kind } => ContractError::NotAFile {
+                path,
+                kind: match kind {
+                    workspace::EntryKind::Directory => "a directory",
+                    workspace::EntryKind::Symlink => "a symbolic link",
+                    workspace::EntryKind::File => "a file",
+                    workspace::EntryKind::Other => "a special file (a pipe, socket or device)",
+                }
+                .into(),
+            },
             WorkspaceError::InvalidPath { path, reason } => {
                 ContractError::InvalidPath { path, reason }
             }
@@ -547,4 +556,47 @@ where
     E: TryFrom<ContractError, Error = ContractError>,
 {
     E::try_from(ContractError::from(error)).unwrap_or_else(|other| undeclared(other.to_string()))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn not_a_file_names_what_the_path_is() {
+        let root = tempfile::tempdir().expect("a temporary directory");
+        std::fs::create_dir(root.path().join("dir")).expect("created");
+        // A socket is a special file that std can make without help.
+        let _socket =
+            std::os::unix::net::UnixListener::bind(root.path().join("sock")).expect("a socket");
+        let workspace = Workspace::open(root.path()).expect("opened");
+        let read = |path: &str| ReadFileArgs {
+            path: path.into(),
+            start_line: None,
+            end_line: None,
+        };
+        let err = Tools::read_file(&workspace, read("sock"))
+            .await
+            .expect_err("a socket is no file");
+        assert_eq!(err.code(), "not_a_file");
+        assert_eq!(
+            err.message(),
+            "`sock` is a special file (a pipe, socket or device), not a regular file."
+        );
+        let err = Tools::write_file(
+            &workspace,
+            WriteFileArgs {
+                path: "sock".into(),
+                content: String::new(),
+                version: None,
+            },
+        )
+        .await
+        .expect_err("a socket is no file");
+        assert!(err.message().contains("special file"), "{}", err.message());
+        let err = Tools::read_file(&workspace, read("dir"))
+            .await
+            .expect_err("a directory is no file");
+        assert_eq!(err.message(), "`dir` is a directory, not a regular file.");
+    }
 }

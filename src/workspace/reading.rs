@@ -29,8 +29,11 @@ const CHUNK_BYTES: usize = 64 * 1024;
 // A file growing between `read_files` measuring it and reading it is a race no test can win
 // from outside, so test builds can run a hook at that point.
 #[cfg(test)]
+type MeasureHook = Box<dyn FnMut(&str)>;
+
+#[cfg(test)]
 thread_local! {
-    static AFTER_MEASURE: std::cell::RefCell<Option<Box<dyn FnMut(&str)>>> =
+    static AFTER_MEASURE: std::cell::RefCell<Option<MeasureHook>> =
         std::cell::RefCell::new(None);
 }
 

@@ -18,6 +18,7 @@
 
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use cap_std::fs::{Metadata, OpenOptions, Permissions};
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,11 @@ use crate::workspace::{EntryKind, Workspace, WorkspaceError};
 
 /// How many lines of context a diff shows around each change (as `diff -u` does).
 const DIFF_CONTEXT_LINES: usize = 3;
+
+/// How long a diff may look for the fewest changed lines. The search takes time that grows with
+/// the square of the lines changed, hours for a 4 MiB rewrite, while the file stays locked;
+/// past this it settles for a coarser diff, still exact, that marks more lines as changed.
+const DIFF_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// How many temporary names to try before giving up; a clash needs a leftover file of the same
 /// process id and counter, so more than one retry is already unlikely.
@@ -127,6 +133,8 @@ struct EditPlan {
     target: WorkspacePath,
     /// The file's permissions, for the replacement.
     permissions: Permissions,
+    /// Which file this is, whatever the spelling of `target`.
+    identity: Option<FileIdentity>,
     /// The version of `old`.
     version: String,
     old: String,
@@ -141,7 +149,9 @@ impl EditPlan {
     /// The outcome, with the new version when `applied` and the old one otherwise.
     fn into_edited(self, applied: bool) -> Edited {
         let shown = self.target.as_str();
-        let diff = TextDiff::from_lines(self.old.as_str(), self.new.as_str())
+        let diff = TextDiff::configure()
+            .timeout(DIFF_TIMEOUT)
+            .diff_lines(self.old.as_str(), self.new.as_str())
             .unified_diff()
             .context_radius(DIFF_CONTEXT_LINES)
             .header(&format!("a/{shown}"), &format!("b/{shown}"))
@@ -269,7 +279,8 @@ impl Workspace {
     /// # Errors
     ///
     /// Those of [`Workspace::edit_file`], for the first file that fails;
-    /// [`WorkspaceError::InvalidPath`] for a file listed twice.
+    /// [`WorkspaceError::InvalidPath`] for a file listed twice, under one spelling or two (a
+    /// linked directory, a hard link).
     pub fn apply_edits(
         &self,
         files: &[FileEdits],
@@ -287,9 +298,25 @@ impl Workspace {
             targets.push(target);
         }
         let _guard = self.locks().lock(&targets.iter().collect::<Vec<_>>());
-        let mut plans = Vec::with_capacity(files.len());
+        let mut plans: Vec<EditPlan> = Vec::with_capacity(files.len());
         for (file, target) in files.iter().zip(targets) {
-            plans.push(self.plan_edit(target, &file.version, &file.edits)?);
+            let plan = self.plan_edit(target, &file.version, &file.edits)?;
+            // One file under two names (a linked directory, a hard link) would be planned twice
+            // from the same text, and its second rename would discard the first one's edits.
+            if let Some(earlier) = plans
+                .iter()
+                .find(|earlier| plan.identity.is_some() && earlier.identity == plan.identity)
+            {
+                return Err(WorkspaceError::invalid_path(
+                    &file.path,
+                    format!(
+                        "it is the same file as `{}`, listed before it; put all of its edits in \
+                         one entry",
+                        earlier.target.as_str()
+                    ),
+                ));
+            }
+            plans.push(plan);
         }
         if dry_run {
             return Ok(plans
@@ -358,6 +385,7 @@ impl Workspace {
         let new = apply(&target, &current.content, edits)?;
         Ok(EditPlan {
             permissions: metadata.permissions(),
+            identity: file_identity(&metadata),
             version: current.version,
             old: current.content,
             new,
@@ -719,6 +747,21 @@ fn occurrences(haystack: &str, needle: &str) -> usize {
         from = at + haystack[at..].chars().next().map_or(1, char::len_utf8);
     }
     count
+}
+
+/// What tells one file from another whatever path reaches it: its device and inode.
+type FileIdentity = (u64, u64);
+
+#[cfg(unix)]
+fn file_identity(metadata: &Metadata) -> Option<FileIdentity> {
+    use cap_std::fs::MetadataExt as _;
+    Some((metadata.dev(), metadata.ino()))
+}
+
+/// Elsewhere a file's identity is not at hand, and only equal spellings are caught.
+#[cfg(not(unix))]
+fn file_identity(_: &Metadata) -> Option<FileIdentity> {
+    None
 }
 
 /// Refuses a write whose `expected` version is not the file's `current` one.
@@ -1544,6 +1587,68 @@ mod tests {
         assert_eq!(done[0].diff, dry[0].diff);
         assert_eq!(done[1].version, version(&fixture, "src/main.rs"));
         assert!(done.iter().all(|file| file.applied));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_batch_naming_one_file_by_two_spellings_is_refused_whole() {
+        // `alias` leads to `src`, so `alias/main.rs` is `src/main.rs`: both plans would start
+        // from the same text, and the second rename would discard the first file's edits.
+        use std::os::unix::fs::symlink;
+        let fixture = Fixture::new();
+        let ws = &fixture.workspace;
+        symlink("src", fixture.host_path("alias")).expect("link");
+        let v = version(&fixture, "src/main.rs");
+        let before = read(&fixture, "src/main.rs");
+        let err = ws
+            .apply_edits(
+                &[
+                    file_edits("src/main.rs", &v, &[("hi", "hello")]),
+                    file_edits("alias/main.rs", &v, &[("fn main", "pub fn main")]),
+                ],
+                false,
+            )
+            .expect_err("one file, listed twice");
+        assert!(
+            matches!(err, WorkspaceError::InvalidPath { ref path, ref reason }
+                if path == "alias/main.rs" && reason.contains("src/main.rs")),
+            "{err:?}"
+        );
+        assert_eq!(read(&fixture, "src/main.rs"), before);
+        assert_eq!(leftovers(&fixture.host_path("src")), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_diff_of_a_large_rewrite_takes_bounded_time_and_stays_exact() {
+        // Every line differs, the worst case of a line diff: without a deadline its time grows
+        // with the square of the lines (here about 15 s of a debug build, and hours for a
+        // 4 MiB file), all of it under the file's lock.
+        let fixture = Fixture::new();
+        let lines = 12_000;
+        let old: String = (0..lines).map(|i| format!("old line {i}\n")).collect();
+        let new: String = (0..lines).map(|i| format!("new line {i}\n")).collect();
+        fixture.write("big.txt", &old);
+        let v = version(&fixture, "big.txt");
+        let started = std::time::Instant::now();
+        let edited = fixture
+            .workspace
+            .edit_file("big.txt", &v, &[edit(&old, &new)], true)
+            .expect("a dry run");
+        let took = started.elapsed();
+        assert!(
+            took < DIFF_TIMEOUT * 5,
+            "the diff took {took:?}, over five times its {DIFF_TIMEOUT:?} deadline"
+        );
+        // Cut short or not, the diff is a correct one: every old line out, every new line in.
+        let count = |prefix: &str| {
+            edited
+                .diff
+                .lines()
+                .filter(|line| line.starts_with(prefix) && !line.starts_with("---"))
+                .filter(|line| !line.starts_with("+++"))
+                .count()
+        };
+        assert_eq!((count("-"), count("+")), (lines, lines));
     }
 
     #[test]

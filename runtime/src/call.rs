@@ -31,7 +31,9 @@ fn whole_floats_as_integers(value: &mut serde_json::Value) {
     match value {
         serde_json::Value::Number(n) if !n.is_i64() && !n.is_u64() => {
             if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0) {
-                if f >= 0.0 && f <= u64::MAX as f64 {
+                // `u64::MAX as f64` rounds up to 2^64, which `as u64` would clamp to
+                // `u64::MAX`: only numbers below 2^64 fit.
+                if f >= 0.0 && f < u64::MAX as f64 {
                     *value = serde_json::Value::from(f as u64);
                 } else if f < 0.0 && f >= i64::MIN as f64 {
                     *value = serde_json::Value::from(f as i64);
@@ -118,5 +120,28 @@ mod tests {
             unreachable!()
         };
         assert!(arguments::<Args>(map).is_err());
+    }
+
+    /// 2^64 is a whole number one past `u64::MAX`: it must be refused, not clamped.
+    #[test]
+    fn a_whole_float_beyond_u64_is_refused_not_clamped() {
+        for count in [json!(18446744073709551616.0), json!(1.8446744073709552e19)] {
+            let serde_json::Value::Object(map) =
+                json!({"count": count, "offset": 0, "ratio": 0, "nested": []})
+            else {
+                unreachable!()
+            };
+            assert!(arguments::<Args>(map).is_err(), "{count} was accepted");
+        }
+        let serde_json::Value::Object(map) = serde_json::from_str(
+            r#"{"count": 18446744073709551616, "offset": 0, "ratio": 0, "nested": []}"#,
+        )
+        .unwrap() else {
+            unreachable!()
+        };
+        assert!(
+            arguments::<Args>(map).is_err(),
+            "an integer beyond u64 was accepted"
+        );
     }
 }

@@ -35,7 +35,8 @@
 //! rest get rmcp's `405 Method Not Allowed` with `Allow: POST` (stateless mode has no
 //! standalone SSE stream and no session to delete). The `Host` header must name an allowed
 //! host (rmcp's default: loopback names only, against DNS rebinding; see
-//! [`Host::allowed_hosts`]), otherwise `403`.
+//! [`Host::allowed_hosts`]), otherwise `403`; a host configured with no allowed host name
+//! refuses to serve.
 //!
 //! **Standard headers (2026-07-28, SEP-2243).** rmcp 3.11 checks them itself, before any
 //! handler runs, on requests whose `MCP-Protocol-Version` header is 2026-07-28 or later:
@@ -169,8 +170,9 @@ impl Host {
 
     /// The `Host` header values accepted, as host names or `host:port` authorities; rmcp's
     /// default accepts only `localhost`, `127.0.0.1` and `::1`, which guards a local server
-    /// against DNS rebinding. A server reached under other names must list them. An empty
-    /// list accepts any `Host`, which is not recommended.
+    /// against DNS rebinding. A server reached under other names must list them. A list with
+    /// no name (empty, or only blank entries) is refused when serving, as `InvalidInput`:
+    /// rmcp would read an empty list as accepting every `Host`.
     pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.config = self.config.with_allowed_hosts(hosts);
         self
@@ -192,8 +194,8 @@ impl Host {
     ///
     /// # Errors
     ///
-    /// `InvalidInput` when a mounted path is invalid or mounted twice, or when nothing is
-    /// mounted.
+    /// `InvalidInput` when a mounted path is invalid or mounted twice, when nothing is
+    /// mounted, or when [`Host::allowed_hosts`] names no host.
     pub fn into_router(self) -> io::Result<Router> {
         self.build().map(|built| built.router)
     }
@@ -234,6 +236,19 @@ impl Host {
         let mut problems = self.problems;
         if self.routes.is_empty() && problems.is_empty() {
             problems.push("no server is mounted".into());
+        }
+        // rmcp accepts every `Host` when the list is empty: fail closed instead.
+        if self
+            .config
+            .allowed_hosts
+            .iter()
+            .all(|h| h.trim().is_empty())
+        {
+            problems.push(
+                "the allowed host list names no host, which would accept every Host header; \
+                 list the names clients use"
+                    .into(),
+            );
         }
         if !problems.is_empty() {
             return Err(io::Error::new(

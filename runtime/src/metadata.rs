@@ -10,6 +10,7 @@
 //! the field, rather than guessing: a planner acting on a half-understood contract is worse
 //! than one that ignores it.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use rmcp::model::Tool;
@@ -187,6 +188,15 @@ pub fn composition(
     key: &str,
     tools: &[Tool],
 ) -> Result<Option<Composition>, MetadataError> {
+    composition_among(tool, key, &|name| tools.iter().any(|t| t.name == name))
+}
+
+/// [`composition`], with `is_tool` telling the names of the server's tools.
+fn composition_among(
+    tool: &Tool,
+    key: &str,
+    is_tool: &dyn Fn(&str) -> bool,
+) -> Result<Option<Composition>, MetadataError> {
     let e = refuse(tool);
     let Some(map) = contract_object(tool, key, &["version", "kind", "encapsulates"], &e)? else {
         return Ok(None);
@@ -208,6 +218,7 @@ pub fn composition(
         ));
     }
     let mut encapsulates = Vec::new();
+    let mut seen = HashSet::new();
     for (i, entry) in list.iter().enumerate() {
         let at = format!("/encapsulates/{i}");
         let entry = entry
@@ -224,13 +235,13 @@ pub fn composition(
                 "a tool cannot encapsulate itself".into(),
             ));
         }
-        if !tools.iter().any(|t| t.name == method) {
+        if !is_tool(&method) {
             return Err(e(
                 &format!("{at}/method"),
                 format!("`{method}` is not a tool of this server"),
             ));
         }
-        if encapsulates.contains(&method) {
+        if !seen.insert(method.clone()) {
             return Err(e(
                 &format!("{at}/method"),
                 format!("`{method}` is listed twice"),
@@ -247,22 +258,40 @@ pub fn compositions(
     tools: &[Tool],
     key: &str,
 ) -> Result<Vec<(String, Composition)>, MetadataError> {
+    let names: HashSet<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     let mut found = Vec::new();
     for tool in tools {
-        if let Some(c) = composition(tool, key, tools)? {
+        if let Some(c) = composition_among(tool, key, &|name| names.contains(name))? {
             found.push((tool.name.to_string(), c));
         }
     }
-    // Breadth first from each tool, remembering every tool reached: linear per start, where
-    // following every path would be exponential on a hostile list.
-    for (start, _) in &found {
-        let mut parent: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    // Only a tool on a cycle can reach itself, and which tools are is found in linear time;
+    // breadth first from the first of them then names its shortest cycle, remembering every
+    // tool reached, where following every path would be exponential on a hostile list.
+    let position: HashMap<&str, usize> = found
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| (n.as_str(), i))
+        .collect();
+    let edges: Vec<Vec<usize>> = found
+        .iter()
+        .map(|(_, c)| {
+            c.encapsulates
+                .iter()
+                .filter_map(|m| position.get(m.as_str()).copied())
+                .collect()
+        })
+        .collect();
+    let cyclic = on_cycle(&edges);
+    if let Some(first) = cyclic.iter().position(|&on| on) {
+        let start = &found[first].0;
+        let mut parent: HashMap<&str, &str> = HashMap::new();
         let mut queue = std::collections::VecDeque::from([start.as_str()]);
         while let Some(name) = queue.pop_front() {
-            let Some((_, c)) = found.iter().find(|(n, _)| n == name) else {
+            let Some(&i) = position.get(name) else {
                 continue;
             };
-            for next in &c.encapsulates {
+            for next in &found[i].1.encapsulates {
                 if next == start {
                     let mut path = vec![name];
                     while let Some(&up) = parent.get(path[path.len() - 1]) {
@@ -283,6 +312,70 @@ pub fn compositions(
         }
     }
     Ok(found)
+}
+
+/// Which nodes lie on a cycle of `edges` (node `i` points at the nodes `edges[i]`): the
+/// members of the strongly connected components of more than one node, since no tool
+/// encapsulates itself. Tarjan's algorithm without recursion, linear in nodes and edges.
+fn on_cycle(edges: &[Vec<usize>]) -> Vec<bool> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut cyclic = vec![false; n];
+    let mut next = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        // The depth-first path: each node with the number of its edges followed so far.
+        let mut path = vec![(root, 0)];
+        while let Some(&(v, followed)) = path.last() {
+            if let Some(&w) = edges[v].get(followed) {
+                if let Some(top) = path.last_mut() {
+                    top.1 += 1;
+                }
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    path.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            path.pop();
+            if let Some(&(u, _)) = path.last() {
+                low[u] = low[u].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if members.len() > 1 {
+                    for w in members {
+                        cyclic[w] = true;
+                    }
+                }
+            }
+        }
+    }
+    cyclic
 }
 
 type Refuse<'a> = &'a dyn Fn(&str, String) -> MetadataError;
@@ -595,11 +688,54 @@ mod tests {
         let cyclic = [wraps("a", "b"), wraps("b", "c"), wraps("c", "a")];
         let error = compositions(&cyclic, COMPOSITION).expect_err("a cycle");
         assert_eq!(error.problem, "a cycle: a → b → c → a");
+        let into = [wraps("a", "b"), wraps("b", "c"), wraps("c", "b")];
+        let error = compositions(&into, COMPOSITION).expect_err("a cycle");
+        assert_eq!(error.tool, "b");
+        assert_eq!(error.problem, "a cycle: b → c → b");
         let chain = [wraps("a", "b"), wraps("b", "c"), tool("c", json!({}))];
         assert_eq!(
             compositions(&chain, COMPOSITION).expect("no cycle").len(),
             2
         );
+    }
+
+    /// A long chain, each tool wrapping the next: every start reaches the rest of the chain,
+    /// so looking each reached tool up by scanning the list would be cubic.
+    #[test]
+    fn a_long_chain_of_compositions_is_read_quickly() {
+        let n = 3000;
+        let name = |i: usize| format!("t{i}");
+        let tools: Vec<Tool> = (0..n)
+            .map(|i| {
+                let meta = if i + 1 == n {
+                    json!({})
+                } else {
+                    json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": [{"kind": "tool", "method": name(i + 1)}]}})
+                };
+                tool(&name(i), meta)
+            })
+            .collect();
+        let started = std::time::Instant::now();
+        assert_eq!(
+            compositions(&tools, COMPOSITION).expect("acyclic").len(),
+            n - 1
+        );
+        let took = started.elapsed();
+        assert!(took < std::time::Duration::from_secs(3), "took {took:?}");
+
+        // The same chain ending in a cycle: the first tool on it is named, not a tool that
+        // only reaches it.
+        let mut cyclic = tools;
+        cyclic[n - 1] = tool(
+            &name(n - 1),
+            json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": [{"kind": "tool", "method": name(n - 2)}]}}),
+        );
+        let started = std::time::Instant::now();
+        let error = compositions(&cyclic, COMPOSITION).expect_err("a cycle");
+        assert_eq!(error.tool, name(n - 2));
+        assert_eq!(error.problem, "a cycle: t2998 → t2999 → t2998");
+        let took = started.elapsed();
+        assert!(took < std::time::Duration::from_secs(3), "took {took:?}");
     }
 
     /// Forty tools, each wrapping every later one: 2^38 paths, but each tool is reached once.

@@ -31,8 +31,9 @@ pub fn normalize(result: &mut CallToolResult) -> bool {
 }
 
 /// Whether `value` is a clear failure envelope: `success: false`, `ok: false`,
-/// `status: "error"`, a non-empty `error_code` or `error_message`, or a compact
-/// `{code, message}` error object (alone, or under `error`).
+/// `status: "error"`, a non-empty `error_code` or `error_message`, a compact
+/// `{code, message}` error object (alone, or under `error`), or a non-empty `errors` list of
+/// them, each of which may also name its `argument` (mcp-contract's own envelope).
 pub fn is_failure(value: &Value) -> bool {
     let Value::Object(map) = value else {
         return false;
@@ -52,12 +53,12 @@ pub fn is_failure(value: &Value) -> bool {
             .get("error_message")
             .and_then(Value::as_str)
             .is_some_and(|s| !s.trim().is_empty())
-        || is_compact_error(value)
-        || map.get("error").is_some_and(is_compact_error)
-        || map
-            .get("errors")
-            .and_then(Value::as_array)
-            .is_some_and(|errors| !errors.is_empty() && errors.iter().all(is_compact_error))
+        || is_compact_error(value, &[])
+        || map.get("error").is_some_and(|e| is_compact_error(e, &[]))
+        // A list of problems, as mcp-contract's own envelope is, may name each one's argument.
+        || map.get("errors").and_then(Value::as_array).is_some_and(|errors| {
+            !errors.is_empty() && errors.iter().all(|e| is_compact_error(e, &["argument"]))
+        })
 }
 
 /// A code that signals a failure: not empty, and not one of the codes APIs use for success
@@ -78,9 +79,9 @@ fn is_error_code(code: &Value) -> bool {
     }
 }
 
-/// `{code, message}` with nothing else but optional `details` or `data`: a non-empty string
-/// message and a string or numeric code.
-fn is_compact_error(value: &Value) -> bool {
+/// `{code, message}` with nothing else but optional `details`, `data` or one of `also`: a
+/// non-empty string message and a string or numeric code.
+fn is_compact_error(value: &Value, also: &[&str]) -> bool {
     let Value::Object(map) = value else {
         return false;
     };
@@ -89,9 +90,9 @@ fn is_compact_error(value: &Value) -> bool {
         .get("message")
         .and_then(Value::as_str)
         .is_some_and(|s| !s.trim().is_empty());
-    let only_envelope_keys = map
-        .keys()
-        .all(|k| matches!(k.as_str(), "code" | "message" | "details" | "data"));
+    let only_envelope_keys = map.keys().all(|k| {
+        matches!(k.as_str(), "code" | "message" | "details" | "data") || also.contains(&k.as_str())
+    });
     code && message && only_envelope_keys
 }
 
@@ -122,6 +123,24 @@ mod tests {
         for value in failures {
             assert!(is_failure(&value), "should be a failure: {value}");
         }
+    }
+
+    /// The runtime's own envelope names the argument of an argument error; a result that
+    /// lost its `isError` on the way (through a proxy, say) is still recognised.
+    #[test]
+    fn the_runtime_s_own_argument_envelope_is_a_failure() {
+        let envelope = crate::envelope::Envelope {
+            errors: vec![crate::envelope::Problem {
+                code: crate::arguments::MISSING.into(),
+                message: "`path` is required but was not given.".into(),
+                argument: Some("path".into()),
+            }],
+            hint: Some("Fix the arguments named above and call `read` again.".into()),
+        };
+        let value = serde_json::to_value(&envelope).expect("an envelope is JSON");
+        assert!(is_failure(&value), "should be a failure: {value}");
+        let mut proxied = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+        assert!(normalize(&mut proxied));
     }
 
     #[test]

@@ -172,7 +172,9 @@ impl<D: Dispatch> Server<D> {
         {
             return envelope.into_result();
         }
-        match AssertUnwindSafe(self.dispatch.call(index, arguments))
+        // The dispatcher is called inside the caught future, so a panic while it makes its
+        // future is caught as well as one while the future runs.
+        match AssertUnwindSafe(async { self.dispatch.call(index, arguments).await })
             .catch_unwind()
             .await
         {
@@ -294,7 +296,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let Some((index, resource, values)) = found else {
             return Err(not_found());
         };
-        let body = AssertUnwindSafe(self.dispatch.read_resource(index, values))
+        let body = AssertUnwindSafe(async { self.dispatch.read_resource(index, values).await })
             .catch_unwind()
             .await
             .unwrap_or_else(|_| {
@@ -347,5 +349,90 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::LazyLock;
+
+    use rmcp::model::{CallToolResult, JsonObject};
+
+    use super::*;
+    use crate::{BoxFuture, ContractSpec};
+
+    static SPEC: ContractSpec = ContractSpec {
+        name: "eager",
+        title: None,
+        version: "0.1.0",
+        instructions: None,
+        cache: None,
+        tools: &[
+            r#"{"name":"boom","description":"Panics.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+        ],
+        resources: &[crate::ResourceSpec {
+            name: "notes",
+            title: "Notes",
+            description: "The notes.",
+            mime_type: "text/plain",
+            uri: "x:///notes",
+            template: false,
+        }],
+        artifacts_key: "com.example/artifacts",
+        composition_key: "com.example/composition",
+        groups: &[],
+    };
+    static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
+
+    /// A dispatcher that panics while making its future, before returning it.
+    struct Eager;
+
+    impl Dispatch for Eager {
+        fn published(&self) -> &'static Published {
+            &PUBLISHED
+        }
+        fn call(&self, _tool: usize, _arguments: JsonObject) -> BoxFuture<'_, CallToolResult> {
+            panic!("eager failure")
+        }
+        fn read_resource(
+            &self,
+            _resource: usize,
+            _values: Vec<String>,
+        ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
+            panic!("eager failure")
+        }
+    }
+
+    #[tokio::test]
+    async fn a_dispatcher_panicking_before_its_future_is_an_internal_error() {
+        let result = Server::new(Eager)
+            .call("boom", None)
+            .await
+            .expect("a tool result, not a protocol error");
+        assert_eq!(result.is_error, Some(true));
+        let envelope = result.structured_content.expect("the envelope");
+        assert_eq!(envelope["errors"][0]["code"], "internal_error");
+    }
+
+    #[cfg(feature = "testing")]
+    #[tokio::test]
+    async fn a_resource_dispatcher_panicking_before_its_future_is_an_internal_error() {
+        use crate::testing::{Revision, connect};
+
+        let client = connect(Server::new(Eager), Revision::V2026_07_28)
+            .await
+            .expect("connected");
+        let read = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            client.read_resource(rmcp::model::ReadResourceRequestParams::new("x:///notes")),
+        )
+        .await
+        .expect("an answer, not silence");
+        match read {
+            Err(rmcp::ServiceError::McpError(e)) => {
+                assert_eq!(e.code, rmcp::model::ErrorCode::INTERNAL_ERROR, "{e:?}")
+            }
+            other => panic!("expected -32603, got {other:?}"),
+        }
     }
 }

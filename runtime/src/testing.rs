@@ -448,7 +448,7 @@ mod contract {
                 fail(e.to_string());
             }
             let input = Value::Object((*tool.input_schema).clone());
-            let headers = find_key(&input, "x-mcp-header", "");
+            let headers = find_keyword(&input, "x-mcp-header", "");
             if let (Revision::V2025_11_25, Some(at)) = (revision, headers) {
                 fail(format!(
                     "`{}`: x-mcp-header is published to a 2025-11-25 client at {at}",
@@ -564,8 +564,10 @@ mod contract {
                 problems.push(format!("{key} is {model:?} (object) / {on_wire:?} (wire), the manifest says {declared:?}"));
             }
         }
-        if let Some(path) = find_key(wire, "default", "") {
-            problems.push(format!("a `default` keyword is published at {path}"));
+        for side in ["inputSchema", "outputSchema"] {
+            if let Some(path) = find_keyword(&wire[side], "default", &format!("/{side}")) {
+                problems.push(format!("a `default` keyword is published at {path}"));
+            }
         }
         let input = &wire["inputSchema"];
         let properties: Vec<&str> = input["properties"]
@@ -631,23 +633,52 @@ mod contract {
         problems
     }
 
-    /// The JSON path of the first object key named `key`, if any.
-    fn find_key(value: &Value, key: &str, at: &str) -> Option<String> {
-        match value {
-            Value::Object(map) => map.iter().find_map(|(k, v)| {
-                let here = format!("{at}/{k}");
-                if k == key {
-                    Some(here)
-                } else {
-                    find_key(v, key, &here)
-                }
-            }),
-            Value::Array(items) => items
+    /// The JSON path of the first schema keyword `key` in `schema` or its subschemas, if any.
+    /// Only schemas are searched: property names, and values such as examples, enums, consts
+    /// and `_meta` entries, may use the same word without being the keyword.
+    fn find_keyword(schema: &Value, key: &str, at: &str) -> Option<String> {
+        let Value::Object(map) = schema else {
+            return None;
+        };
+        if map.contains_key(key) {
+            return Some(format!("{at}/{key}"));
+        }
+        let each = |items: &[Value], here: &str| {
+            items
                 .iter()
                 .enumerate()
-                .find_map(|(i, v)| find_key(v, key, &format!("{at}/{i}"))),
-            _ => None,
-        }
+                .find_map(|(i, sub)| find_keyword(sub, key, &format!("{here}/{i}")))
+        };
+        map.iter().find_map(|(k, v)| {
+            let here = format!("{at}/{k}");
+            match (k.as_str(), v) {
+                (
+                    "properties" | "patternProperties" | "$defs" | "definitions"
+                    | "dependentSchemas",
+                    Value::Object(subs),
+                ) => subs
+                    .iter()
+                    .find_map(|(name, sub)| find_keyword(sub, key, &format!("{here}/{name}"))),
+                ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(subs)) => {
+                    each(subs, &here)
+                }
+                (
+                    "items"
+                    | "additionalItems"
+                    | "additionalProperties"
+                    | "unevaluatedItems"
+                    | "unevaluatedProperties"
+                    | "contains"
+                    | "propertyNames"
+                    | "not"
+                    | "if"
+                    | "then"
+                    | "else",
+                    _,
+                ) => find_keyword(v, key, &here),
+                _ => None,
+            }
+        })
     }
 
     /// Checks every `examples` entry against the schema node that carries it, with the
@@ -718,5 +749,80 @@ mod contract {
             }
         }
         let _ = client.cancel().await;
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use serde_json::json;
+
+        use super::*;
+        use crate::PublishedHints;
+
+        const FIXTURE: ToolFixture = ToolFixture {
+            name: "configure",
+            title: "Configure",
+            hints: PublishedHints {
+                read_only: Some(true),
+                destructive: Some(false),
+                idempotent: Some(true),
+                open_world: Some(false),
+            },
+            properties: &["default", "options"],
+            required: &[],
+            sentences: &[],
+            defaults: &[],
+            example_call: "{}",
+            structured_output: false,
+        };
+
+        fn wire(default_branch: Value) -> Value {
+            json!({
+                "name": "configure",
+                "title": "Configure",
+                "description": "Configures the repository.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "default": default_branch,
+                        "options": {
+                            "type": "object",
+                            "description": "Options.",
+                            "properties": {"default": {"type": "boolean", "description": "Make it the default."}},
+                            "additionalProperties": false,
+                            "examples": [{"default": true}]
+                        }
+                    },
+                    "additionalProperties": false
+                },
+                "annotations": {"title": "Configure", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+                "_meta": {"com.example/ui": {"default": "compact"}}
+            })
+        }
+
+        /// A parameter named `default`, an example or a `_meta` entry with a `default` key is
+        /// not the JSON Schema `default` keyword.
+        #[test]
+        fn a_property_or_value_named_default_is_not_the_default_keyword() {
+            let wire = wire(
+                json!({"type": "string", "description": "The default branch.", "examples": ["main"]}),
+            );
+            let tool: Tool = serde_json::from_value(wire.clone()).expect("a tool");
+            assert_eq!(tool_problems(&FIXTURE, &tool, &wire), Vec::<String>::new());
+        }
+
+        #[test]
+        fn the_default_keyword_is_still_found() {
+            let wire = wire(
+                json!({"type": "string", "description": "The default branch.", "default": "main"}),
+            );
+            let tool: Tool = serde_json::from_value(wire.clone()).expect("a tool");
+            assert_eq!(
+                tool_problems(&FIXTURE, &tool, &wire),
+                vec![
+                    "a `default` keyword is published at /inputSchema/properties/default/default"
+                        .to_owned()
+                ]
+            );
+        }
     }
 }

@@ -398,3 +398,46 @@ async fn a_group_the_view_leaves_empty_is_not_mounted() {
     let refused = post(addr, "/mcp/write", &[], INITIALIZE).await;
     assert_eq!(refused.status, 404, "{refused:?}");
 }
+
+/// POSTs `tools/list` of 2025-11-25 with the `Host` header `host`, and returns the status.
+async fn status_for_host(addr: SocketAddr, host: &str) -> u16 {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+    let body = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(request.as_bytes()).await.expect("send");
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).await.expect("read");
+    raw.get(9..12)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP response: {raw:?}"))
+}
+
+#[tokio::test]
+async fn only_allowed_host_names_are_served() {
+    let addr = start(Host::groups(flat())).await;
+    assert_eq!(status_for_host(addr, &addr.to_string()).await, 200);
+    assert_eq!(status_for_host(addr, "rebound.example").await, 403);
+
+    let addr = start(Host::groups(flat()).allowed_hosts(["mcp.example"])).await;
+    assert_eq!(status_for_host(addr, "mcp.example").await, 200);
+    assert_eq!(status_for_host(addr, "rebound.example").await, 403);
+}
+
+/// An empty list of allowed hosts would accept every `Host` (rmcp's reading of it), which
+/// is the DNS-rebinding hole the check exists to close: the host refuses to serve instead.
+#[test]
+fn a_host_without_allowed_host_names_refuses_to_serve() {
+    for hosts in [vec![], vec![String::new(), " ".to_owned()]] {
+        let error = Host::groups(flat())
+            .allowed_hosts(hosts.clone())
+            .into_router()
+            .expect_err("no allowed host");
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput, "{hosts:?}");
+        assert!(error.to_string().contains("allowed host"), "{error}");
+    }
+}

@@ -1621,10 +1621,11 @@ mod tests {
     #[test]
     fn the_diff_of_a_large_rewrite_takes_bounded_time_and_stays_exact() {
         // Every line differs, the worst case of a line diff: without a deadline its time grows
-        // with the square of the lines (here about 15 s of a debug build, and hours for a
-        // 4 MiB file), all of it under the file's lock.
+        // with the square of the lines (15 s of a debug build for 12,000 lines, minutes for
+        // these, hours for a 4 MiB file), all of it under the file's lock. The bound leaves
+        // room for a loaded machine: this guards the complexity, it does not measure speed.
         let fixture = Fixture::new();
-        let lines = 12_000;
+        let lines = 40_000;
         let old: String = (0..lines).map(|i| format!("old line {i}\n")).collect();
         let new: String = (0..lines).map(|i| format!("new line {i}\n")).collect();
         fixture.write("big.txt", &old);
@@ -1636,8 +1637,8 @@ mod tests {
             .expect("a dry run");
         let took = started.elapsed();
         assert!(
-            took < DIFF_TIMEOUT * 5,
-            "the diff took {took:?}, over five times its {DIFF_TIMEOUT:?} deadline"
+            took < DIFF_TIMEOUT * 30,
+            "the diff took {took:?}, over thirty times its {DIFF_TIMEOUT:?} deadline"
         );
         // Cut short or not, the diff is a correct one: every old line out, every new line in.
         let count = |prefix: &str| {

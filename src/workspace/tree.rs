@@ -170,6 +170,10 @@ impl Workspace {
             let Some(path) = WorkspacePath::from_host(self.walk_root(), walked.path()) else {
                 continue;
             };
+            // The walk is depth first, so the directories above this entry are exactly the
+            // first `depth - 1` on the stack; trimmed first, so that an entry refused below
+            // cannot leave a sibling directory standing as its children's parent.
+            ancestors.truncate(walked.depth() - 1);
             // The walker only names the entry; the sandbox says what it is, or refuses it.
             let metadata = match self.dir().symlink_metadata(path.to_relative_path()) {
                 Ok(metadata) => metadata,
@@ -188,9 +192,6 @@ impl Workspace {
                 size: (kind == EntryKind::File).then(|| metadata.len()),
                 depth,
             };
-            // The walk is depth first, so the directories above this entry are exactly the
-            // first `depth - 1` on the stack.
-            ancestors.truncate(walked.depth() - 1);
             let keep = glob.as_ref().is_none_or(|glob| {
                 glob.matches_below(path.relative_to(&target), path.as_str(), path.name())
             });

@@ -97,8 +97,8 @@ impl Workspace {
     ) -> Result<FileContent, WorkspaceError> {
         let target = WorkspacePath::parse(path)?;
         let shown = || target.as_str().to_owned();
-        // Look before opening: opening a named pipe for reading would block until some other
-        // process wrote to it.
+        // Look before opening, to name what a special file is (a socket cannot be opened) and
+        // to refuse a file too large before reading it; opening checks again.
         let metadata = self.metadata(&target)?;
         if !metadata.is_file() {
             return Err(WorkspaceError::NotAFile {
@@ -115,10 +115,7 @@ impl Workspace {
             });
         }
 
-        let file = self
-            .dir()
-            .open(target.to_relative_path())
-            .map_err(|err| io_error(&target, &err))?;
+        let file = self.open_file(&target)?;
         let first = start_line.unwrap_or(1);
         let last = end_line.unwrap_or(u64::MAX);
         let scan = Scan::run(file, first..=last).map_err(|err| io_error(&target, &err))?;
@@ -235,10 +232,7 @@ impl Workspace {
         &self,
         target: &WorkspacePath,
     ) -> Result<(String, Option<u64>), WorkspaceError> {
-        let mut file = self
-            .dir()
-            .open(target.to_relative_path())
-            .map_err(|err| io_error(target, &err))?;
+        let mut file = self.open_file(target)?;
         let mut hasher = Sha256::new();
         let mut buffer = vec![0; CHUNK_BYTES];
         let (mut endings, mut last_byte, mut binary) = (0_u64, None, false);

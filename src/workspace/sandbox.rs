@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use cap_std::ambient_authority;
-use cap_std::fs::{Dir, Metadata};
+use cap_std::fs::{Dir, File, Metadata, OpenOptions};
 
 use crate::workspace::WorkspaceError;
 use crate::workspace::listing::EntryKind;
@@ -82,6 +82,33 @@ impl Workspace {
         self.dir
             .metadata(path.to_relative_path())
             .map_err(|err| io_error(path, &err))
+    }
+
+    /// Opens the regular file `path` names for reading. What was opened is what is checked, so
+    /// a file swapped for something else after a caller looked at it is still refused; and it
+    /// is opened without blocking, since opening a named pipe would wait for a writer.
+    pub(crate) fn open_file(&self, path: &WorkspacePath) -> Result<File, WorkspaceError> {
+        let mut options = OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            use cap_std::fs::OpenOptionsExt as _;
+            // Reads of a regular file never block, so the flag changes nothing once it is open.
+            options.custom_flags(libc::O_NONBLOCK);
+        }
+        let file = self
+            .dir
+            .open_with(path.to_relative_path(), &options)
+            .map_err(|err| io_error(path, &err))?;
+        let metadata = file.metadata().map_err(|err| io_error(path, &err))?;
+        if metadata.is_file() {
+            Ok(file)
+        } else {
+            Err(WorkspaceError::NotAFile {
+                path: path.as_str().to_owned(),
+                kind: entry_kind(metadata.file_type()),
+            })
+        }
     }
 
     /// The metadata of what `path` names, which must be a directory.
@@ -184,6 +211,35 @@ mod tests {
         EntryKind, FindOptions, ListOptions, MAX_LIST_DEPTH, MAX_TREE_DEPTH, SearchOptions,
         TreeOptions,
     };
+
+    #[cfg(unix)]
+    #[test]
+    fn opening_a_named_pipe_neither_blocks_nor_succeeds() {
+        // A file swapped for a pipe after it was looked at: opening the pipe for reading would
+        // wait for a writer that never comes, holding a blocking thread for good.
+        let fixture = Fixture::new();
+        let made = std::process::Command::new("mkfifo")
+            .arg(fixture.host_path("pipe"))
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let workspace = fixture.workspace.clone();
+        let (sent, received) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let path = WorkspacePath::parse("pipe").expect("a path");
+            let _ = sent.send(workspace.open_file(&path).map(|_| ()));
+        });
+        let opened = received
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("an answer, not a wait for a writer");
+        assert_eq!(
+            opened,
+            Err(WorkspaceError::NotAFile {
+                path: "pipe".into(),
+                kind: EntryKind::Other
+            })
+        );
+    }
 
     /// Every operation that takes a path, run on `path`, each outcome rendered in full: a result
     /// by its `Debug` form, an error by its message and its `Debug` form.

@@ -166,7 +166,7 @@ impl Workspace {
             if !include.is_empty() && !include.matches(path.as_str(), path.name()) {
                 continue;
             }
-            let file = match self.dir().open(path.to_relative_path()) {
+            let file = match self.open_file(&path) {
                 Ok(file) => file.into_std(),
                 Err(err) => {
                     let path = path.as_str();

@@ -533,10 +533,7 @@ impl Workspace {
 
     /// The version (SHA-256, lowercase hex) of the bytes of the file at `target`, streamed.
     fn version_of(&self, target: &WorkspacePath) -> Result<String, WorkspaceError> {
-        let mut file = self
-            .dir()
-            .open(target.to_relative_path())
-            .map_err(|err| io_error(target, &err))?;
+        let mut file = self.open_file(target)?;
         let mut hasher = Sha256::new();
         let mut buffer = vec![0; 64 * 1024];
         loop {

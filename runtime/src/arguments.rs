@@ -14,6 +14,21 @@ pub const INVALID: &str = "argument_invalid";
 /// An argument the tool does not take.
 pub const UNKNOWN: &str = "argument_unknown";
 
+/// How much of a rejected value's JSON a message quotes back; the rest is cut, so a call
+/// that sent megabytes does not get them back (twice: as text and as structured content).
+const QUOTED_CHARS: usize = 60;
+
+/// The validator's message, with the rejected value cut to [`QUOTED_CHARS`] when longer.
+fn described(error: &jsonschema::ValidationError<'_>) -> String {
+    let value = error.instance().to_string();
+    if value.chars().count() <= QUOTED_CHARS {
+        return error.to_string();
+    }
+    let head: String = value.chars().take(QUOTED_CHARS).collect();
+    let quoted = format!("{head}… ({} bytes of JSON)", value.len());
+    error.masked_with(quoted).to_string()
+}
+
 /// Checks `arguments` against tool `name`'s compiled input schema. On failure, one problem
 /// per argument concerned: missing ones first, then invalid, then unknown, each in the order
 /// found.
@@ -55,6 +70,7 @@ pub fn check(
                     .next()
                     .unwrap_or_default();
                 let arg = arg.replace("~1", "/").replace("~0", "~");
+                let error = described(&error);
                 let message = if at.matches('/').count() > 1 {
                     format!("`{arg}` is invalid at `{at}`: {error}.")
                 } else {
@@ -94,4 +110,59 @@ pub fn check(
         errors: missing,
         hint: Some(hint),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn problems(schema: Value, arguments: Value) -> Vec<Problem> {
+        let validator = jsonschema::validator_for(&schema).expect("a schema");
+        let (Value::Object(schema), Value::Object(arguments)) = (schema, arguments) else {
+            panic!("objects");
+        };
+        check("save", &validator, &schema, &arguments)
+            .expect_err("refused")
+            .errors
+    }
+
+    #[test]
+    fn a_short_value_is_quoted_back_whole() {
+        let got = problems(
+            json!({"type": "object", "properties": {"name": {"type": "string", "maxLength": 3}}}),
+            json!({"name": "abcdef"}),
+        );
+        assert_eq!(
+            got[0].message,
+            "`name` is invalid: \"abcdef\" is longer than 3 characters."
+        );
+    }
+
+    #[test]
+    fn a_long_value_is_quoted_back_cut_short() {
+        // A call that sends megabytes must not get them back, twice (text and structured).
+        let long = "x".repeat(1_000_000);
+        let got = problems(
+            json!({"type": "object", "properties": {
+                "text": {"type": "string", "maxLength": 10},
+                "items": {"type": "array", "items": {"type": "integer"}},
+            }}),
+            json!({"text": long, "items": [1, long]}),
+        );
+        let messages: Vec<&str> = got.iter().map(|p| p.message.as_str()).collect();
+        assert!(messages.iter().all(|m| m.len() < 300), "{messages:?}");
+        assert!(
+            messages[0].starts_with("`text` is invalid: \"xxxx")
+                && messages[0].ends_with("… (1000002 bytes of JSON) is longer than 10 characters."),
+            "{}",
+            messages[0]
+        );
+        assert!(
+            messages[1].starts_with("`items` is invalid at `/items/1`: \"xxxx"),
+            "{}",
+            messages[1]
+        );
+    }
 }

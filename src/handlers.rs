@@ -303,6 +303,7 @@ impl Tools for Workspace {
         Ok(EditFileOutput {
             path: edited.path,
             diff: edited.diff,
+            diff_truncated: edited.diff_truncated,
             version: edited.version,
             applied: edited.applied,
         })
@@ -347,6 +348,7 @@ impl Tools for Workspace {
                 .map(|file| ApplyEditsOutputFiles {
                     path: file.path,
                     diff: file.diff,
+                    diff_truncated: file.diff_truncated,
                     version: file.version,
                 })
                 .collect(),

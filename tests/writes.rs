@@ -199,6 +199,7 @@ async fn edit_file_diffs_dry_runs_and_reports_each_failing_edit() {
     );
     assert_eq!(dry["applied"], json!(false));
     assert_eq!(dry["version"], json!(v));
+    assert_eq!(dry["diff_truncated"], json!(false));
     assert!(
         dry["diff"]
             .as_str()
@@ -280,6 +281,31 @@ async fn edit_file_diffs_dry_runs_and_reports_each_failing_edit() {
         "not_found"
     );
     client.cancel().await.expect("closed");
+}
+
+#[tokio::test]
+async fn a_large_diff_comes_cut_to_the_cap_and_marked() {
+    let fixture = fixture();
+    let old: String = (0..10_000)
+        .map(|i| format!("old line {i:>6}, padded out to forty\n"))
+        .collect();
+    let new = old.replace("old", "new");
+    std::fs::write(host(&fixture, "big.txt"), &old).expect("written");
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let v = version(&client, "big.txt").await;
+    let dry = structured(
+        &call(
+            &client,
+            "edit_file",
+            json!({"path": "big.txt", "version": v, "dry_run": true,
+               "edits": [{"old_text": old, "new_text": new}]}),
+        )
+        .await,
+    );
+    assert_eq!(dry["diff_truncated"], json!(true));
+    let diff = dry["diff"].as_str().unwrap_or_default();
+    let cap = mcp_workspace::workspace::MAX_DIFF_BYTES;
+    assert!(diff.len() <= cap && diff.len() > cap / 2, "{}", diff.len());
 }
 
 #[tokio::test]

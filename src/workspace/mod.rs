@@ -64,4 +64,4 @@ pub use tree::{
     DEFAULT_TREE_DEPTH, MAX_TREE_DEPTH, MAX_TREE_ENTRIES, Tree, TreeEntry, TreeOptions,
 };
 pub use walking::MAX_VISITED_ENTRIES;
-pub use writing::{Edit, Edited, FileEdits, Written};
+pub use writing::{Edit, Edited, FileEdits, MAX_DIFF_BYTES, Written};

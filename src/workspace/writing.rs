@@ -32,6 +32,10 @@ use crate::workspace::{EntryKind, Workspace, WorkspaceError};
 /// How many lines of context a diff shows around each change (as `diff -u` does).
 const DIFF_CONTEXT_LINES: usize = 3;
 
+/// The most diff text one call returns: `edit_file`'s one diff, or all of `apply_edits`'
+/// together. A longer diff is cut after its last whole line within the cap and marked so.
+pub const MAX_DIFF_BYTES: usize = 256 * 1024;
+
 /// How long a diff may look for the fewest changed lines. The search takes time that grows with
 /// the square of the lines changed, hours for a 4 MiB rewrite, while the file stays locked;
 /// past this it settles for a coarser diff, still exact, that marks more lines as changed.
@@ -111,6 +115,8 @@ pub struct Edited {
     pub path: String,
     /// The change as a unified diff; empty when the edits change nothing.
     pub diff: String,
+    /// Whether `diff` was cut to stay within [`MAX_DIFF_BYTES`].
+    pub diff_truncated: bool,
     /// The file's version after the call: the new one, or the unchanged one after a dry run.
     pub version: String,
     /// Whether the file was written (false for a dry run, and for edits that change nothing).
@@ -146,19 +152,21 @@ impl EditPlan {
         self.old != self.new
     }
 
-    /// The outcome, with the new version when `applied` and the old one otherwise.
-    fn into_edited(self, applied: bool) -> Edited {
+    /// The outcome, with the new version when `applied` and the old one otherwise; its diff
+    /// takes what it needs of `budget`, and is cut to what is left.
+    fn into_edited(self, applied: bool, budget: &mut usize) -> Edited {
         let shown = self.target.as_str();
-        let diff = TextDiff::configure()
-            .timeout(DIFF_TIMEOUT)
-            .diff_lines(self.old.as_str(), self.new.as_str())
-            .unified_diff()
-            .context_radius(DIFF_CONTEXT_LINES)
-            .header(&format!("a/{shown}"), &format!("b/{shown}"))
-            .to_string();
+        let mut diff = unified_diff(shown, &self.old, &self.new);
+        let diff_truncated = diff.len() > *budget;
+        if diff_truncated {
+            let end = diff.get(..*budget).and_then(|fits| fits.rfind('\n'));
+            diff.truncate(end.map_or(0, |at| at + 1));
+        }
+        *budget -= diff.len();
         Edited {
             path: shown.to_owned(),
             diff,
+            diff_truncated,
             version: if applied {
                 version_of_bytes(self.new.as_bytes())
             } else {
@@ -167,6 +175,17 @@ impl EditPlan {
             applied,
         }
     }
+}
+
+/// The change from `old` to `new` as a unified diff with `a/` and `b/` headers naming `shown`.
+fn unified_diff(shown: &str, old: &str, new: &str) -> String {
+    TextDiff::configure()
+        .timeout(DIFF_TIMEOUT)
+        .diff_lines(old, new)
+        .unified_diff()
+        .context_radius(DIFF_CONTEXT_LINES)
+        .header(&format!("a/{shown}"), &format!("b/{shown}"))
+        .to_string()
 }
 
 impl Workspace {
@@ -257,15 +276,16 @@ impl Workspace {
         let target = WorkspacePath::parse(path)?;
         let _guard = self.locks().lock(&[&target]);
         let plan = self.plan_edit(target, version, edits)?;
+        let mut budget = MAX_DIFF_BYTES;
         if dry_run || !plan.changes() {
-            return Ok(plan.into_edited(false));
+            return Ok(plan.into_edited(false, &mut budget));
         }
         self.replace_atomically(
             &plan.target,
             plan.new.as_bytes(),
             Some(plan.permissions.clone()),
         )?;
-        Ok(plan.into_edited(true))
+        Ok(plan.into_edited(true, &mut budget))
     }
 
     /// Applies edits to several text files, all or nothing: every file's version must be its
@@ -318,10 +338,11 @@ impl Workspace {
             }
             plans.push(plan);
         }
+        let mut budget = MAX_DIFF_BYTES;
         if dry_run {
             return Ok(plans
                 .into_iter()
-                .map(|plan| plan.into_edited(false))
+                .map(|plan| plan.into_edited(false, &mut budget))
                 .collect());
         }
 
@@ -362,7 +383,7 @@ impl Workspace {
             .into_iter()
             .map(|plan| {
                 let applied = plan.changes();
-                plan.into_edited(applied)
+                plan.into_edited(applied, &mut budget)
             })
             .collect())
     }
@@ -1615,23 +1636,94 @@ mod tests {
         assert_eq!(leftovers(&fixture.host_path("src")), Vec::<String>::new());
     }
 
+    /// `lines` numbered lines of about forty bytes, each with `word` in it.
+    fn numbered(lines: usize, word: &str) -> String {
+        (0..lines)
+            .map(|i| format!("line {i:>6} of the {word} text, padded out\n"))
+            .collect()
+    }
+
+    #[test]
+    fn a_diff_over_the_cap_is_cut_at_a_line_and_says_so() {
+        let fixture = Fixture::new();
+        let (old, new) = (numbered(10_000, "old"), numbered(10_000, "new"));
+        fixture.write("big.txt", &old);
+        let v = version(&fixture, "big.txt");
+        let edited = fixture
+            .workspace
+            .edit_file("big.txt", &v, &[edit(&old, &new)], true)
+            .expect("a dry run");
+        let whole = unified_diff("big.txt", &old, &new);
+        assert!(
+            whole.len() > MAX_DIFF_BYTES,
+            "the whole diff is over the cap"
+        );
+        assert!(edited.diff_truncated);
+        assert!(edited.diff.len() <= MAX_DIFF_BYTES);
+        assert!(
+            edited.diff.len() > MAX_DIFF_BYTES - 100,
+            "cut only as far as needed"
+        );
+        assert!(edited.diff.ends_with('\n') && whole.starts_with(&edited.diff));
+
+        let small = fixture
+            .workspace
+            .edit_file(
+                "README.md",
+                &version(&fixture, "README.md"),
+                &[edit("Demo", "Show")],
+                true,
+            )
+            .expect("a dry run");
+        assert!(!small.diff_truncated && small.diff.contains("+# Show"));
+    }
+
+    #[test]
+    fn a_batch_shares_one_diff_budget_in_the_order_given() {
+        let fixture = Fixture::new();
+        let (old, new) = (numbered(2_000, "old"), numbered(2_000, "new"));
+        let names = ["a.txt", "b.txt", "c.txt", "d.txt"];
+        for name in names {
+            fixture.write(name, &old);
+        }
+        let files: Vec<FileEdits> = names
+            .iter()
+            .map(|name| {
+                file_edits(
+                    name,
+                    &version(&fixture, name),
+                    &[(old.as_str(), new.as_str())],
+                )
+            })
+            .collect();
+        let done = fixture
+            .workspace
+            .apply_edits(&files, true)
+            .expect("a dry run");
+        let one = unified_diff("a.txt", &old, &new).len();
+        assert!(
+            one < MAX_DIFF_BYTES && 4 * one > MAX_DIFF_BYTES,
+            "the fixture's premise"
+        );
+        let total: usize = done.iter().map(|file| file.diff.len()).sum();
+        assert!(total <= MAX_DIFF_BYTES, "{total}");
+        let cut: Vec<bool> = done.iter().map(|file| file.diff_truncated).collect();
+        let whole = MAX_DIFF_BYTES / one;
+        assert_eq!(cut, (0..4).map(|i| i >= whole).collect::<Vec<_>>());
+        assert_eq!(done[0].diff.len(), one, "the first files' diffs come whole");
+    }
+
     #[test]
     fn the_diff_of_a_large_rewrite_takes_bounded_time_and_stays_exact() {
         // Every line differs, the worst case of a line diff: without a deadline its time grows
         // with the square of the lines (15 s of a debug build for 12,000 lines, minutes for
         // these, hours for a 4 MiB file), all of it under the file's lock. The bound leaves
         // room for a loaded machine: this guards the complexity, it does not measure speed.
-        let fixture = Fixture::new();
         let lines = 40_000;
         let old: String = (0..lines).map(|i| format!("old line {i}\n")).collect();
         let new: String = (0..lines).map(|i| format!("new line {i}\n")).collect();
-        fixture.write("big.txt", &old);
-        let v = version(&fixture, "big.txt");
         let started = std::time::Instant::now();
-        let edited = fixture
-            .workspace
-            .edit_file("big.txt", &v, &[edit(&old, &new)], true)
-            .expect("a dry run");
+        let diff = unified_diff("big.txt", &old, &new);
         let took = started.elapsed();
         assert!(
             took < DIFF_TIMEOUT * 30,
@@ -1639,9 +1731,7 @@ mod tests {
         );
         // Cut short or not, the diff is a correct one: every old line out, every new line in.
         let count = |prefix: &str| {
-            edited
-                .diff
-                .lines()
+            diff.lines()
                 .filter(|line| line.starts_with(prefix) && !line.starts_with("---"))
                 .filter(|line| !line.starts_with("+++"))
                 .count()

@@ -1013,6 +1013,21 @@ fn bad_uri() {
         ("x://{a}", "'{' cannot appear in a URI"),
         ("1x://a", "`1x` is not a URI scheme"),
         ("x://a|b", "'|' cannot appear in a URI"),
+        // `format: uri` in the official schemas is RFC 3986: ASCII only, `%` starts an escape.
+        (
+            "x://caf\u{e9}",
+            "'\u{e9}' cannot appear in a URI; percent-encode it as `%C3%A9`",
+        ),
+        (
+            "x://a%zz",
+            "`%zz` is not a percent-escape; write `%25` for a `%` itself",
+        ),
+        (
+            "x://a%2",
+            "`%2` is not a percent-escape; write `%25` for a `%` itself",
+        ),
+        ("x://a#b#c", "it is not an RFC 3986 URI"),
+        ("x://[a/b", "it is not an RFC 3986 URI"),
     ] {
         let d = single(
             &with(&format!(
@@ -1034,6 +1049,8 @@ fn bad_uri() {
         "workspace:///README.md",
         "x:a",
         "https://example.com/a?b=c#d",
+        "x://caf%C3%A9/a%20b",
+        "urn:isbn:0451450523",
     ] {
         loads(&with(&format!(
             "resources:\n{}",
@@ -1090,6 +1107,16 @@ fn bad_uri_template() {
             "x://a/{a-b}",
             "`{a-b}` is not a variable name (a letter, then letters, digits or `_`)",
         ),
+        // `format: uri-template` (RFC 6570), and what it expands to is a URI (RFC 3986).
+        (
+            "x://caf\u{e9}/{id}",
+            "'\u{e9}' cannot appear in a URI; percent-encode it as `%C3%A9`",
+        ),
+        (
+            "x://a/%zz/{id}",
+            "`%zz` is not a percent-escape; write `%25` for a `%` itself",
+        ),
+        ("x://a/{id}#b#c", "it does not expand to an RFC 3986 URI"),
     ] {
         let d = single(
             &with(&format!(
@@ -1106,6 +1133,17 @@ fn bad_uri_template() {
                 "write a URI with a scheme and `{name}` variables, each one path segment, such as `workspace:///files/{path}`"
             )
         );
+    }
+    for template in [
+        "x://caf%C3%A9/{id}",
+        "x://a/{id}?q=1#top",
+        "urn:item:{id}",
+        "x://a/it's/{id}",
+    ] {
+        loads(&with(&format!(
+            "resources:\n{}",
+            resource("r", &format!("uri_template: \"{template}\""))
+        )));
     }
 }
 

@@ -316,7 +316,8 @@ pub fn problems(envelope: &serde_json::Value) -> Vec<(&str, &str)> {
 /// For each revision it checks, against `fixtures` (the generated `FIXTURES`): the exact tool
 /// set and order; each title on `title` and `annotations.title`; the hints on the object model
 /// and on the wire; no `default` keyword anywhere; properties and `required` equal to the
-/// manifest's lists; `additionalProperties: false`; each pinned sentence verbatim in the
+/// manifest's lists; `additionalProperties: false`; `inputSchema` and `outputSchema` valid
+/// JSON Schema 2020-12 (the MCP default dialect); each pinned sentence verbatim in the
 /// description; each default stated as `Default: <value>.` in its property's description;
 /// every example, and the example call, valid against its schema; `tools/list` valid against
 /// the official MCP schema; and arguments first: an unknown argument is refused as
@@ -564,9 +565,21 @@ mod contract {
                 problems.push(format!("{key} is {model:?} (object) / {on_wire:?} (wire), the manifest says {declared:?}"));
             }
         }
+        // MCP schemas without `$schema` are JSON Schema 2020-12, and must be valid in it; the
+        // checks of examples below need a schema a validator can build.
+        let mut valid = true;
         for side in ["inputSchema", "outputSchema"] {
             if let Some(path) = find_keyword(&wire[side], "default", &format!("/{side}")) {
                 problems.push(format!("a `default` keyword is published at {path}"));
+            }
+            if let Some(schema) = wire.get(side)
+                && let Err(e) = jsonschema::draft202012::meta::validate(schema)
+            {
+                valid = false;
+                problems.push(format!(
+                    "{side} is not a valid JSON Schema 2020-12 schema: {e} at {}",
+                    e.instance_path()
+                ));
             }
         }
         let input = &wire["inputSchema"];
@@ -613,15 +626,17 @@ mod contract {
                 ));
             }
         }
-        for schema in [input, &wire["outputSchema"]] {
-            examples_problems(schema, "", &mut problems);
-        }
-        match serde_json::from_str::<Value>(f.example_call) {
-            Ok(call) if jsonschema::is_valid(input, &call) => {}
-            _ => problems.push(format!(
-                "the example call {} does not pass the inputSchema",
-                f.example_call
-            )),
+        if valid {
+            for schema in [input, &wire["outputSchema"]] {
+                examples_problems(schema, "", &mut problems);
+            }
+            match serde_json::from_str::<Value>(f.example_call) {
+                Ok(call) if jsonschema::is_valid(input, &call) => {}
+                _ => problems.push(format!(
+                    "the example call {} does not pass the inputSchema",
+                    f.example_call
+                )),
+            }
         }
         if f.structured_output != tool.output_schema.is_some() {
             problems.push(format!(
@@ -808,6 +823,29 @@ mod contract {
             );
             let tool: Tool = serde_json::from_value(wire.clone()).expect("a tool");
             assert_eq!(tool_problems(&FIXTURE, &tool, &wire), Vec::<String>::new());
+        }
+
+        /// An emitted schema the 2020-12 meta-schema refuses is reported, on either side,
+        /// instead of passing unseen (an output schema) or panicking in the example checks.
+        #[test]
+        fn a_schema_the_meta_schema_refuses_is_reported() {
+            let mut wire = wire(
+                json!({"type": "string", "description": "The default branch.", "minLength": -1, "examples": ["main"]}),
+            );
+            wire["outputSchema"] =
+                json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": "3"}}});
+            let tool: Tool = serde_json::from_value(wire.clone()).expect("a tool");
+            let fixture = ToolFixture {
+                structured_output: true,
+                ..FIXTURE
+            };
+            assert_eq!(
+                tool_problems(&fixture, &tool, &wire),
+                vec![
+                    "inputSchema is not a valid JSON Schema 2020-12 schema: -1 is less than the minimum of 0 at /properties/default/minLength".to_owned(),
+                    "outputSchema is not a valid JSON Schema 2020-12 schema: \"3\" is not of type \"number\" at /properties/n/maximum".to_owned(),
+                ]
+            );
         }
 
         #[test]

@@ -217,8 +217,18 @@ impl Validator<'_> {
     }
 }
 
-/// An absolute URI: a scheme, then no spaces and no template braces.
+/// An absolute URI, as the official schemas' `format: uri` (RFC 3986) takes it: a scheme,
+/// then ASCII characters a URI may hold, `%` only as an escape, and no template braces.
 fn fixed_uri(uri: &str) -> Result<(), String> {
+    scheme_and_characters(uri)?;
+    if !is_format("uri", uri) {
+        return Err("it is not an RFC 3986 URI".into());
+    }
+    Ok(())
+}
+
+/// The checks that name the problem: the scheme, then each character.
+fn scheme_and_characters(uri: &str) -> Result<(), String> {
     let Some((scheme, _)) = uri.split_once(':') else {
         return Err("it has no scheme".into());
     };
@@ -237,8 +247,43 @@ fn fixed_uri(uri: &str) -> Result<(), String> {
         .find(|c| not_in_uri(*c) || matches!(c, '{' | '}'))
     {
         Some(c) => Err(format!("{c:?} cannot appear in a URI")),
-        None => Ok(()),
+        None => ascii_and_escapes(uri),
     }
+}
+
+/// RFC 3986 holds ASCII only (a client would escape anything else, and the URI it reads
+/// would no longer be the one declared), and `%` starts a two-hex-digit escape.
+fn ascii_and_escapes(text: &str) -> Result<(), String> {
+    if let Some(c) = text.chars().find(|c| !c.is_ascii()) {
+        let mut utf8 = [0; 4];
+        let escaped: String = c
+            .encode_utf8(&mut utf8)
+            .bytes()
+            .map(|b| format!("%{b:02X}"))
+            .collect();
+        return Err(format!(
+            "{c:?} cannot appear in a URI; percent-encode it as `{escaped}`"
+        ));
+    }
+    for (i, _) in text.match_indices('%') {
+        let digits = text.as_bytes().get(i + 1..i + 3);
+        if !digits.is_some_and(|d| d.iter().all(u8::is_ascii_hexdigit)) {
+            let written = &text[i..text.len().min(i + 3)];
+            return Err(format!(
+                "`{written}` is not a percent-escape; write `%25` for a `%` itself"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `text` passes the JSON Schema `format` the official MCP schemas declare for it,
+/// checked by the same validator the contract tests use.
+fn is_format(format: &str, text: &str) -> bool {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&serde_json::json!({ "format": format }))
+        .is_ok_and(|v| v.is_valid(&serde_json::Value::from(text)))
 }
 
 fn not_in_uri(c: char) -> bool {
@@ -251,6 +296,7 @@ pub fn template(template: &str) -> Result<Vec<String>, String> {
     if let Some(c) = template.chars().find(|c| not_in_uri(*c)) {
         return Err(format!("{c:?} cannot appear in a URI"));
     }
+    ascii_and_escapes(template)?;
     let mut variables: Vec<String> = Vec::new();
     // The literal text since the previous variable.
     let mut literal = String::new();
@@ -287,7 +333,8 @@ pub fn template(template: &str) -> Result<Vec<String>, String> {
             return Err("two variables touch; separate them with literal text such as `/`".into());
         }
         if variables.is_empty() {
-            fixed_uri(&literal).map_err(|p| format!("before the first variable, {p}"))?;
+            scheme_and_characters(&literal)
+                .map_err(|p| format!("before the first variable, {p}"))?;
         }
         variables.push(name.to_owned());
         literal.clear();
@@ -295,6 +342,16 @@ pub fn template(template: &str) -> Result<Vec<String>, String> {
     }
     if variables.is_empty() {
         return Err("it has no variable; use `uri:` for a fixed resource".into());
+    }
+    // A client reads what the template expands to as a resource URI. The official schemas'
+    // `format: uri-template` (RFC 6570) follows: its literals admit every URI character, and
+    // the variables above are a narrower grammar than its own.
+    let mut expanded = template.to_owned();
+    for v in &variables {
+        expanded = expanded.replace(&format!("{{{v}}}"), "x");
+    }
+    if !is_format("uri", &expanded) {
+        return Err("it does not expand to an RFC 3986 URI".into());
     }
     Ok(variables)
 }

@@ -19,7 +19,7 @@ pub const UNKNOWN: &str = "argument_unknown";
 const QUOTED_CHARS: usize = 60;
 
 /// The validator's message, with the rejected value cut to [`QUOTED_CHARS`] when longer.
-fn described(error: &jsonschema::ValidationError<'_>) -> String {
+pub(crate) fn described(error: &jsonschema::ValidationError<'_>) -> String {
     let value = error.instance().to_string();
     if value.chars().count() <= QUOTED_CHARS {
         return error.to_string();

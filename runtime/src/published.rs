@@ -69,6 +69,7 @@ pub struct Published {
     /// `initialize` and `server/discover` information.
     pub info: ServerConfig,
     validators: Vec<jsonschema::Validator>,
+    output_validators: Vec<Option<jsonschema::Validator>>,
     index: HashMap<&'static str, usize>,
 }
 
@@ -86,11 +87,12 @@ impl Published {
     /// # Panics
     ///
     /// When the spec is not what the generator emits (a tool that is not valid JSON, or an
-    /// input schema that does not compile). The generator checks both at build time, so
+    /// input or output schema that does not compile). The generator checks both at build time, so
     /// this marks a bug in the generator, surfaced at start-up rather than at a call.
     pub fn new(spec: &'static ContractSpec) -> Self {
         let mut tools = Vec::with_capacity(spec.tools.len());
         let mut validators = Vec::with_capacity(spec.tools.len());
+        let mut output_validators = Vec::with_capacity(spec.tools.len());
         let mut index = HashMap::with_capacity(spec.tools.len());
         for (i, json) in spec.tools.iter().enumerate() {
             let tool: Tool = serde_json::from_str(json).unwrap_or_else(|e| {
@@ -106,12 +108,24 @@ impl Published {
                         tool.name
                     )
                 });
+            let output_validator = tool.output_schema.as_ref().map(|output| {
+                jsonschema::options()
+                    .should_validate_formats(true)
+                    .build(&serde_json::Value::Object((**output).clone()))
+                    .unwrap_or_else(|e| {
+                        panic!(
+                            "mcp-contract: the output schema of `{}` does not compile: {e}",
+                            tool.name
+                        )
+                    })
+            });
             let name: &'static str = serde_json::from_str::<NameOnly>(json)
                 .map(|n| n.name)
                 .unwrap_or_default();
             index.insert(name, i);
             tools.push(tool);
             validators.push(validator);
+            output_validators.push(output_validator);
         }
         let mut server = Implementation::new(spec.name, spec.version);
         if let Some(title) = spec.title {
@@ -146,6 +160,7 @@ impl Published {
                 .collect(),
             info,
             validators,
+            output_validators,
             index,
         }
     }
@@ -158,6 +173,11 @@ impl Published {
     /// The compiled input schema of tool `i`.
     pub fn validator(&self, i: usize) -> &jsonschema::Validator {
         &self.validators[i]
+    }
+
+    /// The compiled output schema of tool `i`, for a tool that publishes one.
+    pub fn output_validator(&self, i: usize) -> Option<&jsonschema::Validator> {
+        self.output_validators[i].as_ref()
     }
 }
 

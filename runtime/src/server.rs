@@ -178,7 +178,7 @@ impl<D: Dispatch> Server<D> {
             .catch_unwind()
             .await
         {
-            Ok(result) => result,
+            Ok(result) => conforming(published, index, name, result),
             Err(panic) => {
                 let detail = panic
                     .downcast_ref::<&str>()
@@ -352,6 +352,47 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     }
 }
 
+/// `result` when it keeps the tool's published outputSchema, which the spec requires of every
+/// structured result; otherwise an `internal_error` in its place. The generated types fix the
+/// shape, but not the constraints: a handler can still return 0 for `minimum: 1`, a string
+/// breaking a `pattern`, or NaN (sent as `null`).
+fn conforming(
+    published: &Published,
+    index: usize,
+    name: &str,
+    result: rmcp::model::CallToolResult,
+) -> rmcp::model::CallToolResult {
+    let Some(validator) = published.output_validator(index) else {
+        return result;
+    };
+    if result.is_error == Some(true) {
+        return result;
+    }
+    let problems: Vec<String> = match &result.structured_content {
+        Some(value) => validator
+            .iter_errors(value)
+            .map(|error| {
+                let at = error.instance_path().to_string();
+                let at = if at.is_empty() { "/".to_owned() } else { at };
+                format!("at `{at}`: {}", arguments::described(&error))
+            })
+            .collect(),
+        None => vec!["no structured content".to_owned()],
+    };
+    let Some(first) = problems.first() else {
+        return result;
+    };
+    tracing::error!(
+        tool = name,
+        ?problems,
+        "tool result breaks its outputSchema"
+    );
+    call::internal(format!(
+        "`{name}` produced a result that does not match its outputSchema ({first}), so it \
+         was not sent."
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::LazyLock;
@@ -400,6 +441,67 @@ mod tests {
             _values: Vec<String>,
         ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
             panic!("eager failure")
+        }
+    }
+
+    static COUNTING: ContractSpec = ContractSpec {
+        name: "counting",
+        tools: &[
+            r#"{"name":"count","description":"Counts.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1},"unit":{"type":"string"}},"required":["n"],"additionalProperties":false}}"#,
+        ],
+        resources: &[],
+        ..SPEC
+    };
+    static COUNTING_PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&COUNTING));
+
+    /// A handler whose structured result is `value`, whatever its tool's outputSchema says.
+    struct Returns(serde_json::Value);
+
+    impl Dispatch for Returns {
+        fn published(&self) -> &'static Published {
+            &COUNTING_PUBLISHED
+        }
+        fn call(&self, _tool: usize, _arguments: JsonObject) -> BoxFuture<'_, CallToolResult> {
+            let value = self.0.clone();
+            Box::pin(async move { CallToolResult::structured(value) })
+        }
+        fn read_resource(
+            &self,
+            _resource: usize,
+            _values: Vec<String>,
+        ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
+            unreachable!("no resources")
+        }
+    }
+
+    #[tokio::test]
+    async fn a_result_that_breaks_the_output_schema_is_never_sent() {
+        let good = Server::new(Returns(serde_json::json!({"n": 2})))
+            .call("count", None)
+            .await
+            .expect("a result");
+        assert_eq!(good.is_error, Some(false));
+        assert_eq!(good.structured_content, Some(serde_json::json!({"n": 2})));
+
+        for bad in [
+            serde_json::json!({"n": 0}),
+            serde_json::json!({"n": 1, "unit": null}),
+            serde_json::json!({"unit": "x"}),
+        ] {
+            let result = Server::new(Returns(bad.clone()))
+                .call("count", None)
+                .await
+                .expect("a tool result, not a protocol error");
+            assert_eq!(result.is_error, Some(true), "{bad}");
+            assert_eq!(
+                result.structured_content, None,
+                "{bad}: the value is not sent"
+            );
+            let text = format!("{:?}", result.content);
+            assert!(
+                text.contains("internal_error") && text.contains("outputSchema"),
+                "{bad}: {text}"
+            );
         }
     }
 

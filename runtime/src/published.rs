@@ -98,27 +98,11 @@ impl Published {
             let tool: Tool = serde_json::from_str(json).unwrap_or_else(|e| {
                 panic!("mcp-contract: generated tool #{i} is not a valid Tool: {e}")
             });
-            let schema = serde_json::Value::Object((*tool.input_schema).clone());
-            let validator = jsonschema::options()
-                .should_validate_formats(true)
-                .build(&schema)
-                .unwrap_or_else(|e| {
-                    panic!(
-                        "mcp-contract: the input schema of `{}` does not compile: {e}",
-                        tool.name
-                    )
-                });
-            let output_validator = tool.output_schema.as_ref().map(|output| {
-                jsonschema::options()
-                    .should_validate_formats(true)
-                    .build(&serde_json::Value::Object((**output).clone()))
-                    .unwrap_or_else(|e| {
-                        panic!(
-                            "mcp-contract: the output schema of `{}` does not compile: {e}",
-                            tool.name
-                        )
-                    })
-            });
+            let validator = compile(&tool, "input", &tool.input_schema);
+            let output_validator = tool
+                .output_schema
+                .as_ref()
+                .map(|output| compile(&tool, "output", output));
             let name: &'static str = serde_json::from_str::<NameOnly>(json)
                 .map(|n| n.name)
                 .unwrap_or_default();
@@ -179,6 +163,19 @@ impl Published {
     pub fn output_validator(&self, i: usize) -> Option<&jsonschema::Validator> {
         self.output_validators[i].as_ref()
     }
+}
+
+/// The validator of one of `tool`'s schemas (`which` is "input" or "output"), formats checked.
+fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> jsonschema::Validator {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&serde_json::Value::Object(schema.clone()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "mcp-contract: the {which} schema of `{}` does not compile: {e}",
+                tool.name
+            )
+        })
 }
 
 /// A tool without the `x-mcp-header` annotations, which only 2026-07-28 defines; they sit on

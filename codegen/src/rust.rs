@@ -229,6 +229,9 @@ fn registration(c: &Contract) -> TokenStream {
     quote! {
         #trait_doc_attrs
         #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
+        // Handlers take `&self` whatever the tool is called (`into_parts`, `from_url`, or a
+        // resource `into`, whose method is `into_resource`).
+        #[allow(clippy::wrong_self_convention)]
         pub trait Tools: Send + Sync + 'static {
             #(#trait_items)*
             #(#resource_methods)*
@@ -402,14 +405,14 @@ fn resource_params(r: &ResourceDef) -> TokenStream {
 fn resource_arm(index: usize, r: &ResourceDef) -> TokenStream {
     let method = ident(&r.method);
     match &r.uri {
-        ResourceUri::Fixed(_) => quote!(#index => self.0.#method().await,),
+        ResourceUri::Fixed(_) => quote!(#index => Tools::#method(&self.0).await,),
         ResourceUri::Template { variables, .. } => {
             let p = ident(&r.params_type);
             let fields = variables.iter().map(|v| {
                 let f = ident(&crate::ident::snake(v));
                 quote!(#f: values.next().unwrap_or_default(),)
             });
-            quote!(#index => self.0.#method(#p { #(#fields)* }).await,)
+            quote!(#index => Tools::#method(&self.0, #p { #(#fields)* }).await,)
         }
     }
 }
@@ -423,7 +426,9 @@ fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
     };
     quote! {
         #index => match ::mcp_contract::call::arguments::<#args>(arguments) {
-            Ok(args) => #finish(self.0.#method(args).await),
+            // A path call: as a method call, a prelude trait method of the same name taking
+            // `self` by value (a tool named `into` or `try_into`) would be picked instead.
+            Ok(args) => #finish(Tools::#method(&self.0, args).await),
             Err(refused) => refused.into_result(),
         },
     }

@@ -58,10 +58,31 @@ fn format_items(tokens: TokenStream) -> String {
 
 /// Doc attributes for a text, one per line, each with the space rustdoc expects after `///`.
 fn doc(text: &str) -> TokenStream {
-    let lines = rustdoc_safe(text)
+    let lines = rustdoc_safe(&comment_safe(text))
         .into_iter()
         .map(|l| if l.is_empty() { l } else { format!(" {l}") });
     quote!(#(#[doc = #lines])*)
+}
+
+/// Text rustc and clippy accept in a doc comment: a bare carriage return (an error there)
+/// breaks the line, a tab (clippy's `tabs_in_doc_comments`) is four spaces, and a character
+/// that changes the direction of text (denied in comments, since it can make code read
+/// differently from how it runs) is written as its escape, `\u{202E}`.
+fn comment_safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' => out.push('\n'),
+            '\t' => out.push_str("    "),
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("\\u{{{:X}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Manifest prose as rustdoc lines that neither run as doctests nor trip clippy's doc lints:

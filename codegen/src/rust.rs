@@ -88,7 +88,8 @@ fn comment_safe(text: &str) -> String {
 /// Manifest prose as rustdoc lines that neither run as doctests nor trip clippy's doc lints:
 /// text holding a code fence goes inside a longer `text` fence; otherwise lines lose their
 /// indentation (an indented line would be a code block, hence a doctest), and a line that
-/// continues a list item is indented under it.
+/// continues a list item or a quote lazily is indented under the item's text or given the
+/// quote's `>` (clippy's `doc_lazy_continuation`).
 fn rustdoc_safe(text: &str) -> Vec<String> {
     if text.contains("```") {
         let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
@@ -99,26 +100,49 @@ fn rustdoc_safe(text: &str) -> Vec<String> {
         return lines;
     }
     let mut lines = Vec::new();
-    let mut in_item = false;
+    // The indentation under the current list item, outside any quote.
+    let mut base = String::new();
+    // What a continuation line starts with: `base`, then the quote's markers and the
+    // indentation of an item inside the quote.
+    let mut continuation = String::new();
     for line in text.lines().map(str::trim) {
-        let item = line.starts_with("- ")
-            || line.starts_with("* ")
-            || line
-                .split_once(". ")
-                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
         if line.is_empty() {
-            in_item = false;
+            base.clear();
+            continuation.clear();
             lines.push(String::new());
-        } else if item {
-            in_item = true;
+        } else if let Some(width) = list_item(line) {
+            base = " ".repeat(width);
+            continuation.clone_from(&base);
             lines.push(line.to_owned());
-        } else if in_item {
-            lines.push(format!("  {line}"));
+        } else if line.starts_with('>') {
+            let inner = line.trim_start_matches(['>', ' ']);
+            let markers = line[..line.len() - inner.len()].trim_end();
+            let indent = " ".repeat(list_item(inner).unwrap_or(0));
+            continuation = format!("{base}{markers} {indent}");
+            lines.push(format!("{base}{line}"));
         } else {
-            lines.push(line.to_owned());
+            lines.push(format!("{continuation}{line}"));
         }
     }
     lines
+}
+
+/// The column the text of a Markdown list item starts at, when `line` starts one: a bullet
+/// (`-`, `*`, `+`) or up to nine digits and `.` or `)`, then one to four spaces.
+fn list_item(line: &str) -> Option<usize> {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = match line.as_bytes().get(digits) {
+        Some(b'-' | b'*' | b'+') if digits == 0 => 1,
+        Some(b'.' | b')') if (1..=9).contains(&digits) => digits + 1,
+        _ => return None,
+    };
+    let spaces = line[marker..].bytes().take_while(|&b| b == b' ').count();
+    match spaces {
+        0 => None,
+        // The line holds only the marker, or its text is itself indented code: one space.
+        _ if spaces == line.len() - marker || spaces > 4 => Some(marker + 1),
+        _ => Some(marker + spaces),
+    }
 }
 
 fn ident(name: &str) -> syn::Ident {

@@ -798,6 +798,9 @@ fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef], attrs: TokenStream)
     quote! {
         #summary
         #attrs
+        // A code with many placeholders is as large as it is; boxing would only make the
+        // enum harder to build and match.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum #name { #(#variants)* }
 
@@ -843,6 +846,13 @@ fn render_arm(e: &ErrorDef, template: &Template, optional: bool) -> TokenStream 
     }
     let (pattern, text) = if binds.is_empty() {
         (quote!(Self::#v { .. }), quote!(String::from(#plain)))
+    } else if let [TemplatePart::Field(_)] = template.parts.as_slice() {
+        // `format!("{}", x)` is clippy's useless_format.
+        let a = &binds[0];
+        (
+            quote!(Self::#v { #a, .. }),
+            quote!(::core::clone::Clone::clone(#a)),
+        )
     } else {
         (
             quote!(Self::#v { #(#binds),*, .. }),

@@ -86,12 +86,12 @@ fn comment_safe(text: &str) -> String {
 }
 
 /// Manifest prose as rustdoc lines that neither run as doctests nor trip clippy's doc lints:
-/// text holding a code fence goes inside a longer `text` fence; otherwise lines lose their
-/// indentation (an indented line would be a code block, hence a doctest), and a line that
-/// continues a list item or a quote lazily is indented under the item's text or given the
-/// quote's `>` (clippy's `doc_lazy_continuation`).
+/// text holding a code fence (of backticks or of tildes) goes inside a longer `text` fence of
+/// backticks; otherwise lines lose their indentation (an indented line would be a code block,
+/// hence a doctest), and a line that continues a list item or a quote lazily is indented under
+/// the item's text or given the quote's `>` (clippy's `doc_lazy_continuation`).
 fn rustdoc_safe(text: &str) -> Vec<String> {
-    if text.contains("```") {
+    if text.contains("```") || text.contains("~~~") {
         let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
         let fence = "`".repeat(longest.max(3) + 1);
         let mut lines = vec![format!("{fence}text")];
@@ -102,47 +102,65 @@ fn rustdoc_safe(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
     // The indentation under the current list item, outside any quote.
     let mut base = String::new();
-    // What a continuation line starts with: `base`, then the quote's markers and the
-    // indentation of an item inside the quote.
+    // What a continuation line starts with: `base`, then the markers of any quote and the
+    // indentation of any item opened inside it.
     let mut continuation = String::new();
     for line in text.lines().map(str::trim) {
-        if line.is_empty() {
-            base.clear();
-            continuation.clear();
-            lines.push(String::new());
-        } else if let Some(width) = list_item(line) {
-            base = " ".repeat(width);
-            continuation.clone_from(&base);
-            lines.push(line.to_owned());
-        } else if line.starts_with('>') {
-            let inner = line.trim_start_matches(['>', ' ']);
-            let markers = line[..line.len() - inner.len()].trim_end();
-            let indent = " ".repeat(list_item(inner).unwrap_or(0));
-            continuation = format!("{base}{markers} {indent}");
-            lines.push(format!("{base}{line}"));
-        } else {
-            lines.push(format!("{continuation}{line}"));
+        match open_blocks(line) {
+            _ if line.is_empty() => {
+                base.clear();
+                continuation.clear();
+                lines.push(String::new());
+            }
+            Some((opened, under)) if line.starts_with('>') => {
+                lines.push(format!("{base}{opened}"));
+                continuation = format!("{base}{under}");
+            }
+            Some((opened, under)) => {
+                lines.push(opened);
+                base.clone_from(&under);
+                continuation = under;
+            }
+            None => lines.push(format!("{continuation}{line}")),
         }
     }
     lines
 }
 
-/// The column the text of a Markdown list item starts at, when `line` starts one: a bullet
-/// (`-`, `*`, `+`) or up to nine digits and `.` or `)`, then one to four spaces.
-fn list_item(line: &str) -> Option<usize> {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    let marker = match line.as_bytes().get(digits) {
-        Some(b'-' | b'*' | b'+') if digits == 0 => 1,
-        Some(b'.' | b')') if (1..=9).contains(&digits) => digits + 1,
-        _ => return None,
+/// When `line` opens a quote or a list item (`>`, `-`, `*`, `+`, or up to nine digits and
+/// `.` or `)`), possibly nested: the line with one space after each marker, so its text can
+/// never be indented code (a doctest), and the prefix that continues it.
+fn open_blocks(line: &str) -> Option<(String, String)> {
+    let (marker, rest, under) = if let Some(rest) = line.strip_prefix('>') {
+        (">", rest, "> ".to_owned())
+    } else {
+        // `- - -` and `***` are rules, after which an indented line would be code.
+        let mut chars = line.chars().filter(|c| *c != ' ');
+        if let Some(c @ ('-' | '*' | '_')) = chars.next()
+            && chars.clone().count() >= 2
+            && chars.all(|d| d == c)
+        {
+            return None;
+        }
+        let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+        let width = match line.as_bytes().get(digits) {
+            Some(b'-' | b'*' | b'+') if digits == 0 => 1,
+            Some(b'.' | b')') if (1..=9).contains(&digits) => digits + 1,
+            _ => return None,
+        };
+        let rest = &line[width..];
+        if !rest.starts_with(' ') {
+            return None;
+        }
+        (&line[..width], rest, " ".repeat(width + 1))
     };
-    let spaces = line[marker..].bytes().take_while(|&b| b == b' ').count();
-    match spaces {
-        0 => None,
-        // The line holds only the marker, or its text is itself indented code: one space.
-        _ if spaces == line.len() - marker || spaces > 4 => Some(marker + 1),
-        _ => Some(marker + spaces),
-    }
+    let rest = rest.trim_start();
+    let (inner, inner_under) =
+        open_blocks(rest).unwrap_or_else(|| (rest.to_owned(), String::new()));
+    Some((
+        format!("{marker} {inner}").trim_end().to_owned(),
+        format!("{under}{inner_under}"),
+    ))
 }
 
 fn ident(name: &str) -> syn::Ident {

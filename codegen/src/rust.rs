@@ -743,6 +743,45 @@ fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenStream {
     }
 }
 
+/// The first place in a (validated) default that holds an integer its Rust type cannot, as a
+/// JSON pointer and that type (`i64`, or `u64` under `minimum: 0`); [`value_expr`] would
+/// otherwise saturate it silently.
+pub(crate) fn integer_out_of_range(
+    c: &Contract,
+    schema: &Schema,
+    value: &Value,
+    at: &str,
+) -> Option<(String, &'static str)> {
+    match (&schema.kind, value) {
+        (Kind::Named(i), v) => integer_out_of_range(c, &c.types[*i].schema, v, at),
+        (Kind::Integer, Value::Number(n)) => {
+            // 2^64 and 2^63, exactly representable as f64.
+            let (ty, fits) = if schema.constraints.non_negative() {
+                let whole = n
+                    .as_f64()
+                    .is_some_and(|f| (0.0..18_446_744_073_709_551_616.0).contains(&f));
+                ("u64", n.as_u64().is_some() || whole)
+            } else {
+                let whole = n.as_f64().is_some_and(|f| {
+                    (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
+                });
+                ("i64", n.as_i64().is_some() || whole)
+            };
+            (!fits).then(|| (at.to_owned(), ty))
+        }
+        (Kind::Array(items), Value::Array(values)) => values
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| integer_out_of_range(c, items, v, &format!("{at}/{i}"))),
+        (Kind::Object(o), Value::Object(given)) => o.fields.iter().find_map(|f| {
+            given
+                .get(&f.name)
+                .and_then(|v| integer_out_of_range(c, &f.schema, v, &format!("{at}/{}", f.name)))
+        }),
+        _ => None,
+    }
+}
+
 fn enum_expr(name: &str, e: &EnumDef, value: &Value) -> TokenStream {
     let ty = ident(name);
     let variant = e

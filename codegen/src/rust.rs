@@ -277,7 +277,9 @@ fn registration(c: &Contract) -> TokenStream {
          compile error until it is implemented here."
     );
     let trait_doc_attrs = doc(&trait_doc);
-    let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{source}`");
+    // `on_unimplemented` strings are format strings: braces in the manifest's path are doubled.
+    let braced = source.replace('{', "{{").replace('}', "}}");
+    let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{braced}`");
     let methods: Vec<String> = c
         .tools
         .iter()
@@ -286,7 +288,7 @@ fn registration(c: &Contract) -> TokenStream {
         .map(|m| format!("`{m}`"))
         .collect();
     let note = format!(
-        "implement `Tools` for it: one async method for each tool and resource in `{source}`: {}",
+        "implement `Tools` for it: one async method for each tool and resource in `{braced}`: {}",
         methods.join(", ")
     );
     quote! {

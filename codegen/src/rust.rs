@@ -105,7 +105,15 @@ fn rustdoc_safe(text: &str) -> Vec<String> {
     // What a continuation line starts with: `base`, then the markers of any quote and the
     // indentation of any item opened inside it.
     let mut continuation = String::new();
+    // Footnotes defined at the start of a line (`[^1]: …`); references to others are escaped.
+    let defined: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter_map(|l| footnote_label(l).filter(|label| l[label.len()..].starts_with(':')))
+        .collect();
     for line in text.lines().map(str::trim) {
+        let escaped = escape_footnotes(line, &defined);
+        let line = escaped.as_str();
         match open_blocks(line) {
             _ if line.is_empty() => {
                 base.clear();
@@ -155,12 +163,67 @@ fn open_blocks(line: &str) -> Option<(String, String)> {
         (&line[..width], rest, " ".repeat(width + 1))
     };
     let rest = rest.trim_start();
-    let (inner, inner_under) =
-        open_blocks(rest).unwrap_or_else(|| (rest.to_owned(), String::new()));
+    // A link reference definition (`[a]: url`) cannot sit in a quote or a list item (clippy's
+    // doc_nested_refdefs): escaped, it reads as written.
+    let refdef = rest.starts_with('[')
+        && rest
+            .find(']')
+            .is_some_and(|end| rest[end + 1..].starts_with(':'));
+    let text = if refdef {
+        format!("\\{rest}")
+    } else {
+        rest.to_owned()
+    };
+    let (inner, inner_under) = open_blocks(rest).unwrap_or((text, String::new()));
     Some((
         format!("{marker} {inner}").trim_end().to_owned(),
         format!("{under}{inner_under}"),
     ))
+}
+
+/// `[^12]` when `text` starts with a footnote reference: a caret and digits in brackets.
+fn footnote_label(text: &str) -> Option<&str> {
+    let digits = text
+        .strip_prefix("[^")?
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    (digits > 0 && text[2 + digits..].starts_with(']')).then(|| &text[..3 + digits])
+}
+
+/// `line` with a backslash before each footnote reference (`[^1]`) that has no definition and
+/// is not in a code span: rustdoc shows it as written, and clippy's doc_suspicious_footnotes
+/// flags it.
+fn escape_footnotes(line: &str, defined: &[&str]) -> String {
+    let mut out = String::with_capacity(line.len());
+    // The length of the backtick run that opened the current code span.
+    let mut code: Option<usize> = None;
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        if c == '`' {
+            let run = rest.len() - rest.trim_start_matches('`').len();
+            let fence = &rest[..run];
+            code = match code {
+                Some(n) if n == run => None,
+                None if rest[run..].contains(fence) => Some(run),
+                open => open,
+            };
+            out.push_str(fence);
+            rest = &rest[run..];
+            continue;
+        }
+        if code.is_none()
+            && !out.ends_with('\\')
+            && let Some(label) = footnote_label(rest)
+            && !rest[label.len()..].starts_with(':')
+            && !defined.contains(&label)
+        {
+            out.push('\\');
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 fn ident(name: &str) -> syn::Ident {

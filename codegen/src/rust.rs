@@ -58,18 +58,40 @@ fn format_items(tokens: TokenStream) -> String {
 
 /// Doc attributes for a text, one per line, each with the space rustdoc expects after `///`.
 fn doc(text: &str) -> TokenStream {
-    let lines = rustdoc_safe(text)
+    let lines = rustdoc_safe(&comment_safe(text))
         .into_iter()
         .map(|l| if l.is_empty() { l } else { format!(" {l}") });
     quote!(#(#[doc = #lines])*)
 }
 
+/// Text rustc and clippy accept in a doc comment: a bare carriage return (an error there)
+/// breaks the line, a tab (clippy's `tabs_in_doc_comments`) is four spaces, and a character
+/// that changes the direction of text (denied in comments, since it can make code read
+/// differently from how it runs) is written as its escape, `\u{202E}`.
+fn comment_safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' => out.push('\n'),
+            '\t' => out.push_str("    "),
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("\\u{{{:X}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Manifest prose as rustdoc lines that neither run as doctests nor trip clippy's doc lints:
-/// text holding a code fence goes inside a longer `text` fence; otherwise lines lose their
-/// indentation (an indented line would be a code block, hence a doctest), and a line that
-/// continues a list item is indented under it.
+/// text holding a code fence (of backticks or of tildes) goes inside a longer `text` fence of
+/// backticks; otherwise lines lose their indentation (an indented line would be a code block,
+/// hence a doctest), and a line that continues a list item or a quote lazily is indented under
+/// the item's text or given the quote's `>` (clippy's `doc_lazy_continuation`).
 fn rustdoc_safe(text: &str) -> Vec<String> {
-    if text.contains("```") {
+    if text.contains("```") || text.contains("~~~") {
         let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
         let fence = "`".repeat(longest.max(3) + 1);
         let mut lines = vec![format!("{fence}text")];
@@ -78,26 +100,130 @@ fn rustdoc_safe(text: &str) -> Vec<String> {
         return lines;
     }
     let mut lines = Vec::new();
-    let mut in_item = false;
+    // The indentation under the current list item, outside any quote.
+    let mut base = String::new();
+    // What a continuation line starts with: `base`, then the markers of any quote and the
+    // indentation of any item opened inside it.
+    let mut continuation = String::new();
+    // Footnotes defined at the start of a line (`[^1]: …`); references to others are escaped.
+    let defined: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter_map(|l| footnote_label(l).filter(|label| l[label.len()..].starts_with(':')))
+        .collect();
     for line in text.lines().map(str::trim) {
-        let item = line.starts_with("- ")
-            || line.starts_with("* ")
-            || line
-                .split_once(". ")
-                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-        if line.is_empty() {
-            in_item = false;
-            lines.push(String::new());
-        } else if item {
-            in_item = true;
-            lines.push(line.to_owned());
-        } else if in_item {
-            lines.push(format!("  {line}"));
-        } else {
-            lines.push(line.to_owned());
+        let escaped = escape_footnotes(line, &defined);
+        let line = escaped.as_str();
+        match open_blocks(line) {
+            _ if line.is_empty() => {
+                base.clear();
+                continuation.clear();
+                lines.push(String::new());
+            }
+            Some((opened, under)) if line.starts_with('>') => {
+                lines.push(format!("{base}{opened}"));
+                continuation = format!("{base}{under}");
+            }
+            Some((opened, under)) => {
+                lines.push(opened);
+                base.clone_from(&under);
+                continuation = under;
+            }
+            None => lines.push(format!("{continuation}{line}")),
         }
     }
     lines
+}
+
+/// When `line` opens a quote or a list item (`>`, `-`, `*`, `+`, or up to nine digits and
+/// `.` or `)`), possibly nested: the line with one space after each marker, so its text can
+/// never be indented code (a doctest), and the prefix that continues it.
+fn open_blocks(line: &str) -> Option<(String, String)> {
+    let (marker, rest, under) = if let Some(rest) = line.strip_prefix('>') {
+        (">", rest, "> ".to_owned())
+    } else {
+        // `- - -` and `***` are rules, after which an indented line would be code.
+        let mut chars = line.chars().filter(|c| *c != ' ');
+        if let Some(c @ ('-' | '*' | '_')) = chars.next()
+            && chars.clone().count() >= 2
+            && chars.all(|d| d == c)
+        {
+            return None;
+        }
+        let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+        let width = match line.as_bytes().get(digits) {
+            Some(b'-' | b'*' | b'+') if digits == 0 => 1,
+            Some(b'.' | b')') if (1..=9).contains(&digits) => digits + 1,
+            _ => return None,
+        };
+        let rest = &line[width..];
+        if !rest.starts_with(' ') {
+            return None;
+        }
+        (&line[..width], rest, " ".repeat(width + 1))
+    };
+    let rest = rest.trim_start();
+    // A link reference definition (`[a]: url`) cannot sit in a quote or a list item (clippy's
+    // doc_nested_refdefs): escaped, it reads as written.
+    let refdef = rest.starts_with('[')
+        && rest
+            .find(']')
+            .is_some_and(|end| rest[end + 1..].starts_with(':'));
+    let text = if refdef {
+        format!("\\{rest}")
+    } else {
+        rest.to_owned()
+    };
+    let (inner, inner_under) = open_blocks(rest).unwrap_or((text, String::new()));
+    Some((
+        format!("{marker} {inner}").trim_end().to_owned(),
+        format!("{under}{inner_under}"),
+    ))
+}
+
+/// `[^12]` when `text` starts with a footnote reference: a caret and digits in brackets.
+fn footnote_label(text: &str) -> Option<&str> {
+    let digits = text
+        .strip_prefix("[^")?
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    (digits > 0 && text[2 + digits..].starts_with(']')).then(|| &text[..3 + digits])
+}
+
+/// `line` with a backslash before each footnote reference (`[^1]`) that has no definition and
+/// is not in a code span: rustdoc shows it as written, and clippy's doc_suspicious_footnotes
+/// flags it.
+fn escape_footnotes(line: &str, defined: &[&str]) -> String {
+    let mut out = String::with_capacity(line.len());
+    // The length of the backtick run that opened the current code span.
+    let mut code: Option<usize> = None;
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        if c == '`' {
+            let run = rest.len() - rest.trim_start_matches('`').len();
+            let fence = &rest[..run];
+            code = match code {
+                Some(n) if n == run => None,
+                None if rest[run..].contains(fence) => Some(run),
+                open => open,
+            };
+            out.push_str(fence);
+            rest = &rest[run..];
+            continue;
+        }
+        if code.is_none()
+            && !out.ends_with('\\')
+            && let Some(label) = footnote_label(rest)
+            && !rest[label.len()..].starts_with(':')
+            && !defined.contains(&label)
+        {
+            out.push('\\');
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 fn ident(name: &str) -> syn::Ident {
@@ -214,7 +340,9 @@ fn registration(c: &Contract) -> TokenStream {
          compile error until it is implemented here."
     );
     let trait_doc_attrs = doc(&trait_doc);
-    let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{source}`");
+    // `on_unimplemented` strings are format strings: braces in the manifest's path are doubled.
+    let braced = source.replace('{', "{{").replace('}', "}}");
+    let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{braced}`");
     let methods: Vec<String> = c
         .tools
         .iter()
@@ -223,12 +351,15 @@ fn registration(c: &Contract) -> TokenStream {
         .map(|m| format!("`{m}`"))
         .collect();
     let note = format!(
-        "implement `Tools` for it: one async method for each tool and resource in `{source}`: {}",
+        "implement `Tools` for it: one async method for each tool and resource in `{braced}`: {}",
         methods.join(", ")
     );
     quote! {
         #trait_doc_attrs
         #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
+        // Handlers take `&self` whatever the tool is called (`into_parts`, `from_url`, or a
+        // resource `into`, whose method is `into_resource`).
+        #[allow(clippy::wrong_self_convention)]
         pub trait Tools: Send + Sync + 'static {
             #(#trait_items)*
             #(#resource_methods)*
@@ -402,14 +533,14 @@ fn resource_params(r: &ResourceDef) -> TokenStream {
 fn resource_arm(index: usize, r: &ResourceDef) -> TokenStream {
     let method = ident(&r.method);
     match &r.uri {
-        ResourceUri::Fixed(_) => quote!(#index => self.0.#method().await,),
+        ResourceUri::Fixed(_) => quote!(#index => Tools::#method(&self.0).await,),
         ResourceUri::Template { variables, .. } => {
             let p = ident(&r.params_type);
             let fields = variables.iter().map(|v| {
                 let f = ident(&crate::ident::snake(v));
                 quote!(#f: values.next().unwrap_or_default(),)
             });
-            quote!(#index => self.0.#method(#p { #(#fields)* }).await,)
+            quote!(#index => Tools::#method(&self.0, #p { #(#fields)* }).await,)
         }
     }
 }
@@ -423,7 +554,9 @@ fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
     };
     quote! {
         #index => match ::mcp_contract::call::arguments::<#args>(arguments) {
-            Ok(args) => #finish(self.0.#method(args).await),
+            // A path call: as a method call, a prelude trait method of the same name taking
+            // `self` by value (a tool named `into` or `try_into`) would be picked instead.
+            Ok(args) => #finish(Tools::#method(&self.0, args).await),
             Err(refused) => refused.into_result(),
         },
     }
@@ -585,17 +718,33 @@ fn struct_item(c: &Contract, name: &str, fields: &[Field], summary: &str) -> Tok
             }
         })
         .collect();
+    // Arrays nested four deep (`Option<Vec<Vec<Vec<Vec<i64>>>>>`) are what clippy's
+    // type_complexity counts as very complex; the manifest's shape is the type's.
+    let allow = fields
+        .iter()
+        .any(|f| array_depth(c, &f.schema) >= 4)
+        .then(|| quote!(#[allow(clippy::type_complexity)]));
     let defaults = if default_fns.is_empty() {
         quote!()
     } else {
-        quote!(impl #name_ident { #(#default_fns)* })
+        quote!(#allow impl #name_ident { #(#default_fns)* })
     };
     quote! {
         #summary
+        #allow
         #[derive(Debug, Clone, PartialEq, ::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
         #[serde(crate = "::mcp_contract::serde")]
         pub struct #name_ident { #(#items)* }
         #defaults
+    }
+}
+
+/// How many arrays are nested in a schema's Rust type (`Vec<Vec<f64>>` is 2).
+fn array_depth(c: &Contract, schema: &Schema) -> usize {
+    match &schema.kind {
+        Kind::Array(items) => 1 + array_depth(c, items),
+        Kind::Named(i) => array_depth(c, &c.types[*i].schema),
+        _ => 0,
     }
 }
 
@@ -675,6 +824,45 @@ fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenStream {
     }
 }
 
+/// The first place in a (validated) default that holds an integer its Rust type cannot, as a
+/// JSON pointer and that type (`i64`, or `u64` under `minimum: 0`); [`value_expr`] would
+/// otherwise saturate it silently.
+pub(crate) fn integer_out_of_range(
+    c: &Contract,
+    schema: &Schema,
+    value: &Value,
+    at: &str,
+) -> Option<(String, &'static str)> {
+    match (&schema.kind, value) {
+        (Kind::Named(i), v) => integer_out_of_range(c, &c.types[*i].schema, v, at),
+        (Kind::Integer, Value::Number(n)) => {
+            // 2^64 and 2^63, exactly representable as f64.
+            let (ty, fits) = if schema.constraints.non_negative() {
+                let whole = n
+                    .as_f64()
+                    .is_some_and(|f| (0.0..18_446_744_073_709_551_616.0).contains(&f));
+                ("u64", n.as_u64().is_some() || whole)
+            } else {
+                let whole = n.as_f64().is_some_and(|f| {
+                    (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
+                });
+                ("i64", n.as_i64().is_some() || whole)
+            };
+            (!fits).then(|| (at.to_owned(), ty))
+        }
+        (Kind::Array(items), Value::Array(values)) => values
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| integer_out_of_range(c, items, v, &format!("{at}/{i}"))),
+        (Kind::Object(o), Value::Object(given)) => o.fields.iter().find_map(|f| {
+            given
+                .get(&f.name)
+                .and_then(|v| integer_out_of_range(c, &f.schema, v, &format!("{at}/{}", f.name)))
+        }),
+        _ => None,
+    }
+}
+
 fn enum_expr(name: &str, e: &EnumDef, value: &Value) -> TokenStream {
     let ty = ident(name);
     let variant = e
@@ -748,6 +936,9 @@ fn error_enum(name: &str, summary: &str, defs: &[&ErrorDef], attrs: TokenStream)
     quote! {
         #summary
         #attrs
+        // A code with many placeholders is as large as it is; boxing would only make the
+        // enum harder to build and match.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum #name { #(#variants)* }
 
@@ -793,6 +984,13 @@ fn render_arm(e: &ErrorDef, template: &Template, optional: bool) -> TokenStream 
     }
     let (pattern, text) = if binds.is_empty() {
         (quote!(Self::#v { .. }), quote!(String::from(#plain)))
+    } else if let [TemplatePart::Field(_)] = template.parts.as_slice() {
+        // `format!("{}", x)` is clippy's useless_format.
+        let a = &binds[0];
+        (
+            quote!(Self::#v { #a, .. }),
+            quote!(::core::clone::Clone::clone(#a)),
+        )
     } else {
         (
             quote!(Self::#v { #(#binds),*, .. }),

@@ -1351,6 +1351,25 @@ impl Validator<'_> {
                         pending.what
                     ),
                 );
+            } else if pending.what == "default"
+                && let Some((at, ty)) =
+                    crate::rust::integer_out_of_range(contract, &pending.schema, &pending.value, "")
+            {
+                let place = if at.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at `{at}`")
+                };
+                self.error(
+                    "default-out-of-range",
+                    format!("this default holds an integer{place} that the generated `{ty}` cannot"),
+                    pending.span,
+                    if ty == "u64" {
+                        "the handler receives the default as a `u64`: keep it at most 18446744073709551615"
+                    } else {
+                        "the handler receives the default as an `i64`: keep it from -9223372036854775808 to 9223372036854775807, or add `minimum: 0` for a `u64`"
+                    },
+                );
             }
         }
     }

@@ -1160,6 +1160,52 @@ fn null_default() {
 }
 
 #[test]
+fn default_out_of_range() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        example: 1
+        default: 10000000000000000000
+",
+    );
+    let d = single(
+        &text,
+        "default-out-of-range",
+        "this default holds an integer that the generated `i64` cannot",
+        "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "the handler receives the default as an `i64`: keep it from -9223372036854775808 to 9223372036854775807, or add `minimum: 0` for a `u64`"
+        )
+    );
+    // Under `minimum: 0` the type is `u64`, which holds it.
+    let unsigned = text.replace("example: 1\n", "example: 1\n        minimum: 0\n");
+    assert!(load(&Source::new("tools.yaml", unsigned.as_str())).is_ok());
+    // A nested integer is named by its pointer; a whole float counts as the integer it is.
+    single(
+        &with(
+            "    parameters:
+      p:
+        type: object
+        description: P.
+        example: {xs: []}
+        required: false
+        default: {xs: [1, 2.0e19]}
+        properties:
+          xs: {type: array, description: Xs., items: {type: integer, minimum: 0}}
+",
+        ),
+        "default-out-of-range",
+        "this default holds an integer at `/xs/1` that the generated `u64` cannot",
+        "tools.yaml:15:18",
+    );
+}
+
+#[test]
 fn keyword_type_mismatch() {
     let text = with(
         "    parameters:

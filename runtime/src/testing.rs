@@ -220,7 +220,8 @@ pub fn official_schema(revision: Revision) -> &'static serde_json::Value {
 }
 
 /// Validates `value` against the definition `definition` (such as `ListToolsResult`) of the
-/// official schema of `revision`; on failure, every violation with its location.
+/// official schema of `revision`, formats included; on failure, every violation with its
+/// location.
 pub fn check_wire(
     revision: Revision,
     definition: &str,
@@ -232,7 +233,11 @@ pub fn check_wire(
         "$defs": official["$defs"],
         "$ref": format!("#/$defs/{definition}"),
     });
-    let validator = jsonschema::validator_for(&schema).map_err(|e| vec![e.to_string()])?;
+    // Formats too (`uri`, `uri-template`): a client that checks them drops what breaks them.
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .map_err(|e| vec![e.to_string()])?;
     let errors: Vec<String> = validator
         .iter_errors(value)
         .map(|e| format!("{} at `{}`", e, e.instance_path()))
@@ -860,6 +865,39 @@ mod contract {
                     "a `default` keyword is published at /inputSchema/properties/default/default"
                         .to_owned()
                 ]
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod wire_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_official_formats_are_checked() {
+        for revision in Revision::ALL {
+            let listed = |uri: &str| {
+                let mut listed = json!({"resources": [{"name": "notes", "uri": uri}]});
+                if revision == Revision::V2026_07_28 {
+                    listed["resultType"] = json!("complete");
+                    listed["ttlMs"] = json!(0);
+                    listed["cacheScope"] = json!("private");
+                }
+                listed
+            };
+            assert_eq!(
+                check_wire(revision, "ListResourcesResult", &listed("x://notes")),
+                Ok(())
+            );
+            let refused = check_wire(revision, "ListResourcesResult", &listed("not a uri"));
+            assert!(
+                refused
+                    .as_ref()
+                    .is_err_and(|e| e[0].contains("/resources/0/uri")),
+                "{revision:?}: {refused:?}"
             );
         }
     }

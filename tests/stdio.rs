@@ -16,7 +16,12 @@ struct Server {
 
 impl Server {
     fn start(root: &std::path::Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
+        Server::start_with(Command::new(env!("CARGO_BIN_EXE_mcp-workspace")), root)
+    }
+
+    /// The server as `command` runs it, the binary being its program or its last argument.
+    fn start_with(mut command: Command, root: &std::path::Path) -> Server {
+        let mut child = command
             .args(["--root".as_ref(), root.as_os_str()])
             .env("RUST_LOG", "warn")
             .stdin(Stdio::piped())
@@ -195,6 +200,66 @@ fn modern_discover_then_tools_list_with_cache_hints() {
         json!(-32602),
         "an unknown tool is a protocol error: {unknown}"
     );
+}
+
+/// A file the server's user may not write, in a directory it may: the write bits allow its
+/// owner, so only the kernel can say no, and renaming a new file over it would succeed.
+#[cfg(unix)]
+#[test]
+fn a_file_the_server_may_not_write_is_never_replaced() {
+    use std::os::unix::fs::PermissionsExt as _;
+    // As root every permission is granted; the server runs as `nobody` to meet a refusal.
+    let user = Command::new("id").arg("-u").output().map(|o| o.stdout);
+    if !user.is_ok_and(|id| id == b"0\n") {
+        eprintln!("skipped: needs root to run the server as another user");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let theirs = dir.path().join("theirs.txt");
+    std::fs::write(&theirs, "root's\n").expect("written");
+    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o644)).expect("0644");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).expect("0777");
+    let mut as_nobody = Command::new("setpriv");
+    as_nobody
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_mcp-workspace"));
+    let mut server = Server::start_with(as_nobody, dir.path());
+    let call = |server: &mut Server, id: u64, name: &str, arguments: Value| {
+        let answer = server.request(
+            id,
+            "tools/call",
+            json!({"_meta": modern_meta(), "name": name, "arguments": arguments}),
+        );
+        answer["result"].clone()
+    };
+    let info = call(&mut server, 1, "file_info", json!({"path": "theirs.txt"}));
+    let version = info["structuredContent"]["version"].clone();
+    assert!(version.is_string(), "{info}");
+
+    let written = call(
+        &mut server,
+        2,
+        "write_file",
+        json!({"path": "theirs.txt", "content": "nobody's\n", "version": version}),
+    );
+    let edited = call(
+        &mut server,
+        3,
+        "edit_file",
+        json!({"path": "theirs.txt", "version": version,
+               "edits": [{"old_text": "root", "new_text": "nobody"}]}),
+    );
+    for refused in [&written, &edited] {
+        assert_eq!(refused["isError"], json!(true), "{refused}");
+        let text = refused["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("may not write"), "{text}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&theirs).expect("readable"),
+        "root's\n"
+    );
+    let owner = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&theirs).expect("stat"));
+    assert_eq!(owner, 0, "still root's file, not a new one of nobody's");
 }
 
 #[test]

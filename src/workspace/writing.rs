@@ -541,7 +541,27 @@ impl Workspace {
                           override them"
                     .into(),
             }),
-            other => Ok(other),
+            Some(metadata) => self.may_write(target).map(|()| Some(metadata)),
+            None => Ok(None),
+        }
+    }
+
+    /// Refuses a file the server's user may not write. The write bits are not the whole
+    /// answer (another user's file, mode 0644), and a write renames a new file over the old
+    /// one, which needs only the directory's permission; so the kernel is asked, by opening
+    /// the file for writing without truncating it.
+    fn may_write(&self, target: &WorkspacePath) -> Result<(), WorkspaceError> {
+        let mut options = OpenOptions::new();
+        options.write(true);
+        match self.dir().open_with(target.to_relative_path(), &options) {
+            Err(err) if err.kind() == io::ErrorKind::PermissionDenied => Err(WorkspaceError::Io {
+                path: target.as_str().to_owned(),
+                message: "the server may not write this file, and replacing it would take it \
+                          from its owner"
+                    .into(),
+            }),
+            // Anything else (a file being executed, say) is for the write itself to meet.
+            _ => Ok(()),
         }
     }
 

@@ -210,8 +210,9 @@ fn a_file_the_server_may_not_write_is_never_replaced() {
     use std::os::unix::fs::PermissionsExt as _;
     // As root every permission is granted; the server runs as `nobody` to meet a refusal.
     let user = Command::new("id").arg("-u").output().map(|o| o.stdout);
-    if !user.is_ok_and(|id| id == b"0\n") {
-        eprintln!("skipped: needs root to run the server as another user");
+    let setpriv = Command::new("setpriv").arg("--version").output();
+    if !user.is_ok_and(|id| id == b"0\n") || setpriv.is_err() {
+        eprintln!("skipped: needs root and setpriv (util-linux) to run the server as nobody");
         return;
     }
     let dir = tempfile::tempdir().expect("a temporary directory");

@@ -4,15 +4,17 @@
 //! its old content or exactly its new content, and no temporary file the dead writer left may
 //! show in a listing, a tree or a find.
 
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 use mcp_workspace::Workspace;
 use mcp_workspace::workspace::{FindOptions, ListOptions, TreeOptions};
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest as _, Sha256};
+use support::Server;
+
+mod support;
 
 /// How many writers are killed.
 const KILLS: u32 = 20;
@@ -20,85 +22,36 @@ const KILLS: u32 = 20;
 /// The size of each of the two contents the file alternates between.
 const CONTENT_BYTES: usize = 4 * 1024 * 1024;
 
-/// A running server, initialized and ready for calls.
-struct Server {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+/// The server on `root`, initialized and ready for calls.
+fn initialized(root: &Path) -> Server {
+    let mut server = Server::start(root);
+    server.request(
+        0,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "crash-test", "version": "0"}}),
+    );
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    server
 }
 
-impl Server {
-    fn start(root: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
-            .args(["--root".as_ref(), root.as_os_str()])
-            .env("RUST_LOG", "error")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server binary starts");
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut server = Server {
-            child,
-            stdin,
-            stdout,
-        };
-        server.send(
-            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "crash-test", "version": "0"}}}),
-        );
-        server.response(0);
-        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        server
-    }
-
-    fn send(&mut self, message: &Value) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        writeln!(stdin, "{message}").expect("written");
-        stdin.flush().expect("flushed");
-    }
-
-    /// Reads lines until the response to request `id` arrives.
-    fn response(&mut self, id: u64) -> Value {
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).expect("readable") > 0,
-                "the server closed stdout"
-            );
-            let message: Value = serde_json::from_str(&line).expect("JSON-RPC");
-            if message["id"] == json!(id) {
-                return message;
-            }
-        }
-    }
-
-    /// Sends `write_file` from another thread (a 4 MiB line fills the pipe, so sending blocks
-    /// until the server has read it) and returns at once; the send fails quietly if the server
-    /// is killed first.
-    fn send_write_in_background(
-        &mut self,
-        content: &str,
-        version: &str,
-    ) -> std::thread::JoinHandle<()> {
-        let mut stdin = self.stdin.take().expect("stdin is open");
-        let line = write_request(content, version);
-        std::thread::spawn(move || {
-            let _ = stdin
-                .write_all(line.as_bytes())
-                .and_then(|()| stdin.flush());
-            // Keep stdin open until the server is gone, so it never sees an early EOF.
-            std::thread::sleep(Duration::from_secs(30));
-        })
-    }
-
-    /// SIGKILL on Unix (TerminateProcess on Windows): no destructor, no cleanup runs.
-    fn kill(mut self) {
-        self.child.kill().expect("killed");
-        self.child.wait().expect("reaped");
-    }
+/// Sends `write_file` from another thread (a 4 MiB line fills the pipe, so sending blocks
+/// until the server has read it) and returns at once; the send fails quietly if the server
+/// is killed first.
+fn send_write_in_background(
+    server: &mut Server,
+    content: &str,
+    version: &str,
+) -> std::thread::JoinHandle<()> {
+    let mut stdin = server.stdin.take().expect("stdin is open");
+    let line = write_request(content, version);
+    std::thread::spawn(move || {
+        let _ = stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush());
+        // Keep stdin open until the server is gone, so it never sees an early EOF.
+        std::thread::sleep(Duration::from_secs(30));
+    })
 }
 
 /// The JSON-RPC line of a `write_file` call that replaces `big.txt` with `content`.
@@ -192,7 +145,7 @@ fn a_writer_killed_mid_write_leaves_the_old_content_or_the_new_never_a_mix() {
 
     // How long one whole write takes, from the first byte sent to the answer.
     // The request is serialized before the clock starts, as it is before each kill's.
-    let mut server = Server::start(&root);
+    let mut server = initialized(&root);
     let request = write_request(&new, &version(old.as_bytes()));
     let started = Instant::now();
     let stdin = server.stdin.as_mut().expect("stdin is open");
@@ -217,9 +170,9 @@ fn a_writer_killed_mid_write_leaves_the_old_content_or_the_new_never_a_mix() {
             0.1 + 1.1 * f64::from(kill - 1) / f64::from(KILLS - 2)
         };
         let delay = whole_write.mul_f64(share * jitter.factor());
-        let mut server = Server::start(&root);
+        let mut server = initialized(&root);
         let leftovers = temporary_files(&root);
-        let sender = server.send_write_in_background(next, &version(&before));
+        let sender = send_write_in_background(&mut server, next, &version(&before));
         let context = if kill % 2 == 0 {
             std::thread::sleep(delay);
             format!("kill {kill} after {delay:?} (seed {seed})")

@@ -3,37 +3,22 @@
 use mcp_contract::metadata;
 use mcp_contract::rmcp::ServiceError;
 use mcp_contract::rmcp::model::{ErrorCode, ReadResourceRequestParams, ResourceContents};
-use mcp_contract::testing::{Client, Revision, call, connect, structured};
-use mcp_workspace::{Workspace, contract};
+use mcp_contract::testing::{Client, Revision, call, structured};
 use serde_json::json;
+use support::{Fixture, client};
+
+mod support;
 
 /// A workspace with a nested file, and a secret beside it that must never be read.
-struct Fixture {
-    _outer: tempfile::TempDir,
-    root: std::path::PathBuf,
-}
-
 fn fixture() -> Fixture {
-    let outer = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(outer.path().join("secret.txt"), "TOP SECRET\n").expect("written");
-    let root = outer.path().join("ws");
-    std::fs::create_dir_all(root.join("src")).expect("created");
-    std::fs::write(root.join("src/main.rs"), "fn main() {}\n").expect("written");
-    std::fs::write(root.join("notes.txt"), "café\n").expect("written");
-    std::fs::write(root.join("blob.bin"), [0u8, 159, 146, 150]).expect("written");
+    let fixture = Fixture::with(&[
+        ("src/main.rs", b"fn main() {}\n"),
+        ("notes.txt", "café\n".as_bytes()),
+        ("blob.bin", &[0, 159, 146, 150]),
+    ]);
     #[cfg(unix)]
-    std::os::unix::fs::symlink("../secret.txt", root.join("escape")).expect("linked");
-    Fixture {
-        _outer: outer,
-        root,
-    }
-}
-
-async fn client(fixture: &Fixture, revision: Revision) -> Client {
-    let workspace = Workspace::open(&fixture.root).expect("the workspace opens");
-    connect(contract::server(workspace), revision)
-        .await
-        .expect("connected")
+    std::os::unix::fs::symlink("../secret.txt", fixture.root.join("escape")).expect("linked");
+    fixture
 }
 
 /// The text of a read, or the protocol error code.

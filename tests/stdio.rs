@@ -1,73 +1,13 @@
 //! The built binary over stdio, with raw JSON-RPC lines: the most faithful check of what a
 //! client receives, on both protocol revisions.
 
-use std::io::{BufRead as _, BufReader, Write as _};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use mcp_contract::testing::{Revision, check_wire, problems};
 use serde_json::{Value, json};
+use support::Server;
 
-/// A running server and the two ends of its stdio.
-struct Server {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Server {
-    fn start(root: &std::path::Path) -> Server {
-        Server::start_with(Command::new(env!("CARGO_BIN_EXE_mcp-workspace")), root)
-    }
-
-    /// The server as `command` runs it, the binary being its program or its last argument.
-    fn start_with(mut command: Command, root: &std::path::Path) -> Server {
-        let mut child = command
-            .args(["--root".as_ref(), root.as_os_str()])
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server binary starts");
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        Server {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    fn send(&mut self, message: Value) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        writeln!(stdin, "{message}").expect("written");
-        stdin.flush().expect("flushed");
-    }
-
-    /// Sends a request and reads lines until its response arrives.
-    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).expect("readable") > 0,
-                "the server closed stdout"
-            );
-            let message: Value =
-                serde_json::from_str(&line).expect("every stdout line is JSON-RPC");
-            if message["id"] == json!(id) {
-                return message;
-            }
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+mod support;
 
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -94,7 +34,7 @@ fn legacy_initialize_then_tools_list_and_call() {
     check_wire(Revision::V2025_11_25, "InitializeResult", &init["result"])
         .expect("a valid InitializeResult");
     assert_eq!(init["result"]["serverInfo"]["name"], json!("mcp-workspace"));
-    server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
 
     let list = server.request(2, "tools/list", json!({}));
     check_wire(Revision::V2025_11_25, "ListToolsResult", &list["result"])

@@ -1,46 +1,23 @@
 //! The reference server's tools, in process, through the published contract.
 
 use mcp_contract::rmcp::model::CallToolResult;
-use mcp_contract::testing::{self, Client, Revision, call, check_wire, connect, structured};
-use mcp_workspace::{Workspace, contract, workspace};
+use mcp_contract::testing::{self, Client, Revision, call, check_wire, structured};
+use mcp_workspace::workspace;
 use serde_json::json;
+use support::{Fixture, SECRET, client};
+
+mod support;
 use sha2::{Digest as _, Sha256};
 
 /// A workspace with a few files, and a secret beside it that must never be reached.
-struct Fixture {
-    _outer: tempfile::TempDir,
-    root: std::path::PathBuf,
-}
-
 fn fixture() -> Fixture {
-    let outer = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(outer.path().join("secret.txt"), "TOP SECRET\n").expect("written");
-    let root = outer.path().join("ws");
-    std::fs::create_dir_all(root.join("src/nested")).expect("created");
-    std::fs::write(
-        root.join("README.md"),
-        "# Demo\nfn main is documented here\n",
-    )
-    .expect("written");
-    std::fs::write(
-        root.join("src/main.rs"),
-        "fn main() {\n    println!(\"hi\");\n}\n",
-    )
-    .expect("written");
-    std::fs::write(root.join("src/nested/lib.rs"), "pub fn Main() {}\n").expect("written");
-    std::fs::write(root.join("ignored.log"), "fn main in a log\n").expect("written");
-    std::fs::write(root.join(".gitignore"), "*.log\n").expect("written");
-    Fixture {
-        _outer: outer,
-        root,
-    }
-}
-
-async fn client(fixture: &Fixture, revision: Revision) -> Client {
-    let workspace = Workspace::open(&fixture.root).expect("the workspace opens");
-    connect(contract::server(workspace), revision)
-        .await
-        .expect("connected")
+    Fixture::with(&[
+        ("README.md", b"# Demo\nfn main is documented here\n"),
+        ("src/main.rs", b"fn main() {\n    println!(\"hi\");\n}\n"),
+        ("src/nested/lib.rs", b"pub fn Main() {}\n"),
+        ("ignored.log", b"fn main in a log\n"),
+        (".gitignore", b"*.log\n"),
+    ])
 }
 
 fn error_code(result: &CallToolResult) -> String {
@@ -534,7 +511,7 @@ async fn nothing_outside_the_root_is_reachable() {
                 "{tool} {args}: {code}"
             );
             assert!(
-                !wire.to_string().contains("TOP SECRET"),
+                !wire.to_string().contains(SECRET.trim_end()),
                 "{tool} {args} leaked the secret"
             );
         }

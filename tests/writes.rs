@@ -5,43 +5,18 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use mcp_contract::rmcp::model::CallToolResult;
-use mcp_contract::testing::{Client, Revision, call, check_wire, connect, structured};
-use mcp_workspace::{Workspace, contract};
+use mcp_contract::testing::{Client, Revision, call, check_wire, structured};
 use serde_json::json;
+use support::{Fixture, SECRET, client};
 
-const SECRET: &str = "TOP SECRET\n";
+mod support;
 
 /// A workspace `ws` with a few files, and `secret.txt` beside it that no call may change.
-struct Fixture {
-    _outer: tempfile::TempDir,
-    root: PathBuf,
-    secret: PathBuf,
-}
-
 fn fixture() -> Fixture {
-    let outer = tempfile::tempdir().expect("a temporary directory");
-    let secret = outer.path().join("secret.txt");
-    std::fs::write(&secret, SECRET).expect("written");
-    let root = outer.path().join("ws");
-    std::fs::create_dir_all(root.join("src")).expect("created");
-    std::fs::write(
-        root.join("src/main.rs"),
-        "fn main() {\n    println!(\"hi\");\n}\n",
-    )
-    .expect("written");
-    std::fs::write(root.join("README.md"), "# Demo\n").expect("written");
-    Fixture {
-        _outer: outer,
-        root,
-        secret,
-    }
-}
-
-async fn client(fixture: &Fixture, revision: Revision) -> Client {
-    let workspace = Workspace::open(&fixture.root).expect("the workspace opens");
-    connect(contract::server(workspace), revision)
-        .await
-        .expect("connected")
+    Fixture::with(&[
+        ("src/main.rs", b"fn main() {\n    println!(\"hi\");\n}\n"),
+        ("README.md", b"# Demo\n"),
+    ])
 }
 
 /// The first error's code, and the envelope's hint.
@@ -511,7 +486,7 @@ async fn no_write_tool_reaches_outside_the_root_or_names_it() {
                 assert!(allowed.contains(&code.as_str()), "{tool} {args}: {code}");
                 let text = wire.to_string();
                 assert!(
-                    !text.contains("TOP SECRET"),
+                    !text.contains(SECRET.trim_end()),
                     "{tool} {args} leaked the secret"
                 );
                 let root = fixture.root.to_string_lossy();

@@ -1,0 +1,132 @@
+//! What the reference server's integration tests share: a workspace with a secret beside it,
+//! an in-process client, and the built binary spoken to over stdio.
+
+// Each test crate includes this module and uses part of it.
+#![allow(dead_code)]
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use mcp_contract::testing::{Client, Revision, connect};
+use mcp_workspace::{Workspace, contract};
+use serde_json::{Value, json};
+
+/// What `secret.txt`, beside the workspace, holds; no call may read or change it.
+pub const SECRET: &str = "TOP SECRET\n";
+
+/// A workspace `ws` in a temporary directory, with `secret.txt` beside it.
+pub struct Fixture {
+    _outer: tempfile::TempDir,
+    pub root: PathBuf,
+    pub secret: PathBuf,
+}
+
+impl Fixture {
+    /// The workspace holding `files`, each a workspace-relative path (its directories
+    /// created) and its contents.
+    pub fn with(files: &[(&str, &[u8])]) -> Fixture {
+        let outer = tempfile::tempdir().expect("a temporary directory");
+        let secret = outer.path().join("secret.txt");
+        std::fs::write(&secret, SECRET).expect("written");
+        let root = outer.path().join("ws");
+        std::fs::create_dir_all(&root).expect("created");
+        for (path, contents) in files {
+            let path = root.join(path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).expect("created");
+            }
+            std::fs::write(path, contents).expect("written");
+        }
+        Fixture {
+            _outer: outer,
+            root,
+            secret,
+        }
+    }
+}
+
+/// A client connected in process to the reference server on `fixture`'s workspace.
+pub async fn client(fixture: &Fixture, revision: Revision) -> Client {
+    let workspace = Workspace::open(&fixture.root).expect("the workspace opens");
+    connect(contract::server(workspace), revision)
+        .await
+        .expect("connected")
+}
+
+/// The built server binary as a child process, and the two ends of its stdio. Dropping it
+/// kills the process.
+pub struct Server {
+    pub child: Child,
+    pub stdin: Option<ChildStdin>,
+    pub stdout: BufReader<ChildStdout>,
+}
+
+impl Server {
+    /// The server on `root`.
+    pub fn start(root: &Path) -> Server {
+        Server::start_with(Command::new(env!("CARGO_BIN_EXE_mcp-workspace")), root)
+    }
+
+    /// The server on `root` as `command` runs it, the binary being its program or its last
+    /// argument.
+    pub fn start_with(mut command: Command, root: &Path) -> Server {
+        let mut child = command
+            .args(["--root".as_ref(), root.as_os_str()])
+            .env("RUST_LOG", "error")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server binary starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Server {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Writes one JSON-RPC message as a line.
+    pub fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{message}").expect("written");
+        stdin.flush().expect("flushed");
+    }
+
+    /// Reads lines until the response to request `id` arrives.
+    pub fn response(&mut self, id: u64) -> Value {
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).expect("readable") > 0,
+                "the server closed stdout"
+            );
+            let message: Value =
+                serde_json::from_str(&line).expect("every stdout line is JSON-RPC");
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    /// Sends a request and waits for its response.
+    pub fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.response(id)
+    }
+
+    /// SIGKILL on Unix (TerminateProcess on Windows): no destructor, no cleanup runs.
+    pub fn kill(mut self) {
+        self.child.kill().expect("killed");
+        self.child.wait().expect("reaped");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

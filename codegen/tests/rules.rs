@@ -8,52 +8,14 @@
 use mcp_contract_codegen::diagnostic::render_all;
 use mcp_contract_codegen::model::{Kind, OutputDef};
 use mcp_contract_codegen::{Diagnostic, Severity, Source, load};
+use support::{VALID, refused, related_at, single, with};
 
-/// The smallest manifest that loads: one tool with text output and its four hints.
-const VALID: &str = "\
-server:
-  name: demo
-tools:
-  - name: ping
-    title: Ping
-    description: Answers pong.
-    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
-    output: text
-";
-
-/// [`VALID`] followed by `extra`, whose first line is line 9. Lines indented by four spaces
-/// continue the tool; lines at column 1 are top-level keys.
-fn with(extra: &str) -> String {
-    format!("{VALID}{extra}")
-}
+mod support;
 
 /// [`VALID`] with its only occurrence of `from` replaced.
 fn replace(from: &str, to: &str) -> String {
     assert_eq!(VALID.matches(from).count(), 1, "`{from}` must occur once");
     VALID.replacen(from, to, 1)
-}
-
-/// Every diagnostic of a manifest that must be refused.
-#[track_caller]
-fn refused(text: &str) -> (Source, Vec<Diagnostic>) {
-    let source = Source::new("tools.yaml", text);
-    match load(&source) {
-        Ok(_) => panic!("the manifest loaded, but it should not:\n{text}"),
-        Err(diags) => (source, diags),
-    }
-}
-
-/// Loads `text`, which must produce exactly one diagnostic, an error, and checks it.
-#[track_caller]
-fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnostic {
-    let (source, diags) = refused(text);
-    assert_eq!(diags.len(), 1, "{}", render_all(&diags, &source));
-    let d = &diags[0];
-    assert_eq!(d.severity, Severity::Error);
-    assert_eq!(d.code, code, "{}", render_all(&diags, &source));
-    assert_eq!(d.message, message);
-    assert_eq!(d.location(&source), at, "{}", render_all(&diags, &source));
-    d.clone()
 }
 
 /// Like [`single`], for messages that quote an independent validator: only the part we write
@@ -69,13 +31,6 @@ fn single_containing(text: &str, code: &str, prefix: &str, quoted: &str, at: &st
     assert!(d.message.contains(quoted), "{}", d.message);
     assert_eq!(d.location(&source), at, "{}", render_all(&diags, &source));
     d.clone()
-}
-
-/// `tools.yaml:LINE:COL` of a related span.
-fn related_at(d: &Diagnostic, source_text: &str, i: usize) -> String {
-    let source = Source::new("tools.yaml", source_text);
-    let (line, col) = source.line_col(d.related[i].0.start);
-    format!("tools.yaml:{line}:{col}")
 }
 
 // ---------------------------------------------------------------------------------------

@@ -10,20 +10,11 @@
 use mcp_contract_codegen::diagnostic::render_all;
 use mcp_contract_codegen::model::{ArtifactsDef, Field, Kind, OutputDef, ResourceUri, ToolDef};
 use mcp_contract_codegen::schema::{tool_json, tools_list};
-use mcp_contract_codegen::{Contract, Diagnostic, Severity, Source, load};
+use mcp_contract_codegen::{Contract, Source};
 use serde_json::{Value, json};
+use support::{VALID, loads, refused, related_at, single, with};
 
-/// The smallest manifest that loads: one tool with text output and its four hints.
-const VALID: &str = "\
-server:
-  name: demo
-tools:
-  - name: ping
-    title: Ping
-    description: Answers pong.
-    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
-    output: text
-";
+mod support;
 
 /// A tool with a string parameter and a structured output of a string, an array of strings
 /// and an integer. Text appended to it starts on line 26; lines indented by four spaces
@@ -58,12 +49,6 @@ tools:
 
 const HINTS: &str = "{read_only: true, destructive: false, idempotent: true, open_world: false}";
 
-/// [`VALID`] followed by `extra`, whose first line is line 9. Lines indented by four spaces
-/// continue the tool; lines at column 1 are top-level keys.
-fn with(extra: &str) -> String {
-    format!("{VALID}{extra}")
-}
-
 /// [`STRUCTURED`] followed by `extra`, whose first line is line 26.
 fn structured(extra: &str) -> String {
     format!("{STRUCTURED}{extra}")
@@ -96,56 +81,6 @@ fn produces(kind: &str, pointer: &str, more: &str) -> String {
 /// written at eight spaces.
 fn parameter(name: &str, lines: &str) -> String {
     with(&format!("    parameters:\n      {name}:\n{lines}"))
-}
-
-/// Every diagnostic of a manifest that must be refused.
-#[track_caller]
-fn refused(text: &str) -> (Source, Vec<Diagnostic>) {
-    let source = Source::new("tools.yaml", text);
-    match load(&source) {
-        Ok(_) => panic!("the manifest loaded, but it should not:\n{text}"),
-        Err(diags) => (source, diags),
-    }
-}
-
-/// The contract of a manifest that must load without any diagnostic.
-#[track_caller]
-fn loads(text: &str) -> Contract {
-    let source = Source::new("tools.yaml", text);
-    match load(&source) {
-        Ok(loaded) => {
-            assert!(
-                loaded.warnings.is_empty(),
-                "{}",
-                render_all(&loaded.warnings, &source)
-            );
-            loaded.contract
-        }
-        Err(diags) => panic!(
-            "the manifest was refused:\n{}\n{text}",
-            render_all(&diags, &source)
-        ),
-    }
-}
-
-/// Loads `text`, which must produce exactly one diagnostic, an error, and checks it.
-#[track_caller]
-fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnostic {
-    let (source, diags) = refused(text);
-    assert_eq!(diags.len(), 1, "{}", render_all(&diags, &source));
-    let d = &diags[0];
-    assert_eq!(d.severity, Severity::Error);
-    assert_eq!(d.code, code, "{}", render_all(&diags, &source));
-    assert_eq!(d.message, message);
-    assert_eq!(d.location(&source), at, "{}", render_all(&diags, &source));
-    d.clone()
-}
-
-/// `tools.yaml:LINE:COL` of a related span.
-fn related_at(d: &Diagnostic, source_text: &str, i: usize) -> String {
-    let source = Source::new("tools.yaml", source_text);
-    let (line, col) = source.line_col(d.related[i].0.start);
-    format!("tools.yaml:{line}:{col}")
 }
 
 fn tool_named<'c>(contract: &'c Contract, name: &str) -> &'c ToolDef {

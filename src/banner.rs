@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn names_every_tool_and_gives_a_working_client_configuration() {
         let dir = std::env::temp_dir();
-        let published = mcp_contract::Published::new(&contract::SPEC);
+        let published = mcp_contract::codegen::Published::new(&contract::SPEC);
         let text = render(&dir, &published.tools, &Transport::Stdio, false);
         for name in [
             contract::names::LIST_DIRECTORY,
@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn over_http_it_names_each_group_route_and_a_configuration_for_each() {
         let dir = std::env::temp_dir();
-        let published = mcp_contract::Published::new(&contract::SPEC);
+        let published = mcp_contract::codegen::Published::new(&contract::SPEC);
         let addr: SocketAddr = "127.0.0.1:8080".parse().unwrap();
         let routes = vec!["/mcp/read".to_owned(), "/mcp/edit".to_owned()];
         let text = render(
@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn read_only_says_so_and_passes_the_flag_on() {
         let dir = std::env::temp_dir();
-        let published = mcp_contract::Published::new(&contract::SPEC);
+        let published = mcp_contract::codegen::Published::new(&contract::SPEC);
         let text = render(&dir, &published.tools, &Transport::Stdio, true);
         assert!(text.contains("over stdio (MCP), read-only."), "{text}");
         assert!(text.contains("\"--read-only\""), "{text}");

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use mcp_contract_codegen::{Source, load, rust};
+use mcp_contract_codegen::{Source, load};
 
 /// A manifest of `tools` tools, each with the mix of parameters a real server has.
 fn manifest(tools: usize) -> String {
@@ -44,7 +44,7 @@ fn time(text: &str, runs: usize) -> (Duration, Duration) {
         let loaded = load(&source).unwrap_or_else(|_| panic!("the bench manifest is valid"));
         load_times.push(start.elapsed());
         let start = Instant::now();
-        std::hint::black_box(rust::generate(&loaded.contract));
+        std::hint::black_box(loaded.contract.rust_module());
         emit_times.push(start.elapsed());
     }
     load_times.sort();

@@ -6,17 +6,8 @@ fn main() {
     let text = std::fs::read_to_string(&path).expect("readable manifest");
     let source = mcp_contract_codegen::Source::new(path, text);
     match mcp_contract_codegen::load(&source) {
-        Ok(loaded) if which == "table" => print!(
-            "{}",
-            mcp_contract_codegen::docs::readme_table(&loaded.contract)
-        ),
-        Ok(loaded) => print!(
-            "{}",
-            mcp_contract_codegen::docs::reference(&loaded.contract)
-        ),
-        Err(d) => eprintln!(
-            "{}",
-            mcp_contract_codegen::diagnostic::render_all(&d, &source)
-        ),
+        Ok(loaded) if which == "table" => print!("{}", loaded.contract.readme_table()),
+        Ok(loaded) => print!("{}", loaded.contract.reference()),
+        Err(d) => eprintln!("{}", mcp_contract_codegen::render_all(&d, &source)),
     }
 }

@@ -6,10 +6,7 @@ fn main() {
     let text = std::fs::read_to_string(&path).expect("readable manifest");
     let source = mcp_contract_codegen::Source::new(path, text);
     match mcp_contract_codegen::load(&source) {
-        Ok(loaded) => print!("{}", mcp_contract_codegen::rust::generate(&loaded.contract)),
-        Err(d) => eprintln!(
-            "{}",
-            mcp_contract_codegen::diagnostic::render_all(&d, &source)
-        ),
+        Ok(loaded) => print!("{}", loaded.contract.rust_module()),
+        Err(d) => eprintln!("{}", mcp_contract_codegen::render_all(&d, &source)),
     }
 }

@@ -121,23 +121,23 @@ fn first_line(source: &Source, span: Span) -> std::ops::Range<usize> {
 
 /// Every diagnostic found in one load, in the order found.
 #[derive(Debug, Default, Clone)]
-pub struct Diagnostics {
+pub(crate) struct Diagnostics {
     items: Vec<Diagnostic>,
 }
 
 impl Diagnostics {
     /// Records a diagnostic.
-    pub fn push(&mut self, diagnostic: Diagnostic) {
+    pub(crate) fn push(&mut self, diagnostic: Diagnostic) {
         self.items.push(diagnostic);
     }
 
     /// Whether any error was recorded.
-    pub fn has_errors(&self) -> bool {
+    pub(crate) fn has_errors(&self) -> bool {
         self.items.iter().any(|d| d.severity == Severity::Error)
     }
 
     /// All diagnostics, sorted by position so a reader can walk the file top to bottom.
-    pub fn into_sorted(mut self) -> Vec<Diagnostic> {
+    pub(crate) fn into_sorted(mut self) -> Vec<Diagnostic> {
         self.items.sort_by_key(|d| (d.span.start, d.span.end));
         self.items
     }

@@ -18,31 +18,31 @@ const KEYWORDS: &[&str] = &[
 const NOT_RAW: &[&str] = &["crate", "self", "Self", "super", "_"];
 
 /// A field or method name: `startLine` → `start_line`, `type` → `r#type`.
-pub fn snake(name: &str) -> String {
+pub(crate) fn snake(name: &str) -> String {
     escape(name.to_snake_case())
 }
 
 /// Whether `name` is already in the form [`snake`] derives fields from (keywords aside), so
 /// two such names never meet in one Rust name.
-pub fn is_snake_form(name: &str) -> bool {
+pub(crate) fn is_snake_form(name: &str) -> bool {
     name.to_snake_case() == name
 }
 
 /// A type or variant name: `read_file` → `ReadFile`.
-pub fn pascal(name: &str) -> String {
+pub(crate) fn pascal(name: &str) -> String {
     escape(bare_pascal(name))
 }
 
 /// A prefix for generated type names (`ReadFile` in `ReadFileArgs`): PascalCase without the
 /// keyword escape, since a suffix always follows (`self` → `SelfArgs`, not `Self_Args`).
-pub fn type_prefix(name: &str) -> String {
+pub(crate) fn type_prefix(name: &str) -> String {
     bare_pascal(name)
 }
 
 /// An enum variant for a free-form value: its ASCII letters and digits in PascalCase, so no
 /// character rustc would refuse or flag as confusable gets in; a value with none (`½`) is
 /// named by its position instead (`V1`). The wire value is kept by `#[serde(rename)]`.
-pub fn variant(value: &str, position: usize) -> String {
+pub(crate) fn variant(value: &str, position: usize) -> String {
     if value.chars().any(|c| c.is_ascii_alphanumeric()) {
         pascal(value)
     } else {
@@ -66,7 +66,7 @@ fn bare_pascal(name: &str) -> String {
 }
 
 /// A constant name: `read_file` → `READ_FILE`.
-pub fn shouty(name: &str) -> String {
+pub(crate) fn shouty(name: &str) -> String {
     escape(name.to_shouty_snake_case())
 }
 

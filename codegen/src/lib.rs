@@ -1,9 +1,9 @@
 //! Contract-first MCP servers: `tools.yaml` in, a typed rmcp server out.
 //!
-//! Data flows one way: [`yaml`] reads the manifest with a span on every node, [`manifest`]
-//! decodes its shape, [`validate`] checks every rule and builds the [`model::Contract`], and
-//! the emitters ([`schema`], [`rust`]) turn the contract into what a server publishes.
-//! Every problem is collected as a [`Diagnostic`] and rendered like rustc's.
+//! Data flows one way: the manifest is read with a span on every node, decoded into its
+//! shape, checked rule by rule into a validated [`Contract`], and emitted as what a server
+//! ships: its wire JSON, its Rust module, its docs and its contract fixtures. Every problem is
+//! collected as a [`Diagnostic`] and rendered like rustc's.
 //!
 //! In a build script:
 //!
@@ -11,32 +11,31 @@
 //! mcp_contract_codegen::Builder::new().compile();
 //! ```
 
-pub mod decode;
-pub mod diagnostic;
+#![warn(missing_docs, unreachable_pub)]
+
+mod diagnostic;
 pub mod diff;
-pub mod docs;
-pub mod fixtures;
-pub mod format;
-pub mod ident;
-pub mod manifest;
-pub mod meta_key;
-pub mod model;
-pub mod output;
-pub mod rust;
-pub mod scaffold;
-pub mod schema;
-pub mod source;
-pub mod validate;
-pub mod yaml;
+#[cfg(feature = "editor-schema")]
+mod editor_schema;
+mod emit;
+mod ident;
+mod manifest;
+mod meta_key;
+mod model;
+mod source;
+mod validate;
+mod write;
+mod yaml;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Diagnostic, Severity, render_all};
+#[cfg(feature = "editor-schema")]
+pub use editor_schema::{editor_schema, editor_schema_text};
+pub use emit::docs::{MarkerError, TABLE_BEGIN, TABLE_END, splice};
+pub use mcp_contract_spec::{GENERATED_FILE, Revision};
 pub use model::Contract;
-pub use source::Source;
-
-/// The name of the generated Rust file in `OUT_DIR`, read by `mcp_contract::include_contract!`.
-pub const GENERATED_RUST: &str = "mcp_contract.rs";
+pub use source::{Source, Span};
 
 /// A manifest that loaded: its contract and any warnings.
 #[derive(Debug)]
@@ -52,7 +51,8 @@ pub struct Loaded {
 pub fn load(source: &Source) -> Result<Loaded, Vec<Diagnostic>> {
     let mut diags = diagnostic::Diagnostics::default();
     let contract = yaml::parse(source, &mut diags).map(|root| {
-        let manifest = manifest::decode(&root, &mut decode::Decoder { diags: &mut diags });
+        let manifest =
+            manifest::decode(&root, &mut manifest::reader::Decoder { diags: &mut diags });
         validate::validate(&manifest, &source.name, &mut diags)
     });
     match contract {
@@ -88,7 +88,7 @@ pub enum Error {
         /// The README's path.
         path: PathBuf,
         /// What is wrong with them.
-        error: docs::MarkerError,
+        error: MarkerError,
     },
     /// Check mode: a generated document differs from what the manifest gives.
     Stale {
@@ -238,9 +238,9 @@ impl Builder {
             .clone()
             .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from("."));
-        let rust_path = out_dir.join(GENERATED_RUST);
-        let code = rust::generate(&loaded.contract);
-        output::write_if_changed(&rust_path, &code).map_err(|error| Error::Write {
+        let rust_path = out_dir.join(GENERATED_FILE);
+        let code = loaded.contract.rust_module();
+        write::write_if_changed(&rust_path, &code).map_err(|error| Error::Write {
             path: rust_path.clone(),
             error,
         })?;
@@ -267,16 +267,14 @@ impl Builder {
                 error,
             })?;
             let spliced =
-                docs::splice(&current, &docs::readme_table(contract)).map_err(|error| {
-                    Error::Markers {
-                        path: path.clone(),
-                        error,
-                    }
+                splice(&current, &contract.readme_table()).map_err(|error| Error::Markers {
+                    path: path.clone(),
+                    error,
                 })?;
             wanted.push((path.clone(), spliced));
         }
         if let Some(path) = &self.docs {
-            wanted.push((path.clone(), docs::reference(contract)));
+            wanted.push((path.clone(), contract.reference()));
         }
         let checking = self.checking();
         let mut statuses = Vec::new();
@@ -292,13 +290,13 @@ impl Builder {
                 continue;
             }
             let written =
-                output::write_if_changed(&path, &content).map_err(|error| Error::Write {
+                write::write_if_changed(&path, &content).map_err(|error| Error::Write {
                     path: path.clone(),
                     error,
                 })?;
             let status = match written {
-                output::Written::Updated => DocumentStatus::Updated,
-                output::Written::Unchanged => DocumentStatus::Unchanged,
+                write::Written::Updated => DocumentStatus::Updated,
+                write::Written::Unchanged => DocumentStatus::Unchanged,
             };
             statuses.push((path, status));
         }

@@ -5,7 +5,7 @@
 
 /// Why a key is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Problem {
+pub(crate) enum Problem {
     /// The key does not follow the grammar.
     Syntax,
     /// The prefix is reserved for the specification.
@@ -13,7 +13,7 @@ pub enum Problem {
 }
 
 /// Checks one `_meta` key.
-pub fn check(key: &str) -> Result<(), Problem> {
+pub(crate) fn check(key: &str) -> Result<(), Problem> {
     let (prefix, name) = match key.rfind('/') {
         Some(i) => (Some(&key[..i]), &key[i + 1..]),
         None => (None, key),

@@ -4,6 +4,7 @@
 //! hints are complete, examples and defaults match their schemas, and every Rust identifier
 //! is derived and collision-free. Emitters never look back at the YAML.
 
+use mcp_contract_spec::Revision;
 use serde_json::{Map, Value};
 
 use crate::source::{Span, Spanned};
@@ -29,6 +30,38 @@ pub struct Contract {
     pub groups: Vec<GroupDef>,
     /// Resources, in manifest order.
     pub resources: Vec<ResourceDef>,
+}
+
+impl Contract {
+    /// The server's name, as `serverInfo.name` publishes it.
+    pub fn server_name(&self) -> &str {
+        &self.server.name
+    }
+
+    /// The tools' names, in publication order.
+    pub fn tool_names(&self) -> impl Iterator<Item = &str> {
+        self.tools.iter().map(|t| t.name.as_str())
+    }
+
+    /// The `tools/list` result a client speaking `revision` receives.
+    pub fn tools_list(&self, revision: Revision) -> Value {
+        crate::emit::wire::tools_list(self, revision)
+    }
+
+    /// The Rust module the server includes, formatted and headed.
+    pub fn rust_module(&self) -> String {
+        crate::emit::rust::generate(self)
+    }
+
+    /// The README tool table, as it goes between the table markers.
+    pub fn readme_table(&self) -> String {
+        crate::emit::docs::readme_table(self)
+    }
+
+    /// The full tool reference (`docs/tools.md`).
+    pub fn reference(&self) -> String {
+        crate::emit::docs::reference(self)
+    }
 }
 
 /// Where the planning metadata is published.

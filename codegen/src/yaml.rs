@@ -12,7 +12,7 @@ use crate::source::{Source, Span};
 
 /// One node of the document.
 #[derive(Debug, Clone)]
-pub struct Node {
+pub(crate) struct Node {
     /// Where the node is written; for collections, from their first to their last token.
     pub span: Span,
     /// What it holds.
@@ -21,7 +21,7 @@ pub struct Node {
 
 /// The contents of a [`Node`], with scalars resolved by the YAML 1.2 core schema.
 #[derive(Debug, Clone)]
-pub enum NodeKind {
+pub(crate) enum NodeKind {
     /// `~`, `null` or nothing.
     Null,
     /// `true` or `false`.
@@ -40,7 +40,7 @@ pub enum NodeKind {
 
 impl Node {
     /// The YAML type's name, for "expected …, found …" messages.
-    pub fn kind_name(&self) -> &'static str {
+    pub(crate) fn kind_name(&self) -> &'static str {
         match self.kind {
             NodeKind::Null => "null",
             NodeKind::Bool(_) => "a boolean",
@@ -53,7 +53,7 @@ impl Node {
     }
 
     /// The node as JSON, for examples and defaults.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         use serde_json::Value;
         match &self.kind {
             NodeKind::Null => Value::Null,
@@ -74,7 +74,7 @@ impl Node {
     }
 
     /// A mapping key as text (keys that are numbers or booleans read as written).
-    pub fn key_text(&self) -> String {
+    pub(crate) fn key_text(&self) -> String {
         match &self.kind {
             NodeKind::Str(s) => s.clone(),
             NodeKind::Int(_, written) | NodeKind::Float(_, written) => written.clone(),
@@ -87,7 +87,7 @@ impl Node {
 
 /// Parses one YAML document. Syntax errors and repeated keys are reported to `diags`;
 /// `None` means the text is not YAML, and the syntax error says why.
-pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
+pub(crate) fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
     let mut builder = Builder {
         source,
         stack: Vec::new(),

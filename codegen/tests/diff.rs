@@ -1,96 +1,25 @@
-//! `mcp-contract diff`: one manifest pair per rule, every output format, the CLI's exit codes
-//! and `--against` on a real git repository.
+//! The diff engine: one manifest pair per rule, and every output format. The CLI's exit codes
+//! and `--against` are tested with the CLI (`cli/tests/diff.rs`).
 
-use std::path::Path;
-use std::process::{Command, Output};
-
+use common::diff_base::{BASE, PONG, edit};
 use mcp_contract_codegen::diff::{self, Format, RULES, Report};
-use mcp_contract_codegen::{Contract, Source, load};
+use mcp_contract_codegen::{Contract, Source, load, render_all};
 
-/// The manifest every case edits. Line numbers in the expectations count from here:
-/// `read_file` is named on line 11, `path` on 17, `mode` on 23, `limits` on 29 (its `lines`
-/// on 35), `tags` on 40, the output fields `content` and `size` on 50 and 53, `ping` on 57.
-const BASE: &str = "\
-server:
-  name: demo
-sentences:
-  careful: It changes nothing.
-errors:
-  not_found:
-    message: \"There is no file `{path}`.\"
-  too_big:
-    message: \"The file is too big.\"
-tools:
-  - name: read_file
-    title: Read a file
-    description: Returns a file's text.
-    sentences: [careful]
-    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
-    parameters:
-      path:
-        type: string
-        description: The file to read.
-        minLength: 1
-        maxLength: 100
-        example: notes.txt
-      mode:
-        type: string
-        description: How to read it.
-        enum: [text, bytes]
-        default: text
-        example: text
-      limits:
-        type: object
-        description: Where to stop.
-        required: false
-        example: {lines: 10}
-        properties:
-          lines:
-            type: integer
-            description: At most this many lines.
-            minimum: 1
-            maximum: 1000
-      tags:
-        type: array
-        description: Labels to match.
-        required: false
-        example: [a]
-        items:
-          type: string
-          pattern: \"^[a-z]+$\"
-    output:
-      properties:
-        content:
-          type: string
-          description: The text.
-        size:
-          type: integer
-          description: Its size in bytes.
-    errors: [not_found, too_big]
-  - name: ping
-    title: Ping
-    description: Answers pong.
-    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
-    output: text
-";
-
-/// [`BASE`] with its only occurrence of `from` replaced by `to`.
-#[track_caller]
-fn edit(from: &str, to: &str) -> String {
-    assert_eq!(BASE.matches(from).count(), 1, "`{from}` must occur once");
-    BASE.replacen(from, to, 1)
-}
+mod common;
 
 #[track_caller]
 fn contract(text: &str) -> (Source, Contract) {
     let source = Source::new("tools.yaml", text);
     match load(&source) {
         Ok(loaded) => (source, loaded.contract),
-        Err(d) => panic!(
-            "{}",
-            mcp_contract_codegen::diagnostic::render_all(&d, &source)
-        ),
+        Err(d) => panic!("{}", render_all(&d, &source)),
     }
+}
+
+/// The rule with this ID.
+#[track_caller]
+fn rule(id: &str) -> &'static diff::Rule {
+    diff::rule(id).unwrap_or_else(|| panic!("no rule {id}"))
 }
 
 fn report(old: &str, new: &str, allow: &[&'static diff::Rule]) -> Report {
@@ -107,13 +36,6 @@ fn found(old: &str, new: &str) -> Vec<String> {
         .map(|f| format!("{} {}:{}:{}", f.change.rule.id, f.file, f.line, f.column))
         .collect()
 }
-
-const PONG: &str = "  - name: pong
-    title: Pong
-    description: Answers ping.
-    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
-    output: text
-";
 
 const FORCE: &str = "      force:
         type: boolean
@@ -392,7 +314,7 @@ fn several() -> (String, String) {
 fn formats() {
     let (old, new) = several();
     // Allowing a compatible rule is a no-op; allowing a breaking one marks its findings.
-    let report = report(&old, &new, &[&diff::TITLE_CHANGED, &diff::TOOL_NO_DELETE]);
+    let report = report(&old, &new, &[rule("TITLE_CHANGED"), rule("TOOL_NO_DELETE")]);
     insta::assert_snapshot!("text", report.render(Format::Text));
     insta::assert_snapshot!("json", report.render(Format::Json));
     insta::assert_snapshot!("github", report.render(Format::Github));
@@ -411,136 +333,4 @@ fn the_documented_rule_table_is_the_code_s() {
         "docs/reviewing-contract-changes.md must carry this table verbatim:\n{}",
         diff::rules_table()
     );
-}
-
-fn run(dir: Option<&Path>, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-contract"));
-    cmd.arg("diff").args(args);
-    if let Some(dir) = dir {
-        cmd.current_dir(dir);
-    }
-    cmd.output().expect("the CLI runs")
-}
-
-fn files(old: &str, new: &str) -> (tempfile::TempDir, String, String) {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let (o, n) = (dir.path().join("old.yaml"), dir.path().join("new.yaml"));
-    std::fs::write(&o, old).expect("written");
-    std::fs::write(&n, new).expect("written");
-    let s = |p: std::path::PathBuf| p.to_string_lossy().into_owned();
-    (dir, s(o), s(n))
-}
-
-#[track_caller]
-fn exit(out: &Output, code: i32) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{stdout}\nstderr:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-#[test]
-fn cli_exits_0_without_breaking_changes() {
-    let (_dir, old, new) = files(BASE, &format!("{BASE}{PONG}"));
-    let stdout = exit(&run(None, &[&old, &new]), 0);
-    assert!(stdout.contains("TOOL_ADDED"), "{stdout}");
-    assert!(
-        stdout.contains("0 breaking, 1 compatible change; the contract needs a minor version bump"),
-        "{stdout}"
-    );
-}
-
-#[test]
-fn cli_exits_3_on_a_breaking_change_and_0_once_it_is_allowed() {
-    let (_dir, old, new) = files(BASE, &edit("[text, bytes]", "[text]"));
-    let stdout = exit(&run(None, &[&old, &new]), 3);
-    assert!(
-        stdout.contains("new.yaml:23:7: ENUM_VALUE_NO_DELETE"),
-        "{stdout}"
-    );
-    let stdout = exit(
-        &run(
-            None,
-            &[
-                &old,
-                &new,
-                "--allow",
-                "ENUM_VALUE_NO_DELETE",
-                "--format",
-                "json",
-            ],
-        ),
-        0,
-    );
-    let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
-    assert_eq!(json["changes"][0]["allowed"], true);
-    assert_eq!(json["summary"]["bump"], "major");
-}
-
-#[test]
-fn cli_exits_2_on_usage_and_load_errors() {
-    let (_dir, old, new) = files(BASE, "server: {name: x}\ntools:\n  - name: Bad\n");
-    let out = run(None, &[&old, &new]);
-    exit(&out, 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("error[bad-tool-name]"));
-    exit(&run(None, &[&old]), 2);
-    exit(&run(None, &[&old, &old, "--allow", "NO_SUCH_RULE"]), 2);
-    exit(&run(None, &[&old, "/no/such/tools.yaml"]), 2);
-    exit(&run(None, &[&old, &old, "--format", "xml"]), 2);
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-#[test]
-fn cli_compares_against_a_git_revision() {
-    let repo = tempfile::tempdir().expect("a temporary directory");
-    let root = repo.path();
-    let sub = root.join("server");
-    std::fs::create_dir(&sub).expect("created");
-    git(root, &["init", "-q"]);
-    git(root, &["config", "user.name", "Test"]);
-    git(root, &["config", "user.email", "test@example.com"]);
-    std::fs::write(sub.join("tools.yaml"), BASE).expect("written");
-    git(root, &["add", "."]);
-    git(root, &["commit", "-q", "-m", "contract"]);
-    let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
-    std::fs::write(sub.join("tools.yaml"), &BASE[..ping_at]).expect("written");
-
-    // From the root, naming the manifest by its path.
-    let stdout = exit(
-        &run(Some(root), &["--against", "HEAD", "server/tools.yaml"]),
-        3,
-    );
-    assert!(
-        stdout.contains("server/tools.yaml:57:11: TOOL_NO_DELETE"),
-        "{stdout}"
-    );
-    // From the manifest's directory, with the default path.
-    let stdout = exit(
-        &run(Some(&sub), &["--against", "HEAD", "--format", "github"]),
-        3,
-    );
-    assert!(
-        stdout.contains(
-            "::error file=tools.yaml,line=57,col=11,title=TOOL_NO_DELETE::tool `ping` was removed"
-        ),
-        "{stdout}"
-    );
-    // A revision that does not exist is a usage error.
-    exit(&run(Some(&sub), &["--against", "no-such-rev"]), 2);
 }

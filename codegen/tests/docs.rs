@@ -1,7 +1,6 @@
 //! Generated documents: their content, where they go, and check mode.
 
-use mcp_contract_codegen::docs::{TABLE_BEGIN, TABLE_END};
-use mcp_contract_codegen::{Builder, DocumentStatus, Error, Source, docs, load};
+use mcp_contract_codegen::{Builder, DocumentStatus, Error, Source, TABLE_BEGIN, TABLE_END, load};
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -17,12 +16,12 @@ fn contract() -> mcp_contract_codegen::Contract {
 
 #[test]
 fn the_readme_table_matches_the_snapshot() {
-    insta::assert_snapshot!("every_feature_table", docs::readme_table(&contract()));
+    insta::assert_snapshot!("every_feature_table", contract().readme_table());
 }
 
 #[test]
 fn the_reference_matches_the_snapshot() {
-    insta::assert_snapshot!("every_feature_reference", docs::reference(&contract()));
+    insta::assert_snapshot!("every_feature_reference", contract().reference());
 }
 
 /// A crate directory with the fixture manifest and a README holding the markers.
@@ -81,7 +80,7 @@ fn documents_are_written_between_the_markers_and_only_when_changed() {
     };
     assert_eq!(
         body(std::fs::read_to_string(dir.path().join("docs/tools.md")).expect("written")),
-        body(docs::reference(&contract()))
+        body(contract().reference())
     );
 
     let second = builder(dir.path())

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use mcp_contract_codegen::{Builder, Source, load, output, rust, schema};
+use mcp_contract_codegen::{Builder, Revision, Source, load, render_all};
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -21,22 +21,18 @@ fn contract() -> mcp_contract_codegen::Contract {
             );
             loaded.contract
         }
-        Err(d) => panic!(
-            "{}",
-            mcp_contract_codegen::diagnostic::render_all(&d, &source)
-        ),
+        Err(d) => panic!("{}", render_all(&d, &source)),
     }
 }
 
 #[test]
 fn generated_rust_matches_the_snapshot() {
-    insta::assert_snapshot!("every_feature_rust", rust::generate(&contract()));
+    insta::assert_snapshot!("every_feature_rust", contract().rust_module());
 }
 
 #[test]
 fn published_tools_match_the_snapshot() {
-    let c = contract();
-    let tools: Vec<serde_json::Value> = c.tools.iter().map(|t| schema::tool_json(&c, t)).collect();
+    let tools = contract().tools_list(Revision::LATEST)["tools"].clone();
     insta::assert_snapshot!(
         "every_feature_tools",
         serde_json::to_string_pretty(&tools).expect("serializable")
@@ -45,49 +41,7 @@ fn published_tools_match_the_snapshot() {
 
 #[test]
 fn generation_is_deterministic() {
-    assert_eq!(rust::generate(&contract()), rust::generate(&contract()));
-}
-
-#[test]
-fn an_unchanged_file_is_not_rewritten() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = dir.path().join("out.rs");
-    assert_eq!(
-        output::write_if_changed(&path, "a").expect("written"),
-        output::Written::Updated
-    );
-    let before = std::fs::metadata(&path)
-        .and_then(|m| m.modified())
-        .expect("mtime");
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    assert_eq!(
-        output::write_if_changed(&path, "a").expect("checked"),
-        output::Written::Unchanged
-    );
-    let after = std::fs::metadata(&path)
-        .and_then(|m| m.modified())
-        .expect("mtime");
-    assert_eq!(before, after, "an unchanged build touches nothing");
-    assert_eq!(
-        output::write_if_changed(&path, "b").expect("written"),
-        output::Written::Updated
-    );
-    assert_eq!(std::fs::read_to_string(&path).expect("readable"), "b");
-}
-
-#[cfg(unix)]
-#[test]
-fn a_new_generated_file_is_world_readable() {
-    use std::os::unix::fs::PermissionsExt as _;
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = dir.path().join("new.rs");
-    output::write_if_changed(&path, "x").expect("written");
-    let mode = std::fs::metadata(&path)
-        .expect("metadata")
-        .permissions()
-        .mode()
-        & 0o777;
-    assert_eq!(mode, 0o644);
+    assert_eq!(contract().rust_module(), contract().rust_module());
 }
 
 #[test]
@@ -100,7 +54,7 @@ fn the_builder_writes_the_module_and_reports_diagnostics() {
         .expect("generates");
     assert_eq!(
         generated.rust_path,
-        dir.path().join(mcp_contract_codegen::GENERATED_RUST)
+        dir.path().join(mcp_contract_codegen::GENERATED_FILE)
     );
     assert!(
         std::fs::read_to_string(&generated.rust_path)

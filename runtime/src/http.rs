@@ -63,7 +63,8 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
-use crate::{Dispatch, Server};
+use crate::Server;
+use crate::codegen::Dispatch;
 
 /// Adds one mounted server to the router, under the configuration the host ends with.
 type Attach = Box<dyn FnOnce(Router, StreamableHttpServerConfig) -> Router + Send>;

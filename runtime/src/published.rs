@@ -6,7 +6,7 @@ use rmcp::model::{
     Implementation, Resource, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
 };
 
-use crate::ResourceSpec;
+use crate::resource::ResourceSpec;
 
 /// The `tools/list` cache hint of protocol revision 2026-07-28.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

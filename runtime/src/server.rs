@@ -13,7 +13,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
 
-use crate::{Dispatch, Published, ResourceError, arguments, call};
+use crate::codegen::{Dispatch, Published};
+use crate::{ResourceError, arguments, call};
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
 /// ([`Server::restrict`], [`Server::group`]). Cheap to clone: clones share the handler.
@@ -43,6 +44,7 @@ impl<D> Clone for Server<D> {
 
 impl<D: Dispatch> Server<D> {
     /// Wraps a dispatcher; generated code calls this from its `server(handler)` function.
+    #[doc(hidden)]
     pub fn new(dispatch: D) -> Self {
         let published = dispatch.published();
         let view = View {
@@ -400,7 +402,7 @@ mod tests {
     use rmcp::model::{CallToolResult, JsonObject};
 
     use super::*;
-    use crate::{BoxFuture, ContractSpec};
+    use crate::codegen::{BoxFuture, ContractSpec};
 
     static SPEC: ContractSpec = ContractSpec {
         name: "eager",
@@ -411,7 +413,7 @@ mod tests {
         tools: &[
             r#"{"name":"boom","description":"Panics.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
         ],
-        resources: &[crate::ResourceSpec {
+        resources: &[crate::codegen::ResourceSpec {
             name: "notes",
             title: "Notes",
             description: "The notes.",

@@ -5,7 +5,8 @@ use rmcp::model::ProtocolVersion;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ClientLifecycleMode, ClientServiceExt as _, ServiceExt as _};
 
-use crate::{Dispatch, Server};
+use crate::Server;
+use crate::codegen::Dispatch;
 
 /// The protocol revisions a generated server speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -334,7 +335,7 @@ pub fn problems(envelope: &serde_json::Value) -> Vec<(&str, &str)> {
 ///     mcp_contract::testing::assert_contract(contract::server(MyHandler), contract::FIXTURES);
 /// }
 /// ```
-pub fn assert_contract<D: Dispatch>(server: Server<D>, fixtures: &[crate::ToolFixture]) {
+pub fn assert_contract<D: Dispatch>(server: Server<D>, fixtures: &[crate::codegen::ToolFixture]) {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -365,7 +366,8 @@ mod contract {
     use serde_json::Value;
 
     use super::{Revision, check_wire, connect};
-    use crate::{ContractSpec, Dispatch, Published, Server, ToolFixture, metadata};
+    use crate::codegen::{ContractSpec, Dispatch, Published, ToolFixture};
+    use crate::{Server, metadata};
 
     /// A dispatcher for the same contract whose handlers must never run.
     struct Tripwire {
@@ -776,7 +778,7 @@ mod contract {
         use serde_json::json;
 
         use super::*;
-        use crate::PublishedHints;
+        use crate::codegen::PublishedHints;
 
         const FIXTURE: ToolFixture = ToolFixture {
             name: "configure",

@@ -10,22 +10,22 @@ use serde_json::Value;
 
 use super::Validator;
 use crate::diagnostic::Diagnostic;
+use crate::emit::wire as schema;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
-use crate::schema;
 use crate::source::{Span, Spanned};
 
 /// Kinds every manifest knows, with what each stands for.
-pub const STANDARD_KINDS: [(&str, &str); 1] = [(
+pub(crate) const STANDARD_KINDS: [(&str, &str); 1] = [(
     "workspace.directory",
     "A validated workspace-relative directory.",
 )];
 
 /// Where the artifact contract is published when the manifest does not say.
-pub const DEFAULT_ARTIFACTS_KEY: &str = "io.github.mcp-contract/artifacts";
+pub(crate) const DEFAULT_ARTIFACTS_KEY: &str = "io.github.mcp-contract/artifacts";
 /// Where the composition contract is published when the manifest does not say.
-pub const DEFAULT_COMPOSITION_KEY: &str = "io.github.mcp-contract/composition";
+pub(crate) const DEFAULT_COMPOSITION_KEY: &str = "io.github.mcp-contract/composition";
 
 impl Validator<'_> {
     /// The `_meta` keys and the kind vocabulary.
@@ -554,7 +554,7 @@ impl Validator<'_> {
 }
 
 /// Follows an instance pointer (RFC 6901) through `properties` and `items`.
-pub fn resolve<'s>(schema: &'s Value, pointer: &str) -> Result<&'s Value, String> {
+pub(super) fn resolve<'s>(schema: &'s Value, pointer: &str) -> Result<&'s Value, String> {
     if pointer.is_empty() {
         return Err("the empty pointer names the whole document, not a field".into());
     }

@@ -292,7 +292,7 @@ fn not_in_uri(c: char) -> bool {
 
 /// The variables of a level-1 template (RFC 6570 simple expansion), each matching one path
 /// segment: variables are separated by literal text so a URI splits one way only.
-pub fn template(template: &str) -> Result<Vec<String>, String> {
+pub(crate) fn template(template: &str) -> Result<Vec<String>, String> {
     if let Some(c) = template.chars().find(|c| not_in_uri(*c)) {
         return Err(format!("{c:?} cannot appear in a URI"));
     }

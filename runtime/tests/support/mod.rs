@@ -5,11 +5,12 @@
 
 use std::sync::LazyLock;
 
+use mcp_contract::Server;
+use mcp_contract::codegen::{
+    BoxFuture, CallToolResult, ContractSpec, Dispatch, GroupSpec, JsonObject, Published,
+};
 use mcp_contract::rmcp::ErrorData;
 use mcp_contract::rmcp::model::ErrorCode;
-use mcp_contract::{
-    BoxFuture, CallToolResult, ContractSpec, Dispatch, GroupSpec, JsonObject, Published, Server,
-};
 use serde_json::json;
 
 const TOOLS: &[&str] = &[

@@ -1,14 +1,13 @@
 //! What the rule tests share: the smallest valid manifest, and loading one that must be
 //! refused or must load.
 
-// Each test crate includes this module and uses part of it.
-#![allow(dead_code)]
+use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 
-use mcp_contract_codegen::diagnostic::render_all;
-use mcp_contract_codegen::{Contract, Diagnostic, Severity, Source, load};
+mod metadata;
+mod rules;
 
 /// The smallest manifest that loads: one tool with text output and its four hints.
-pub const VALID: &str = "\
+pub(super) const VALID: &str = "\
 server:
   name: demo
 tools:
@@ -21,13 +20,13 @@ tools:
 
 /// [`VALID`] followed by `extra`, whose first line is line 9. Lines indented by four spaces
 /// continue the tool; lines at column 1 are top-level keys.
-pub fn with(extra: &str) -> String {
+pub(super) fn with(extra: &str) -> String {
     format!("{VALID}{extra}")
 }
 
 /// Every diagnostic of a manifest that must be refused.
 #[track_caller]
-pub fn refused(text: &str) -> (Source, Vec<Diagnostic>) {
+pub(super) fn refused(text: &str) -> (Source, Vec<Diagnostic>) {
     let source = Source::new("tools.yaml", text);
     match load(&source) {
         Ok(_) => panic!("the manifest loaded, but it should not:\n{text}"),
@@ -37,7 +36,7 @@ pub fn refused(text: &str) -> (Source, Vec<Diagnostic>) {
 
 /// The contract of a manifest that must load without any diagnostic.
 #[track_caller]
-pub fn loads(text: &str) -> Contract {
+pub(super) fn loads(text: &str) -> Contract {
     let source = Source::new("tools.yaml", text);
     match load(&source) {
         Ok(loaded) => {
@@ -57,7 +56,7 @@ pub fn loads(text: &str) -> Contract {
 
 /// Loads `text`, which must produce exactly one diagnostic, an error, and checks it.
 #[track_caller]
-pub fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnostic {
+pub(super) fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnostic {
     let (source, diags) = refused(text);
     assert_eq!(diags.len(), 1, "{}", render_all(&diags, &source));
     let d = &diags[0];
@@ -69,7 +68,7 @@ pub fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnostic {
 }
 
 /// `tools.yaml:LINE:COL` of a related span.
-pub fn related_at(d: &Diagnostic, source_text: &str, i: usize) -> String {
+pub(super) fn related_at(d: &Diagnostic, source_text: &str, i: usize) -> String {
     let source = Source::new("tools.yaml", source_text);
     let (line, col) = source.line_col(d.related[i].0.start);
     format!("tools.yaml:{line}:{col}")

@@ -11,16 +11,16 @@ pub const TABLE_BEGIN: &str = "<!-- tools:begin -->";
 /// See [`TABLE_BEGIN`].
 pub const TABLE_END: &str = "<!-- tools:end -->";
 
-const TABLE_TEMPLATE: &str = include_str!("../templates/readme_table.md.j2");
-const REFERENCE_TEMPLATE: &str = include_str!("../templates/tools.md.j2");
+const TABLE_TEMPLATE: &str = include_str!("../../templates/readme_table.md.j2");
+const REFERENCE_TEMPLATE: &str = include_str!("../../templates/tools.md.j2");
 
 /// The tool table (seed 000's columns) as Markdown.
-pub fn readme_table(contract: &Contract) -> String {
+pub(crate) fn readme_table(contract: &Contract) -> String {
     render(TABLE_TEMPLATE, contract)
 }
 
 /// The full per-tool reference as Markdown.
-pub fn reference(contract: &Contract) -> String {
+pub(crate) fn reference(contract: &Contract) -> String {
     render(REFERENCE_TEMPLATE, contract)
 }
 
@@ -191,7 +191,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
             json!({"kind": kind, "pointer": pointer, "required": required})
         }).collect::<Vec<_>>(),
         "encapsulates": t.encapsulates,
-        "meta": match crate::schema::published_meta(c, t) {
+        "meta": match crate::emit::wire::published_meta(c, t) {
             m if m.is_empty() => Value::Null,
             m => serde_json::to_string_pretty(&m).unwrap_or_default().into(),
         },
@@ -281,7 +281,7 @@ fn constraints(c: &Constraints) -> String {
 }
 
 /// The description's first sentence, for a one-line summary.
-pub fn first_sentence(text: &str) -> String {
+pub(crate) fn first_sentence(text: &str) -> String {
     let text = text.trim();
     let end = text
         .char_indices()

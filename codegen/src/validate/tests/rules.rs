@@ -5,12 +5,9 @@
 //! in the test) and, for most, its help; it also pins the number of diagnostics, so a rule
 //! that fires twice, or drags another one along, fails here.
 
-use mcp_contract_codegen::diagnostic::render_all;
-use mcp_contract_codegen::model::{Kind, OutputDef};
-use mcp_contract_codegen::{Diagnostic, Severity, Source, load};
-use support::{VALID, refused, related_at, single, with};
-
-mod support;
+use super::{VALID, refused, related_at, single, with};
+use crate::model::{Kind, OutputDef};
+use crate::{Diagnostic, Severity, Source, load, render_all};
 
 /// [`VALID`] with its only occurrence of `from` replaced.
 fn replace(from: &str, to: &str) -> String {
@@ -1575,7 +1572,7 @@ fn the_minimal_manifest_loads_without_diagnostics() {
 
 #[test]
 fn the_reference_manifest_loads_without_diagnostics() {
-    let text = include_str!("../../tools.yaml");
+    let text = include_str!("../../../../tools.yaml");
     let loaded = load(&Source::new("tools.yaml", text)).unwrap_or_else(|d| {
         panic!("{}", render_all(&d, &Source::new("tools.yaml", text)));
     });
@@ -1633,7 +1630,7 @@ tools:
     let variants: Vec<&str> = e.values.iter().map(|(_, v)| v.as_str()).collect();
     assert_eq!(variants, ["Self_", "Super", "Type"]);
     // The generated module is valid Rust with these names.
-    let code = mcp_contract_codegen::rust::generate(&loaded.contract);
+    let code = loaded.contract.rust_module();
     syn::parse_file(&code).expect("the generated module parses");
     for expected in ["r#match", "r#type", "r#async", "Self_"] {
         assert!(
@@ -1758,7 +1755,7 @@ fn an_integer_default_written_as_a_float_keeps_its_value() {
         "    parameters:\n      n: {type: integer, minimum: 0, description: N., example: 1, default: 2.0}\n",
     );
     let loaded = load(&Source::new("tools.yaml", text)).expect("valid");
-    let code = mcp_contract_codegen::rust::generate(&loaded.contract);
+    let code = loaded.contract.rust_module();
     assert!(code.contains("2u64"), "{code}");
 }
 
@@ -1773,7 +1770,7 @@ fn a_defaulted_field_of_a_shared_type_is_required_and_unstated_in_an_output() {
     );
     let loaded = load(&Source::new("tools.yaml", text)).expect("valid");
     let c = &loaded.contract;
-    let tool = mcp_contract_codegen::schema::tool_json(c, &c.tools[0]);
+    let tool = crate::emit::wire::tool_json(c, &c.tools[0]);
     let input = &tool["inputSchema"]["properties"]["page"];
     assert_eq!(
         input["properties"]["size"]["description"],

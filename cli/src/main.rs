@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcp_contract_codegen::diff::{self, Report};
-use mcp_contract_codegen::{Contract, Source, diagnostic, format, load};
+use mcp_contract_codegen::{Contract, Source, load, render_all};
+
+mod init;
 
 /// Exit code for a manifest with errors.
 const INVALID: u8 = 1;
@@ -106,6 +108,15 @@ enum OutputFormat {
     Markdown,
 }
 
+impl From<Revision> for mcp_contract_codegen::Revision {
+    fn from(r: Revision) -> Self {
+        match r {
+            Revision::V2025_11_25 => Self::V2025_11_25,
+            Revision::V2026_07_28 => Self::V2026_07_28,
+        }
+    }
+}
+
 impl From<OutputFormat> for diff::Format {
     fn from(f: OutputFormat) -> Self {
         match f {
@@ -141,11 +152,7 @@ fn main() -> ExitCode {
             tool,
             revision,
             manifest,
-        } => show(
-            &manifest,
-            tool.as_deref(),
-            matches!(revision, Revision::V2026_07_28),
-        ),
+        } => show(&manifest, tool.as_deref(), revision.into()),
         Command::Diff {
             paths,
             against,
@@ -233,7 +240,7 @@ fn read(path: &Path) -> Result<Source, String> {
 fn contract(source: &Source) -> Result<Contract, String> {
     load(source)
         .map(|loaded| loaded.contract)
-        .map_err(|d| diagnostic::render_all(&d, source))
+        .map_err(|d| render_all(&d, source))
 }
 
 /// The text of `path` at git revision `rev`. `git show REV:PATH` wants a path from the
@@ -279,7 +286,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
 fn schema() -> ExitCode {
     match std::io::stdout()
         .lock()
-        .write_all(format::manifest_schema_text().as_bytes())
+        .write_all(mcp_contract_codegen::editor_schema_text().as_bytes())
     {
         Ok(()) => ExitCode::SUCCESS,
         // `mcp-contract schema | head` closing the pipe early is not a failure.
@@ -302,23 +309,27 @@ fn check(path: &std::path::Path) -> ExitCode {
     match load(&source) {
         Ok(loaded) => {
             if !loaded.warnings.is_empty() {
-                eprintln!("{}", diagnostic::render_all(&loaded.warnings, &source));
+                eprintln!("{}", render_all(&loaded.warnings, &source));
             }
             eprintln!(
                 "{}: {} tools, valid",
                 source.name,
-                loaded.contract.tools.len()
+                loaded.contract.tool_names().count()
             );
             ExitCode::SUCCESS
         }
         Err(diagnostics) => {
-            eprintln!("{}", diagnostic::render_all(&diagnostics, &source));
+            eprintln!("{}", render_all(&diagnostics, &source));
             ExitCode::from(INVALID)
         }
     }
 }
 
-fn show(path: &std::path::Path, tool: Option<&str>, modern: bool) -> ExitCode {
+fn show(
+    path: &std::path::Path,
+    tool: Option<&str>,
+    revision: mcp_contract_codegen::Revision,
+) -> ExitCode {
     let (source, contract) =
         match read(path).and_then(|source| contract(&source).map(|c| (source, c))) {
             Ok(loaded) => loaded,
@@ -327,7 +338,7 @@ fn show(path: &std::path::Path, tool: Option<&str>, modern: bool) -> ExitCode {
                 return ExitCode::from(USAGE);
             }
         };
-    let list = mcp_contract_codegen::schema::tools_list(&contract, modern);
+    let list = contract.tools_list(revision);
     let shown = match tool {
         None => list,
         Some(name) => match list["tools"]
@@ -336,7 +347,7 @@ fn show(path: &std::path::Path, tool: Option<&str>, modern: bool) -> ExitCode {
         {
             Some(t) => t.clone(),
             None => {
-                let names: Vec<&str> = contract.tools.iter().map(|t| t.name.as_str()).collect();
+                let names: Vec<&str> = contract.tool_names().collect();
                 eprintln!(
                     "error: no tool `{name}` in `{}`; its tools are: {}",
                     source.name,
@@ -354,7 +365,7 @@ fn show(path: &std::path::Path, tool: Option<&str>, modern: bool) -> ExitCode {
 }
 
 fn init(name: &str, dir: Option<PathBuf>, path_deps: Option<PathBuf>) -> ExitCode {
-    use mcp_contract_codegen::scaffold::{Dependencies, scaffold};
+    use init::{Dependencies, scaffold};
     let dir = dir.unwrap_or_else(|| PathBuf::from(name));
     let deps = match path_deps {
         Some(root) => Dependencies::Checkout(std::fs::canonicalize(&root).unwrap_or(root)),

@@ -7,24 +7,23 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::decode::suggest;
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::emit::wire as schema;
 use crate::ident;
+use crate::manifest::reader::suggest;
 use crate::manifest::{self as raw, HINT_KEYS, HintPolicy, Manifest};
 use crate::meta_key;
 use crate::model::*;
-use crate::schema;
 use crate::source::{Span, Spanned};
 
 mod headers;
 mod planning;
 mod resources;
-
-pub use planning::{DEFAULT_ARTIFACTS_KEY, DEFAULT_COMPOSITION_KEY, STANDARD_KINDS};
-pub use resources::template as uri_template;
+#[cfg(test)]
+mod tests;
 
 /// Codes the runtime itself returns; the vocabulary may not redefine them.
-pub const RESERVED_ERROR_CODES: [&str; 4] = [
+pub(crate) const RESERVED_ERROR_CODES: [&str; 4] = [
     "argument_missing",
     "argument_invalid",
     "argument_unknown",
@@ -72,7 +71,11 @@ const FORMATS: &[&str] = &[
 ];
 
 /// Checks a decoded manifest and builds the contract from it.
-pub fn validate(manifest: &Manifest, source_name: &str, diags: &mut Diagnostics) -> Contract {
+pub(crate) fn validate(
+    manifest: &Manifest,
+    source_name: &str,
+    diags: &mut Diagnostics,
+) -> Contract {
     let mut v = Validator {
         diags,
         rust_types: HashMap::new(),
@@ -776,7 +779,7 @@ impl Validator<'_> {
             &manifest.types,
         );
         let output = match &t.output {
-            None | Some(raw::Output::Text(_)) => OutputDef::Text,
+            None | Some(raw::Output::Text) => OutputDef::Text,
             Some(raw::Output::Object(s)) => {
                 if let Some(ty) = &s.ty
                     && ty.value != "object"
@@ -1352,8 +1355,12 @@ impl Validator<'_> {
                     ),
                 );
             } else if pending.what == "default"
-                && let Some((at, ty)) =
-                    crate::rust::integer_out_of_range(contract, &pending.schema, &pending.value, "")
+                && let Some((at, ty)) = crate::emit::rust::integer_out_of_range(
+                    contract,
+                    &pending.schema,
+                    &pending.value,
+                    "",
+                )
             {
                 let place = if at.is_empty() {
                     String::new()

@@ -1,305 +1,14 @@
-//! The manifest as written: every value with its span, before any rule is checked.
-//!
-//! [`decode`] turns the YAML tree into these types and reports shape errors (unknown keys,
-//! missing keys, wrong types). The rules between values live in [`crate::validate`].
+//! The manifest's readers: the YAML tree into the types of [`super`], every shape error
+//! reported (unknown keys with a suggestion, missing keys, wrong value types).
 
-use serde_json::Value;
-
-use crate::decode::{Decoder, Fields};
+use super::reader::{Decoder, Fields};
+use super::*;
 use crate::diagnostic::Diagnostic;
-use crate::source::{Span, Spanned};
+use crate::source::Spanned;
 use crate::yaml::{Node, NodeKind};
 
-/// A whole `tools.yaml`.
-#[derive(Debug, Default)]
-pub struct Manifest {
-    /// The `server:` block.
-    pub server: Option<Server>,
-    /// How hints are published.
-    pub hint_policy: Option<Spanned<HintPolicy>>,
-    /// Named effects, each standing for four hints.
-    pub effects: Vec<Effect>,
-    /// Named sentences that descriptions must carry verbatim.
-    pub sentences: Vec<Sentence>,
-    /// The error vocabulary.
-    pub errors: Vec<ErrorDef>,
-    /// Shared parameter and output types.
-    pub types: Vec<TypeDef>,
-    /// The tools, in publication order.
-    pub tools: Vec<Tool>,
-    /// The artifact vocabulary and its `_meta` key.
-    pub artifacts: Option<ArtifactSettings>,
-    /// The composition `_meta` key.
-    pub composition: Option<CompositionSettings>,
-    /// Named tool groups, each served at its own HTTP route.
-    pub groups: Vec<Group>,
-    /// Resources with a fixed URI or a URI template.
-    pub resources: Vec<Resource>,
-}
-
-/// `artifacts: {meta_key, kinds}`.
-#[derive(Debug)]
-pub struct ArtifactSettings {
-    /// The `_meta` key the artifact contract is published under.
-    pub meta_key: Option<Spanned<String>>,
-    /// Artifact kinds beyond the standard ones, with what each stands for.
-    pub kinds: Vec<(Spanned<String>, Spanned<String>)>,
-}
-
-/// `composition: {meta_key}`.
-#[derive(Debug)]
-pub struct CompositionSettings {
-    /// The `_meta` key the composition contract is published under.
-    pub meta_key: Option<Spanned<String>>,
-}
-
-/// A tool group.
-#[derive(Debug)]
-pub struct Group {
-    /// Its name, also its route.
-    pub name: Spanned<String>,
-    /// What its tools are for.
-    pub description: Option<Spanned<String>>,
-}
-
-/// A resource: `uri` or `uri_template`, with what a client lists.
-#[derive(Debug)]
-pub struct Resource {
-    /// The mapping.
-    pub span: Span,
-    /// The programmatic name, which names the handler method.
-    pub name: Option<Spanned<String>>,
-    /// A fixed URI.
-    pub uri: Option<Spanned<String>>,
-    /// A level-1 URI template.
-    pub uri_template: Option<Spanned<String>>,
-    /// The title for people.
-    pub title: Option<Spanned<String>>,
-    /// What it holds.
-    pub description: Option<Spanned<String>>,
-    /// Its MIME type.
-    pub mime_type: Option<Spanned<String>>,
-}
-
-/// A tool's `artifacts:`.
-#[derive(Debug, Default)]
-pub struct ToolArtifacts {
-    /// The mapping.
-    pub span: Span,
-    /// Artifacts found in the structured output.
-    pub produces: Vec<Produced>,
-    /// Artifacts taken from the arguments.
-    pub consumes: Vec<Consumed>,
-}
-
-/// An artifact a tool materializes.
-#[derive(Debug)]
-pub struct Produced {
-    /// Its kind.
-    pub kind: Option<Spanned<String>>,
-    /// A JSON pointer into the structured output.
-    pub pointer: Option<Spanned<String>>,
-    /// `materialize`, the only mode.
-    pub mode: Option<Spanned<String>>,
-    /// `json_array` for a string field holding an exact JSON array.
-    pub encoding: Option<Spanned<String>>,
-}
-
-/// An artifact a tool takes.
-#[derive(Debug)]
-pub struct Consumed {
-    /// Its kind.
-    pub kind: Option<Spanned<String>>,
-    /// A JSON pointer into the arguments.
-    pub pointer: Option<Spanned<String>>,
-    /// Whether the tool needs it.
-    pub required: Option<Spanned<bool>>,
-}
-
-/// The `server:` block.
-#[derive(Debug)]
-pub struct Server {
-    /// The block itself.
-    pub span: Span,
-    /// `serverInfo.name`.
-    pub name: Option<Spanned<String>>,
-    /// `serverInfo.title`.
-    pub title: Option<Spanned<String>>,
-    /// `serverInfo.version`; the crate's version when absent.
-    pub version: Option<Spanned<String>>,
-    /// Instructions for the model, sent at initialization.
-    pub instructions: Option<Spanned<String>>,
-    /// The 2026-07-28 `tools/list` cache hint.
-    pub cache: Option<Cache>,
-}
-
-/// `cache: {ttl_ms, scope}`.
-#[derive(Debug)]
-pub struct Cache {
-    /// `ttlMs`.
-    pub ttl_ms: Option<Spanned<u64>>,
-    /// `cacheScope`: `public` or `private`.
-    pub scope: Option<Spanned<String>>,
-}
-
-/// How the four hints are published.
-#[derive(Debug, Clone, PartialEq)]
-pub enum HintPolicy {
-    /// All four on every tool.
-    All,
-    /// The named hints are left out on read-only tools, where the spec gives them no meaning.
-    OmitOnReadOnly(Vec<Spanned<String>>),
-}
-
-/// Four optional hints, as written on an effect or a tool.
-#[derive(Debug, Default, Clone)]
-pub struct Hints {
-    /// Where they are written.
-    pub span: Span,
-    /// `readOnlyHint`.
-    pub read_only: Option<Spanned<bool>>,
-    /// `destructiveHint`.
-    pub destructive: Option<Spanned<bool>>,
-    /// `idempotentHint`.
-    pub idempotent: Option<Spanned<bool>>,
-    /// `openWorldHint`.
-    pub open_world: Option<Spanned<bool>>,
-}
-
-/// A named effect: `effects: {read: {read_only: true, …}}`.
-#[derive(Debug)]
-pub struct Effect {
-    /// Its name.
-    pub name: Spanned<String>,
-    /// The hints it stands for.
-    pub hints: Hints,
-}
-
-/// A pinned sentence.
-#[derive(Debug)]
-pub struct Sentence {
-    /// Its name, which becomes a constant.
-    pub name: Spanned<String>,
-    /// Its exact text.
-    pub text: Spanned<String>,
-}
-
-/// An entry of the error vocabulary.
-#[derive(Debug)]
-pub struct ErrorDef {
-    /// The code published in the error envelope.
-    pub code: Spanned<String>,
-    /// The message template, with `{field}` placeholders.
-    pub message: Option<Spanned<String>>,
-    /// What the caller should do next, ideally naming the call that finds a valid value.
-    pub hint: Option<Spanned<String>>,
-}
-
-/// A shared type.
-#[derive(Debug)]
-pub struct TypeDef {
-    /// Its name, which becomes the Rust type's name.
-    pub name: Spanned<String>,
-    /// Its schema.
-    pub schema: Schema,
-}
-
-/// One tool.
-#[derive(Debug)]
-pub struct Tool {
-    /// The tool's mapping.
-    pub span: Span,
-    /// The published name.
-    pub name: Option<Spanned<String>>,
-    /// The published title.
-    pub title: Option<Spanned<String>>,
-    /// The description for the model.
-    pub description: Option<Spanned<String>>,
-    /// Pinned sentences appended to the description.
-    pub sentences: Vec<Spanned<String>>,
-    /// The named effect giving the hints.
-    pub effect: Option<Spanned<String>>,
-    /// Hints set on the tool, over the effect's.
-    pub hints: Option<Hints>,
-    /// Why the hints are what they are, for reviewers; rendered in the docs, never published.
-    pub why: Option<Spanned<String>>,
-    /// The parameters, in order.
-    pub parameters: Vec<Property>,
-    /// What a successful call returns.
-    pub output: Option<Output>,
-    /// The error codes the tool may return.
-    pub errors: Vec<Spanned<String>>,
-    /// Static `_meta` entries.
-    pub meta: Vec<(Spanned<String>, Value)>,
-    /// The groups the tool belongs to.
-    pub groups: Vec<Spanned<String>>,
-    /// The artifacts it produces and consumes.
-    pub artifacts: Option<ToolArtifacts>,
-    /// `complete_operation:` the same-server tools it encapsulates.
-    pub complete_operation: Option<Spanned<Vec<Spanned<String>>>>,
-}
-
-/// A tool's output.
-#[derive(Debug)]
-pub enum Output {
-    /// `output: text`: plain text, no structured content.
-    Text(Span),
-    /// An object with properties.
-    Object(Box<Schema>),
-}
-
-/// A named property of an object: a parameter, an output field or a nested field.
-#[derive(Debug)]
-pub struct Property {
-    /// The property's name as published.
-    pub name: Spanned<String>,
-    /// Its schema.
-    pub schema: Schema,
-    /// `required:` as written.
-    pub required: Option<Spanned<bool>>,
-    /// `default:` as written.
-    pub default: Option<Spanned<Value>>,
-    /// `header:` the `x-mcp-header` name the argument is mirrored under on HTTP.
-    pub header: Option<Spanned<String>>,
-}
-
-/// A schema as written, in the JSON Schema vocabulary the manifest allows.
-#[derive(Debug, Default)]
-pub struct Schema {
-    /// The mapping it is written in.
-    pub span: Span,
-    /// `type:` a primitive, `array`, `object`, or a shared type's name.
-    pub ty: Option<Spanned<String>>,
-    /// `description:`.
-    pub description: Option<Spanned<String>>,
-    /// `example:` or `examples:`.
-    pub examples: Vec<Spanned<Value>>,
-    /// `enum:` for string enums, spanned as a whole so an empty list can be pointed at.
-    pub enum_values: Option<Spanned<Vec<Spanned<String>>>>,
-    /// `items:` for arrays.
-    pub items: Option<Box<Schema>>,
-    /// `properties:` for objects.
-    pub properties: Option<Vec<Property>>,
-    /// `minLength:`.
-    pub min_length: Option<Spanned<u64>>,
-    /// `maxLength:`.
-    pub max_length: Option<Spanned<u64>>,
-    /// `pattern:`.
-    pub pattern: Option<Spanned<String>>,
-    /// `format:`.
-    pub format: Option<Spanned<String>>,
-    /// `minimum:`.
-    pub minimum: Option<Spanned<serde_json::Number>>,
-    /// `maximum:`.
-    pub maximum: Option<Spanned<serde_json::Number>>,
-    /// `minItems:`.
-    pub min_items: Option<Spanned<u64>>,
-    /// `maxItems:`.
-    pub max_items: Option<Spanned<u64>>,
-}
-
 /// Reads a manifest from its YAML tree, reporting every shape error.
-pub fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
+pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
     let mut manifest = Manifest::default();
     let Some(mut top) = de.fields(root, "the manifest") else {
         return manifest;
@@ -427,7 +136,6 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
     });
     f.finish(de);
     Some(Server {
-        span: node.span,
         name,
         title,
         version,
@@ -467,7 +175,7 @@ fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>>
 }
 
 /// The four hint keys, with the names they are written under.
-pub const HINT_KEYS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
+pub(crate) const HINT_KEYS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
 
 fn hints(node: &Node, de: &mut Decoder<'_>, what: &'static str) -> Option<Hints> {
     let mut f = de.fields(node, what)?;
@@ -628,7 +336,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
 fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
     if let NodeKind::Str(s) = &node.kind {
         if s == "text" {
-            return Some(Output::Text(node.span));
+            return Some(Output::Text);
         }
         de.diags.push(
             Diagnostic::error("unknown-output", format!("unknown output `{s}`"), node.span)

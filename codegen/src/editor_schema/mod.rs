@@ -1,4 +1,4 @@
-//! The manifest format as types, for editors: [`manifest_schema`] is the JSON Schema of
+//! The manifest format as types, for editors: [`editor_schema`] is the JSON Schema of
 //! `tools.yaml` that `docs/tools.schema.json` holds and `mcp-contract schema` prints.
 //!
 //! The build never reads these types. [`crate::manifest`] decodes a manifest keeping a span
@@ -24,6 +24,10 @@
 //!   its schema, and an effect does not contradict itself;
 //! - the grammar of `_meta` keys and of `{field}` placeholders in error templates.
 
+// The types exist to be described (and, in the tests, to be deserialized): the build never
+// reads their fields.
+#![allow(dead_code)]
+
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
@@ -39,7 +43,7 @@ use crate::manifest::HINT_KEYS;
 use crate::validate::RESERVED_ERROR_CODES;
 
 /// The title of the schema's root.
-pub const TITLE: &str = "mcp-contract tools.yaml";
+pub(crate) const TITLE: &str = "mcp-contract tools.yaml";
 
 // The naming rules of `validate`, as ECMA-262 patterns. `tests/format.rs` holds each against
 // the validator's own verdict on names at and just past its edges. Each name type also carries
@@ -67,7 +71,7 @@ const NOT_BLANK: &str = "\\S";
 
 /// The JSON Schema (2020-12) of `tools.yaml`, with no `$id`: editors bind it to a file by a
 /// modeline or a setting, never by its address.
-pub fn manifest_schema() -> Value {
+pub fn editor_schema() -> Value {
     let schema = SchemaSettings::draft2020_12()
         .with_transform(RecursiveTransform(keys_are_never_null))
         .with_transform(RecursiveTransform(reflow_description))
@@ -88,11 +92,11 @@ pub fn manifest_schema() -> Value {
     Value::Object(root)
 }
 
-/// [`manifest_schema`] as `docs/tools.schema.json` holds it and `mcp-contract schema` prints
+/// [`editor_schema`] as `docs/tools.schema.json` holds it and `mcp-contract schema` prints
 /// it: pretty-printed, with a final newline.
-pub fn manifest_schema_text() -> String {
+pub fn editor_schema_text() -> String {
     let mut text =
-        serde_json::to_string_pretty(&manifest_schema()).expect("a JSON value always serializes");
+        serde_json::to_string_pretty(&editor_schema()).expect("a JSON value always serializes");
     text.push('\n');
     text
 }
@@ -157,7 +161,7 @@ fn reflow_description(schema: &mut schemars::Schema) {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = TITLE)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// The server's identity, sent to clients at initialization, and its `tools/list` cache
     /// hint.
     pub server: Server,
@@ -202,7 +206,7 @@ pub struct Manifest {
 /// `artifacts:` at the top level.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ArtifactSettings {
+pub(crate) struct ArtifactSettings {
     /// The `_meta` key of the artifact contract; `io.github.mcp-contract/artifacts` when
     /// left out.
     pub meta_key: Option<String>,
@@ -215,7 +219,7 @@ pub struct ArtifactSettings {
 /// `composition:` at the top level.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct CompositionSettings {
+pub(crate) struct CompositionSettings {
     /// The `_meta` key of the composition contract; `io.github.mcp-contract/composition`
     /// when left out.
     pub meta_key: Option<String>,
@@ -224,7 +228,7 @@ pub struct CompositionSettings {
 /// A tool group.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Group {
+pub(crate) struct Group {
     /// What the group's tools are for.
     pub description: NonBlank,
 }
@@ -233,7 +237,7 @@ pub struct Group {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(extend("oneOf" = [{ "required": ["uri"] }, { "required": ["uri_template"] }]))]
-pub struct Resource {
+pub(crate) struct Resource {
     /// The programmatic name, snake_case; the handler method is `NAME_resource`.
     pub name: SentenceName,
     /// A fixed URI with a scheme, such as `workspace:///README.md`.
@@ -252,7 +256,7 @@ pub struct Resource {
 /// A tool's `artifacts:`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ToolArtifacts {
+pub(crate) struct ToolArtifacts {
     /// Artifacts found in the structured output.
     pub produces: Option<Vec<Produced>>,
     /// Artifacts taken from the arguments.
@@ -262,7 +266,7 @@ pub struct ToolArtifacts {
 /// An artifact the tool materializes.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Produced {
+pub(crate) struct Produced {
     /// A kind: `workspace.directory` or one of `artifacts.kinds`.
     pub kind: String,
     /// A JSON pointer into the structured output, such as `/path`; array items are `/ids/0`.
@@ -276,7 +280,7 @@ pub struct Produced {
 /// An artifact the tool takes.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Consumed {
+pub(crate) struct Consumed {
     /// A kind: `workspace.directory` or one of `artifacts.kinds`.
     pub kind: String,
     /// A JSON pointer into the arguments, such as `/path`.
@@ -288,7 +292,7 @@ pub struct Consumed {
 /// The artifact modes.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Mode {
+pub(crate) enum Mode {
     /// The tool creates the artifact.
     Materialize,
 }
@@ -296,7 +300,7 @@ pub enum Mode {
 /// The artifact encodings.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Encoding {
+pub(crate) enum Encoding {
     /// A string field holding an exact JSON array.
     JsonArray,
 }
@@ -304,17 +308,17 @@ pub enum Encoding {
 /// An artifact kind: dot-separated lowercase words, such as `workspace.file`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(extend("patternErrorMessage" = "a kind is dot-separated lowercase words, such as `workspace.file`"))]
-pub struct KindName(#[schemars(pattern(KIND_NAME))] pub String);
+pub(crate) struct KindName(#[schemars(pattern(KIND_NAME))] pub String);
 
 /// A group's name, also its HTTP route.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(extend("patternErrorMessage" = "a group name is a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`"))]
-pub struct GroupName(#[schemars(pattern(GROUP_NAME))] pub String);
+pub(crate) struct GroupName(#[schemars(pattern(GROUP_NAME))] pub String);
 
 /// The server's identity and its `tools/list` cache hint.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Server {
+pub(crate) struct Server {
     /// `serverInfo.name`: the server's name for programs, such as `my-server`.
     pub name: NonBlank,
     /// `serverInfo.title`: the server's name for people.
@@ -333,7 +337,7 @@ pub struct Server {
 /// A version: text, or a plain number taken as written.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum Version {
+pub(crate) enum Version {
     /// Such as `2.1.0`.
     Text(String),
     /// Such as `1.10`, published as the string `"1.10"`.
@@ -343,7 +347,7 @@ pub enum Version {
 /// `cache: {ttl_ms, scope}`, both required.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Cache {
+pub(crate) struct Cache {
     /// How long a client may reuse the tool list, in milliseconds. Published as `ttlMs`.
     pub ttl_ms: Count,
     /// Whether the list is the same for every caller. Published as `cacheScope`.
@@ -353,7 +357,7 @@ pub struct Cache {
 /// Who a cached tool list is good for.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum CacheScope {
+pub(crate) enum CacheScope {
     /// The list is the same for every caller.
     Public,
     /// The list may differ between callers.
@@ -364,7 +368,7 @@ pub enum CacheScope {
 /// publish all four.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum HintPolicy {
+pub(crate) enum HintPolicy {
     /// A named policy.
     Preset(HintPreset),
     /// The hints to leave out, listed.
@@ -374,7 +378,7 @@ pub enum HintPolicy {
 /// The named hint policies.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum HintPreset {
+pub(crate) enum HintPreset {
     /// Every tool publishes all four hints: hosts that read a hint find it set.
     All,
     /// Read-only tools leave out `destructiveHint` and `idempotentHint`, which the
@@ -386,7 +390,7 @@ pub enum HintPreset {
 /// `{omit_on_read_only: [...]}`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct OmitOnReadOnly {
+pub(crate) struct OmitOnReadOnly {
     /// The hints read-only tools leave out: `destructive`, `idempotent`, or both.
     pub omit_on_read_only: OneOrMany<OmissibleHint>,
 }
@@ -394,7 +398,7 @@ pub struct OmitOnReadOnly {
 /// A hint the specification gives no meaning on a read-only tool.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum OmissibleHint {
+pub(crate) enum OmissibleHint {
     /// `destructiveHint`.
     Destructive,
     /// `idempotentHint`.
@@ -405,7 +409,7 @@ pub enum OmissibleHint {
 /// advisory and never replace it.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Hints {
+pub(crate) struct Hints {
     /// `readOnlyHint`: the tool changes nothing.
     pub read_only: Option<bool>,
     /// `destructiveHint`: the tool may delete or overwrite data. Cannot be `true` on a
@@ -421,14 +425,14 @@ pub struct Hints {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(transparent)]
 #[schemars(extend("required" = HINT_KEYS))]
-pub struct Effect(pub Hints);
+pub(crate) struct Effect(pub Hints);
 
 /// An entry of the error vocabulary. Templates take `{field}` placeholders, snake_case names
 /// in braces that become the fields of the generated error variant; `{{` and `}}` are
 /// literal braces.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ErrorDef {
+pub(crate) struct ErrorDef {
     /// The message template: what went wrong, such as ``"Nothing exists at `{path}`."``.
     pub message: NonBlank,
     /// The hint template: what the caller should do next, ideally naming the call that finds
@@ -446,7 +450,7 @@ pub struct ErrorDef {
     { "required": ["effect"] },
     { "required": ["hints"], "properties": { "hints": { "required": HINT_KEYS } } },
 ]))]
-pub struct Tool {
+pub(crate) struct Tool {
     /// The published name, unique in the manifest: a lowercase letter, then up to 63
     /// lowercase letters, digits or `_`. It also names the handler method.
     pub name: ToolName,
@@ -492,7 +496,7 @@ pub struct Tool {
 /// What a successful call returns.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum Output {
+pub(crate) enum Output {
     /// `text`: the handler returns a `String`, sent as one text block, and the tool publishes
     /// no `outputSchema`.
     Text(TextOutput),
@@ -504,7 +508,7 @@ pub enum Output {
 /// `output: text`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum TextOutput {
+pub(crate) enum TextOutput {
     /// Plain text.
     Text,
 }
@@ -513,7 +517,7 @@ pub enum TextOutput {
 /// example and take no default.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ObjectOutput {
+pub(crate) struct ObjectOutput {
     /// Can be left out: a structured output is always an object.
     #[serde(rename = "type")]
     pub ty: Option<ObjectType>,
@@ -526,7 +530,7 @@ pub struct ObjectOutput {
 /// The type of a structured output.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum ObjectType {
+pub(crate) enum ObjectType {
     /// A JSON object, the only root MCP accepts for structured content.
     Object,
 }
@@ -536,15 +540,15 @@ pub enum ObjectType {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(transparent)]
 #[schemars(extend("anyOf" = [{ "required": ["example"] }, { "required": ["examples"] }]))]
-pub struct Parameter(pub Property);
+pub(crate) struct Parameter(pub Property);
 
 /// Declares a struct with the keys every schema takes, after the struct's own fields, so that
 /// [`Property`] and [`Schema`] read one list, as the decoder's `schema` function does.
 macro_rules! with_schema_keys {
     (
         $(#[$meta:meta])*
-        pub struct $name:ident {
-            $( $(#[$field_meta:meta])* pub $field:ident: $ty:ty, )*
+        pub(crate) struct $name:ident {
+            $( $(#[$field_meta:meta])* pub(crate) $field:ident: $ty:ty, )*
         }
     ) => {
         // The derive comes first: it introduces the `schemars` attributes `$meta` may hold.
@@ -552,12 +556,12 @@ macro_rules! with_schema_keys {
         $(#[$meta])*
         #[serde(deny_unknown_fields, rename_all = "camelCase")]
         #[schemars(extend("not" = { "required": ["example", "examples"] }))]
-        pub struct $name {
+        pub(crate) struct $name {
             /// The value's type: `string`, `integer`, `number`, `boolean`, `array` (with
             /// `items`), `object` (with `properties`), or a shared type's name from `types:`.
             #[serde(rename = "type")]
-            pub ty: TypeRef,
-            $( $(#[$field_meta])* pub $field: $ty, )*
+            pub(crate) ty: TypeRef,
+            $( $(#[$field_meta])* pub(crate) $field: $ty, )*
             /// One example value, published under `examples`. Write `example` or `examples`,
             /// not both. Each example must match the schema.
             pub example: Option<Value>,
@@ -603,38 +607,38 @@ with_schema_keys! {
     #[schemars(extend("dependentSchemas" = {
         "default": { "properties": { "required": { "const": false } } },
     }))]
-    pub struct Property {
+    pub(crate) struct Property {
         /// What the value means, for the model that fills it in or reads it.
-        pub description: NonBlank,
+        pub(crate) description: NonBlank,
         /// `false` makes the value optional (`Option<T>` in Rust). A property with a
         /// `default` is optional already and cannot say `required: true`.
-        pub required: Option<bool>,
+        pub(crate) required: Option<bool>,
         /// The value used when the argument is left out; the handler always receives one.
         /// Stated in the published description (`Default: 3.`), never as a JSON Schema
         /// `default`. Not null, not on output fields, and it must match the schema.
         #[schemars(extend("not" = { "type": "null" }))]
-        pub default: Option<Value>,
+        pub(crate) default: Option<Value>,
         /// MCP 2026-07-28 `x-mcp-header`: an HTTP client mirrors the argument into the
         /// header `Mcp-Param-NAME`. Parameters only (not inside arrays), on a string,
         /// integer (with `minimum` and `maximum` within ±2^53−1) or boolean; an RFC 9110
         /// token, unique in the tool regardless of case.
         #[schemars(pattern(HEADER_NAME))]
-        pub header: Option<String>,
+        pub(crate) header: Option<String>,
     }
 }
 
 with_schema_keys! {
     /// A schema: a shared type or an array's items.
-    pub struct Schema {
+    pub(crate) struct Schema {
         /// What the value means.
-        pub description: Option<String>,
+        pub(crate) description: Option<String>,
     }
 }
 
 /// A value's type.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum TypeRef {
+pub(crate) enum TypeRef {
     /// A JSON type.
     Json(JsonType),
     /// A shared type from `types:`, by name. Its schema is inlined; the use may give its own
@@ -645,7 +649,7 @@ pub enum TypeRef {
 /// The JSON types a value can have.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum JsonType {
+pub(crate) enum JsonType {
     /// Text: `String` in Rust, or an enum with `enum:`. Takes `minLength`, `maxLength`,
     /// `pattern`, `format` and `enum`.
     String,
@@ -665,7 +669,7 @@ pub enum JsonType {
 /// The formats of JSON Schema 2020-12.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Format {
+pub(crate) enum Format {
     /// An RFC 3339 date and time, such as `2026-11-30T09:00:00Z`.
     DateTime,
     /// An RFC 3339 full date, such as `2026-11-30`.
@@ -709,13 +713,13 @@ pub enum Format {
 /// A tool name: a lowercase letter, then up to 63 lowercase letters, digits or `_`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(extend("patternErrorMessage" = "a tool name is snake_case: a lowercase letter, then up to 63 lowercase letters, digits or `_`"))]
-pub struct ToolName(#[schemars(pattern(TOOL_NAME))] pub String);
+pub(crate) struct ToolName(#[schemars(pattern(TOOL_NAME))] pub String);
 
 /// A pinned sentence's name, snake_case. It also names the constant
 /// `sentences::NAME` of the generated module.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(extend("patternErrorMessage" = "a sentence name is snake_case: a lowercase letter, then lowercase letters, digits or `_`"))]
-pub struct SentenceName(#[schemars(pattern(SNAKE_CASE))] pub String);
+pub(crate) struct SentenceName(#[schemars(pattern(SNAKE_CASE))] pub String);
 
 /// An error code, snake_case, such as `not_found`. The runtime's own codes are reserved.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -723,26 +727,26 @@ pub struct SentenceName(#[schemars(pattern(SNAKE_CASE))] pub String);
     "patternErrorMessage" = "an error code is snake_case: a lowercase letter, then lowercase letters, digits or `_`",
     "not" = { "enum": RESERVED_ERROR_CODES },
 ))]
-pub struct ErrorCode(#[schemars(pattern(SNAKE_CASE))] pub String);
+pub(crate) struct ErrorCode(#[schemars(pattern(SNAKE_CASE))] pub String);
 
 /// A shared type's name, PascalCase like a Rust type's, such as `LineRange`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(extend("patternErrorMessage" = "a type name is PascalCase: an uppercase letter, then letters and digits, such as `LineRange`"))]
-pub struct TypeName(#[schemars(pattern(PASCAL_CASE))] pub String);
+pub(crate) struct TypeName(#[schemars(pattern(PASCAL_CASE))] pub String);
 
 /// A property name, published as written: a letter, then letters, digits or `_`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(extend("patternErrorMessage" = "a property name is a letter, then letters, digits or `_`"))]
-pub struct PropertyName(#[schemars(pattern(PROPERTY_NAME))] pub String);
+pub(crate) struct PropertyName(#[schemars(pattern(PROPERTY_NAME))] pub String);
 
 /// Text that is not blank.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(inline, extend("patternErrorMessage" = "must not be blank"))]
-pub struct NonBlank(#[schemars(pattern(NOT_BLANK))] pub String);
+pub(crate) struct NonBlank(#[schemars(pattern(NOT_BLANK))] pub String);
 
 /// A whole number, 0 or more.
 #[derive(Debug, Deserialize)]
-pub struct Count(pub u64);
+pub(crate) struct Count(pub u64);
 
 impl JsonSchema for Count {
     fn inline_schema() -> bool {
@@ -764,7 +768,7 @@ impl JsonSchema for Count {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(inline)]
-pub enum OneOrMany<T> {
+pub(crate) enum OneOrMany<T> {
     /// A list of one.
     One(T),
     /// A list.
@@ -775,7 +779,7 @@ pub enum OneOrMany<T> {
 /// types, …), in the order written. Written with nothing after its key (`parameters:`), it is
 /// empty.
 #[derive(Debug)]
-pub struct Names<K, V>(pub Vec<(K, V)>);
+pub(crate) struct Names<K, V>(pub Vec<(K, V)>);
 
 impl<K, V> Default for Names<K, V> {
     fn default() -> Self {
@@ -833,3 +837,6 @@ impl<K: JsonSchema, V: JsonSchema> JsonSchema for Names<K, V> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

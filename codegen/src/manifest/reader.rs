@@ -8,7 +8,7 @@ use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
 
 /// The diagnostics sink that every reader writes to.
-pub struct Decoder<'d> {
+pub(crate) struct Decoder<'d> {
     /// Where findings go.
     pub diags: &'d mut Diagnostics,
 }
@@ -26,7 +26,7 @@ impl Decoder<'_> {
     }
 
     /// A string (plain scalars such as `1.0` are accepted as their text).
-    pub fn string(&mut self, node: &Node, what: &str) -> Option<Spanned<String>> {
+    pub(crate) fn string(&mut self, node: &Node, what: &str) -> Option<Spanned<String>> {
         match &node.kind {
             NodeKind::Str(s) => Some(Spanned::new(s.clone(), node.span)),
             _ => {
@@ -37,7 +37,7 @@ impl Decoder<'_> {
     }
 
     /// A string that may be written as a plain number too (`version: 1.0`).
-    pub fn text(&mut self, node: &Node, what: &str) -> Option<Spanned<String>> {
+    pub(crate) fn text(&mut self, node: &Node, what: &str) -> Option<Spanned<String>> {
         match &node.kind {
             NodeKind::Str(_) | NodeKind::Int(..) | NodeKind::Float(..) => {
                 Some(Spanned::new(node.key_text(), node.span))
@@ -50,7 +50,7 @@ impl Decoder<'_> {
     }
 
     /// A boolean.
-    pub fn bool(&mut self, node: &Node, what: &str) -> Option<Spanned<bool>> {
+    pub(crate) fn bool(&mut self, node: &Node, what: &str) -> Option<Spanned<bool>> {
         match node.kind {
             NodeKind::Bool(b) => Some(Spanned::new(b, node.span)),
             _ => {
@@ -61,7 +61,7 @@ impl Decoder<'_> {
     }
 
     /// A whole number of zero or more.
-    pub fn count(&mut self, node: &Node, what: &str) -> Option<Spanned<u64>> {
+    pub(crate) fn count(&mut self, node: &Node, what: &str) -> Option<Spanned<u64>> {
         match node.kind {
             NodeKind::Int(i, _) if i >= 0 => Some(Spanned::new(i as u64, node.span)),
             _ => {
@@ -72,7 +72,11 @@ impl Decoder<'_> {
     }
 
     /// Any number, kept as JSON so integers stay integers on the wire.
-    pub fn number(&mut self, node: &Node, what: &str) -> Option<Spanned<serde_json::Number>> {
+    pub(crate) fn number(
+        &mut self,
+        node: &Node,
+        what: &str,
+    ) -> Option<Spanned<serde_json::Number>> {
         match node.kind {
             NodeKind::Int(i, _) => Some(Spanned::new(i.into(), node.span)),
             NodeKind::Float(f, _) => match serde_json::Number::from_f64(f) {
@@ -90,7 +94,7 @@ impl Decoder<'_> {
     }
 
     /// A sequence's items.
-    pub fn seq<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n [Node]> {
+    pub(crate) fn seq<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n [Node]> {
         match &node.kind {
             NodeKind::Seq(items) => Some(items),
             _ => {
@@ -101,7 +105,7 @@ impl Decoder<'_> {
     }
 
     /// A sequence of strings, or one string standing for a sequence of one.
-    pub fn strings(&mut self, node: &Node, what: &str) -> Vec<Spanned<String>> {
+    pub(crate) fn strings(&mut self, node: &Node, what: &str) -> Vec<Spanned<String>> {
         match &node.kind {
             NodeKind::Str(_) => self.string(node, what).into_iter().collect(),
             NodeKind::Seq(items) => items.iter().filter_map(|n| self.string(n, what)).collect(),
@@ -113,7 +117,11 @@ impl Decoder<'_> {
     }
 
     /// A mapping whose keys are free-form names (tools' parameters, say), in document order.
-    pub fn entries<'n>(&mut self, node: &'n Node, what: &str) -> Vec<(Spanned<String>, &'n Node)> {
+    pub(crate) fn entries<'n>(
+        &mut self,
+        node: &'n Node,
+        what: &str,
+    ) -> Vec<(Spanned<String>, &'n Node)> {
         match &node.kind {
             NodeKind::Map(entries) => entries
                 .iter()
@@ -129,7 +137,7 @@ impl Decoder<'_> {
 
     /// Opens a mapping with a fixed set of keys. Keys that are never asked for are reported
     /// by [`Fields::finish`] with a suggestion.
-    pub fn fields<'n>(&mut self, node: &'n Node, what: &'static str) -> Option<Fields<'n>> {
+    pub(crate) fn fields<'n>(&mut self, node: &'n Node, what: &'static str) -> Option<Fields<'n>> {
         match &node.kind {
             NodeKind::Map(entries) => Some(Fields {
                 span: node.span,
@@ -147,7 +155,7 @@ impl Decoder<'_> {
 }
 
 /// A mapping being read key by key.
-pub struct Fields<'n> {
+pub(crate) struct Fields<'n> {
     /// The whole mapping.
     pub span: Span,
     entries: &'n [(Node, Node)],
@@ -158,23 +166,15 @@ pub struct Fields<'n> {
 
 impl<'n> Fields<'n> {
     /// The value under `key`, if written.
-    pub fn get(&mut self, key: &'static str) -> Option<&'n Node> {
+    pub(crate) fn get(&mut self, key: &'static str) -> Option<&'n Node> {
         self.known.push(key);
         let i = self.entries.iter().position(|(k, _)| k.key_text() == key)?;
         self.used[i] = true;
         Some(&self.entries[i].1)
     }
 
-    /// The span of the key `key`, when written.
-    pub fn key_span(&self, key: &str) -> Option<Span> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.key_text() == key)
-            .map(|(k, _)| k.span)
-    }
-
     /// The value under `key`, which must be written.
-    pub fn require(&mut self, de: &mut Decoder<'_>, key: &'static str) -> Option<&'n Node> {
+    pub(crate) fn require(&mut self, de: &mut Decoder<'_>, key: &'static str) -> Option<&'n Node> {
         let node = self.get(key);
         if node.is_none() {
             de.diags.push(
@@ -196,7 +196,7 @@ impl<'n> Fields<'n> {
     }
 
     /// Reports every key that no reader asked for, with the closest known key.
-    pub fn finish(self, de: &mut Decoder<'_>) {
+    pub(crate) fn finish(self, de: &mut Decoder<'_>) {
         for ((key, _), used) in self.entries.iter().zip(&self.used) {
             if *used {
                 continue;
@@ -222,7 +222,7 @@ impl<'n> Fields<'n> {
 }
 
 /// The known name closest to `name`, if it is close enough to be a likely typo.
-pub fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
         .map(|k| (strsim::jaro_winkler(name, k), *k))

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::model::*;
 
 /// `pub static FIXTURES: &[ToolFixture]`, one per tool in manifest order.
-pub fn fixtures(c: &Contract) -> TokenStream {
+pub(crate) fn fixtures(c: &Contract) -> TokenStream {
     let items = c.tools.iter().map(|t| {
         let name = &t.name;
         let title = &t.title;
@@ -37,10 +37,10 @@ pub fn fixtures(c: &Contract) -> TokenStream {
         let example_call = example_call(t).to_string();
         let structured = matches!(t.output, OutputDef::Object { .. });
         quote! {
-            ::mcp_contract::ToolFixture {
+            ::mcp_contract::codegen::ToolFixture {
                 name: #name,
                 title: #title,
-                hints: ::mcp_contract::PublishedHints {
+                hints: ::mcp_contract::codegen::PublishedHints {
                     read_only: #read_only,
                     destructive: #destructive,
                     idempotent: #idempotent,
@@ -59,12 +59,12 @@ pub fn fixtures(c: &Contract) -> TokenStream {
         /// Each tool's contract as `tools.yaml` declares it, for contract tests
         /// (`mcp_contract::testing::assert_contract`).
         #[allow(dead_code)]
-        pub static FIXTURES: &[::mcp_contract::ToolFixture] = &[#(#items),*];
+        pub static FIXTURES: &[::mcp_contract::codegen::ToolFixture] = &[#(#items),*];
     }
 }
 
 /// A call that passes the input schema: every parameter with its first example.
-pub fn example_call(t: &ToolDef) -> Value {
+pub(crate) fn example_call(t: &ToolDef) -> Value {
     let args: Map<String, Value> = t
         .parameters
         .iter()

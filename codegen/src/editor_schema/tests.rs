@@ -1,4 +1,4 @@
-//! The editor schema of `tools.yaml` (`src/format.rs`) against the decoder and validator it
+//! The editor schema of `tools.yaml` (`src/editor_schema`) against the decoder and validator it
 //! describes.
 //!
 //! The schema is a second description of the format, so nothing here trusts it: each test
@@ -12,10 +12,10 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use mcp_contract_codegen::diagnostic::Diagnostics;
-use mcp_contract_codegen::format::{self, manifest_schema};
-use mcp_contract_codegen::manifest::HINT_KEYS;
-use mcp_contract_codegen::{Diagnostic, Source, load, output, yaml};
+use crate::diagnostic::Diagnostics;
+use crate::editor_schema::{self as format, editor_schema as manifest_schema};
+use crate::manifest::HINT_KEYS;
+use crate::{Diagnostic, Source, load, write as output, yaml};
 use serde_json::{Map, Value, json};
 
 /// A valid manifest holding one of each object the format has, each at a place
@@ -1009,7 +1009,7 @@ fn only_mappings_of_names_may_be_null() {
 #[test]
 fn the_checked_in_schema_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/tools.schema.json");
-    let wanted = format::manifest_schema_text();
+    let wanted = format::editor_schema_text();
     if std::env::var("MCP_CONTRACT_BLESS").is_ok_and(|v| v == "1") {
         output::write_if_changed(&path, &wanted).expect("docs/tools.schema.json is writable");
         return;
@@ -1017,9 +1017,9 @@ fn the_checked_in_schema_is_current() {
     let current = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         current == wanted,
-        "docs/tools.schema.json differs from the schema codegen/src/format.rs gives. \
+        "docs/tools.schema.json differs from the schema codegen/src/editor_schema gives. \
          Refresh it with\n\n    \
-         MCP_CONTRACT_BLESS=1 cargo test -p mcp-contract-codegen --test format\n\n\
+         MCP_CONTRACT_BLESS=1 cargo test -p mcp-contract-codegen --features editor-schema editor_schema\n\n\
          and commit the result."
     );
 }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use minijinja::{Environment, context};
 
-use crate::{Source, docs, format, load, output};
+use mcp_contract_codegen::{Source, load, splice};
 
 /// Where the new crate takes mcp-contract from.
 #[derive(Debug, Clone)]
@@ -114,18 +114,25 @@ pub fn scaffold(
         .unwrap_or_default();
     if let Ok(loaded) = load(&Source::new("tools.yaml", manifest)) {
         if let Some((_, readme)) = files.iter_mut().find(|(p, _)| p.ends_with("README.md"))
-            && let Ok(spliced) = docs::splice(readme, &docs::readme_table(&loaded.contract))
+            && let Ok(spliced) = splice(readme, &loaded.contract.readme_table())
         {
             *readme = spliced;
         }
-        files.push((dir.join("docs/tools.md"), docs::reference(&loaded.contract)));
+        files.push((dir.join("docs/tools.md"), loaded.contract.reference()));
     }
-    let schema =
-        serde_json::to_string_pretty(&format::manifest_schema()).unwrap_or_default() + "\n";
+    let schema = mcp_contract_codegen::editor_schema_text();
     files.push((dir.join("tools.schema.json"), schema));
     files.push((dir.join(".gitignore"), "/target\n".into()));
     for (path, text) in &files {
-        output::write_if_changed(path, text).map_err(|e| ScaffoldError::Io(path.clone(), e))?;
+        write(path, text).map_err(|e| ScaffoldError::Io(path.clone(), e))?;
     }
     Ok(files.into_iter().map(|(p, _)| p).collect())
+}
+
+/// Writes a new file, creating its folder.
+fn write(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, text)
 }

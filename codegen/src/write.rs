@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// What [`write_if_changed`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Written {
+pub(crate) enum Written {
     /// The file did not exist or differed, and was replaced.
     Updated,
     /// The file already held exactly this content.
@@ -16,7 +16,7 @@ pub enum Written {
 /// Writes `content` to `path` unless it already holds it. The new content goes to a
 /// temporary file beside the target first and is renamed over it, so a reader never sees
 /// half a file.
-pub fn write_if_changed(path: &Path, content: &str) -> std::io::Result<Written> {
+pub(crate) fn write_if_changed(path: &Path, content: &str) -> std::io::Result<Written> {
     if std::fs::read(path).is_ok_and(|old| old == content.as_bytes()) {
         return Ok(Written::Unchanged);
     }
@@ -47,4 +47,51 @@ fn keep_permissions(path: &Path, file: &std::fs::File) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn keep_permissions(_path: &Path, _file: &std::fs::File) -> std::io::Result<()> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unchanged_file_is_not_rewritten() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("out.rs");
+        assert_eq!(
+            write_if_changed(&path, "a").expect("written"),
+            Written::Updated
+        );
+        let before = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .expect("mtime");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(
+            write_if_changed(&path, "a").expect("checked"),
+            Written::Unchanged
+        );
+        let after = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .expect("mtime");
+        assert_eq!(before, after, "an unchanged build touches nothing");
+        assert_eq!(
+            write_if_changed(&path, "b").expect("written"),
+            Written::Updated
+        );
+        assert_eq!(std::fs::read_to_string(&path).expect("readable"), "b");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_generated_file_is_world_readable() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("new.rs");
+        write_if_changed(&path, "x").expect("written");
+        let mode = std::fs::metadata(&path)
+            .expect("metadata")
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o644);
+    }
 }

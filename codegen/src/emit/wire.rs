@@ -7,11 +7,13 @@
 
 use serde_json::{Map, Value, json};
 
+use mcp_contract_spec::Revision;
+
 use crate::model::*;
 
 /// Which side of a call a schema describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
+pub(crate) enum Side {
     /// Arguments: objects refuse unknown properties.
     Input,
     /// Results: objects stay open, so adding a field later does not break a validating client.
@@ -21,13 +23,13 @@ pub enum Side {
 /// The `tools/list` result a client receives: on 2026-07-28 with `resultType` and the cache
 /// hint (a server without one answers `ttlMs: 0`, `cacheScope: "private"`, as rmcp fills it),
 /// on 2025-11-25 the tools alone.
-pub fn tools_list(contract: &Contract, modern: bool) -> Value {
+pub(crate) fn tools_list(contract: &Contract, revision: Revision) -> Value {
     let tools: Vec<Value> = contract
         .tools
         .iter()
         .map(|t| tool_json(contract, t))
         .collect();
-    if !modern {
+    if !revision.has_cache_hints() {
         let tools: Vec<Value> = tools.into_iter().map(legacy).collect();
         return json!({ "tools": tools });
     }
@@ -38,11 +40,11 @@ pub fn tools_list(contract: &Contract, modern: bool) -> Value {
 }
 
 /// The `x-mcp-header` annotation, which only 2026-07-28 defines.
-pub const HEADER: &str = "x-mcp-header";
+pub(crate) const HEADER: &str = "x-mcp-header";
 
 /// A tool as a 2025-11-25 client receives it: without `x-mcp-header`, which that revision
 /// does not define. Headers sit only on properties reached through `properties`.
-pub fn legacy(mut tool: Value) -> Value {
+pub(crate) fn legacy(mut tool: Value) -> Value {
     fn strip(schema: &mut Value) {
         if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
             for p in props.values_mut() {
@@ -60,7 +62,7 @@ pub fn legacy(mut tool: Value) -> Value {
 }
 
 /// The published `Tool` object, exactly as a 2026-07-28 `tools/list` carries it.
-pub fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
+pub(crate) fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
     let mut t = Map::new();
     t.insert("name".into(), tool.name.clone().into());
     t.insert("title".into(), tool.title.clone().into());
@@ -94,7 +96,7 @@ pub fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
 }
 
 /// The tool's `_meta`: its static entries, then the versioned planning contracts.
-pub fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String, Value> {
+pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String, Value> {
     let mut meta = tool.meta.clone();
     let planning = &contract.planning;
     if let Some(a) = &tool.artifacts {
@@ -136,12 +138,12 @@ pub fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String, Value>
 }
 
 /// The tool's `inputSchema`.
-pub fn input_schema(contract: &Contract, tool: &ToolDef) -> Value {
+pub(crate) fn input_schema(contract: &Contract, tool: &ToolDef) -> Value {
     object_schema(contract, &tool.parameters, Side::Input)
 }
 
 /// The tool's `outputSchema`, when its output is structured.
-pub fn output_schema(contract: &Contract, tool: &ToolDef) -> Option<Value> {
+pub(crate) fn output_schema(contract: &Contract, tool: &ToolDef) -> Option<Value> {
     match &tool.output {
         OutputDef::Text => None,
         OutputDef::Object {
@@ -158,7 +160,7 @@ pub fn output_schema(contract: &Contract, tool: &ToolDef) -> Option<Value> {
 }
 
 /// A standalone schema for one value (used to check examples and defaults).
-pub fn value_schema(contract: &Contract, schema: &Schema) -> Value {
+pub(crate) fn value_schema(contract: &Contract, schema: &Schema) -> Value {
     node(contract, schema, Side::Input, None)
 }
 

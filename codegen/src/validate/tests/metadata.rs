@@ -7,14 +7,11 @@
 //! from the text in the test) and, for most, its help; it also pins the number of diagnostics,
 //! so a rule that fires twice, or drags another one along, fails here.
 
-use mcp_contract_codegen::diagnostic::render_all;
-use mcp_contract_codegen::model::{ArtifactsDef, Field, Kind, OutputDef, ResourceUri, ToolDef};
-use mcp_contract_codegen::schema::{tool_json, tools_list};
-use mcp_contract_codegen::{Contract, Source};
+use super::{VALID, loads, refused, related_at, single, with};
+use crate::emit::wire::{tool_json, tools_list};
+use crate::model::{ArtifactsDef, Field, Kind, OutputDef, ResourceUri, ToolDef};
+use crate::{Contract, Revision, Source, render_all};
 use serde_json::{Value, json};
-use support::{VALID, loads, refused, related_at, single, with};
-
-mod support;
 
 /// A tool with a string parameter and a structured output of a string, an array of strings
 /// and an integer. Text appended to it starts on line 26; lines indented by four spaces
@@ -1796,7 +1793,7 @@ fn without_headers(value: &Value) -> Value {
 #[test]
 fn x_mcp_header_is_published_on_2026_07_28_only() {
     let c = loads(EVERYTHING);
-    let modern = tools_list(&c, true);
+    let modern = tools_list(&c, Revision::V2026_07_28);
     let mut found = Vec::new();
     headers_in(&modern, "", &mut found);
     let found: Vec<(&str, &str)> = found
@@ -1832,7 +1829,7 @@ fn x_mcp_header_is_published_on_2026_07_28_only() {
     );
 
     // 2025-11-25 does not define the annotation: the same tools without it, `_meta` kept.
-    let legacy = tools_list(&c, false);
+    let legacy = tools_list(&c, Revision::V2025_11_25);
     let mut found = Vec::new();
     headers_in(&legacy, "", &mut found);
     assert_eq!(found, []);

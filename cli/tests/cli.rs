@@ -82,7 +82,7 @@ fn schema_prints_the_manifest_schema() {
     );
     let printed: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("the output is JSON");
-    assert_eq!(printed, mcp_contract_codegen::format::manifest_schema());
+    assert_eq!(printed, mcp_contract_codegen::editor_schema());
 }
 
 /// `show` prints what the running reference server answers: the same JSON as the server's own

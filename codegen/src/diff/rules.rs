@@ -1,0 +1,170 @@
+//! The rule table: every kind of change, with its stable ID, what it does to clients and the
+//! version bump it asks for.
+
+use std::fmt::Write as _;
+
+/// How much a release must bump its version for a change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Bump {
+    /// Nothing changed.
+    None,
+    /// Wording only: no caller can fail because of it.
+    Patch,
+    /// Something new callers can use; old calls still work.
+    Minor,
+    /// Some existing call or client may now fail.
+    Major,
+}
+
+impl Bump {
+    /// The word used in summaries and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bump::None => "none",
+            Bump::Patch => "patch",
+            Bump::Minor => "minor",
+            Bump::Major => "major",
+        }
+    }
+}
+
+/// Whether a change can break an existing caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// An existing call or client may fail.
+    Breaking,
+    /// Existing calls and clients keep working.
+    Compatible,
+}
+
+impl Severity {
+    /// The word used in every output format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Breaking => "breaking",
+            Severity::Compatible => "compatible",
+        }
+    }
+}
+
+/// A classification of changes, with a stable ID that `--allow` and CI configurations name.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The stable ID, SCREAMING_SNAKE like buf's.
+    pub id: &'static str,
+    /// The version bump the change calls for; [`Bump::Major`] is what makes it breaking.
+    pub bump: Bump,
+    /// Why it matters to callers, for the documentation's rule table.
+    pub why: &'static str,
+}
+
+impl Rule {
+    /// Breaking exactly when it calls for a major bump, so the two can never disagree.
+    pub fn severity(&self) -> Severity {
+        if self.bump == Bump::Major {
+            Severity::Breaking
+        } else {
+            Severity::Compatible
+        }
+    }
+}
+
+macro_rules! rules {
+    ($($(#[$doc:meta])* $name:ident = $bump:ident, $why:literal;)*) => {
+        $($(#[$doc])* pub(crate) const $name: Rule = Rule {
+            id: stringify!($name),
+            bump: Bump::$bump,
+            why: $why,
+        };)*
+        /// Every rule, in the order of the documentation's table.
+        pub const RULES: &[Rule] = &[$($name),*];
+    };
+}
+
+rules! {
+    /// A tool was removed (or renamed).
+    TOOL_NO_DELETE = Major, "Calls to the tool fail with an unknown-tool error.";
+    /// A parameter was removed (or renamed).
+    PARAMETER_NO_DELETE = Major, "Calls that pass it are refused: argument objects do not accept unknown properties.";
+    /// A new parameter is required.
+    PARAMETER_NEW_REQUIRED = Major, "Existing calls do not pass it and are refused.";
+    /// An optional parameter became required.
+    PARAMETER_SAME_REQUIRED = Major, "Calls that leave it out are refused.";
+    /// A parameter's type changed.
+    PARAMETER_SAME_TYPE = Major, "Values valid for the old type are refused.";
+    /// An enum value was removed.
+    ENUM_VALUE_NO_DELETE = Major, "Calls passing the value are refused; clients matching on it in results never see it again.";
+    /// A parameter accepts fewer values.
+    CONSTRAINT_NO_TIGHTEN = Major, "Values that were accepted (a length, a bound, a pattern or format) are now refused.";
+    /// An output field was removed, or may now be absent.
+    OUTPUT_FIELD_NO_DELETE = Major, "Clients reading the field from structured content find nothing.";
+    /// An output field's type changed.
+    OUTPUT_FIELD_SAME_TYPE = Major, "Clients decoding the field with the old type fail.";
+    /// The output switched between text and a structured object.
+    OUTPUT_SAME_KIND = Major, "Clients reading structured content (or parsing the text) find something else.";
+    /// A tool no longer lists an error code.
+    ERROR_CODE_NO_DELETE = Major, "Clients handling the code lose the contract that it may occur; a code that moved to another name is no longer matched.";
+    /// A hint now promises less safety.
+    HINT_NO_LESS_SAFE = Major, "Clients that auto-approve calls on the old hint would run a riskier tool without asking.";
+    /// A tool left a group, or a group was removed.
+    GROUP_NO_LEAVE = Major, "Clients connected to the group's HTTP route can no longer list or call the tool.";
+    /// A resource or resource template was removed (or its URI changed).
+    RESOURCE_NO_DELETE = Major, "Reads of the URI fail with resource-not-found.";
+    /// A resource's MIME type changed.
+    RESOURCE_SAME_MIME_TYPE = Major, "Clients decoding the contents by the old type misread them.";
+    /// A parameter's `x-mcp-header` was added, removed or renamed.
+    HEADER_NO_CHANGE = Major, "On 2026-07-28 the server checks `Mcp-Param-{name}` against the arguments: a client holding the cached tool list sends the old header, or none, and is refused (-32020).";
+    /// The contract started or stopped declaring groups.
+    ROUTES_NO_CHANGE = Major, "The HTTP host moves between one route (`/mcp`) and one per group (`/mcp/GROUP`): clients configured with the old routes get 404.";
+    /// A produced or consumed artifact, or an encapsulated tool, was removed.
+    PLANNING_NO_DELETE = Major, "Planners chaining tools through the artifact, or preferring the complete operation, lose the link.";
+    /// A tool was added.
+    TOOL_ADDED = Minor, "New capability; existing calls are unaffected.";
+    /// An optional parameter was added.
+    PARAMETER_ADDED = Minor, "Existing calls leave it out and keep working.";
+    /// An enum value was added.
+    ENUM_VALUE_ADDED = Minor, "Callers may pass a new value; clients matching exhaustively on results may meet it.";
+    /// An output field was added.
+    OUTPUT_FIELD_ADDED = Minor, "Clients ignore fields they do not know.";
+    /// A tool lists a new error code.
+    ERROR_CODE_ADDED = Minor, "Clients meet a new code; the error envelope's message and hint still explain it.";
+    /// A parameter accepts more values, or became optional.
+    CONSTRAINT_LOOSENED = Minor, "Every value accepted before is still accepted.";
+    /// A tool joined a group, or a group was added.
+    GROUP_JOINED = Minor, "Clients of the group's route see one more tool.";
+    /// A resource or resource template was added.
+    RESOURCE_ADDED = Minor, "New capability; existing reads are unaffected.";
+    /// An artifact or an encapsulated tool was declared.
+    PLANNING_ADDED = Minor, "Planners learn a new link; nothing that worked stops working.";
+    /// A hint now promises more safety.
+    HINT_SAFER = Patch, "Clients may ask for approval less often; nothing they did before fails.";
+    /// A tool's or resource's title changed, a resource's name, or a template's variable names.
+    TITLE_CHANGED = Patch, "Display only; listed because humans see it.";
+    /// A description changed (a parameter's includes its default).
+    DESCRIPTION_CHANGED = Patch, "The model reads it and may call differently; no call fails.";
+    /// An example changed.
+    EXAMPLE_CHANGED = Patch, "Models copy examples; no call fails.";
+    /// A pinned sentence's text changed.
+    SENTENCE_CHANGED = Patch, "Clients and evaluations may match on the exact text.";
+}
+
+/// The rule with this ID, for `--allow`.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// The rule table as Markdown, which `docs/reviewing-contract-changes.md` carries verbatim.
+pub fn rules_table() -> String {
+    let mut out = String::from("| Rule | Severity | Bump | Why |\n| --- | --- | --- | --- |\n");
+    for r in RULES {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            r.id,
+            r.severity().as_str(),
+            r.bump.as_str(),
+            r.why
+        );
+    }
+    out
+}

@@ -1,0 +1,13 @@
+//! The emitters: each turns the validated [`Contract`](crate::model::Contract) into one thing a
+//! server ships. They read only the model, never the manifest, and nothing in a contract can
+//! fail to emit.
+//!
+//! - [`wire`]: the JSON clients see (each tool's object, `tools/list`, `_meta`).
+//! - [`rust`]: the Rust module the server includes (types, the handler trait, registration).
+//! - [`docs`]: the README table and the tool reference, from minijinja templates.
+//! - [`fixtures`]: the contract test's literal expectations, taken from the model.
+
+pub(crate) mod docs;
+pub(crate) mod fixtures;
+pub(crate) mod rust;
+pub(crate) mod wire;

@@ -1,0 +1,318 @@
+//! The data items of each tool: its arguments, output and nested types, with defaults as
+//! expressions, and the Rust type each schema becomes.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::Value;
+
+use super::*;
+
+pub(super) fn tool_items(c: &Contract, t: &ToolDef) -> TokenStream {
+    let args = struct_item(
+        c,
+        &t.args_type(),
+        &t.parameters,
+        &format!("The arguments of `{}`.", t.name),
+    );
+    let nested_args: Vec<TokenStream> = t
+        .parameters
+        .iter()
+        .map(|f| type_items(c, &f.schema, "", false))
+        .collect();
+    let output = match &t.output {
+        OutputDef::Text => quote!(),
+        OutputDef::Object { fields, .. } => {
+            let s = struct_item(
+                c,
+                &t.output_type(),
+                fields,
+                &format!("What `{}` returns.", t.name),
+            );
+            let nested = fields.iter().map(|f| type_items(c, &f.schema, "", false));
+            quote!(#s #(#nested)*)
+        }
+    };
+    let defs: Vec<&ErrorDef> = t.errors.iter().map(|&i| &c.errors[i]).collect();
+    let summary = if defs.is_empty() {
+        format!(
+            "`{}` declares no errors, so this enum has no values. To return one, list it under the tool's `errors:` in `{}`.",
+            t.name, c.source_name
+        )
+    } else {
+        let codes: Vec<String> = defs.iter().map(|e| format!("`{}`", e.code)).collect();
+        format!(
+            "The errors `{}` may return: {}. To return another code, add it to the tool's `errors:` in `{}`.",
+            t.name,
+            codes.join(", "),
+            c.source_name
+        )
+    };
+    let error = error_enum(&t.error_type(), &summary, &defs, quote!());
+    // With an empty vocabulary, `TryFrom<ContractError>` could never fail (clippy's
+    // infallible_try_from), and there is nothing to convert.
+    let conversions = if c.errors.is_empty() {
+        quote!()
+    } else {
+        vocabulary_conversions(&t.error_type(), &defs)
+    };
+    quote!(#args #(#nested_args)* #output #error #conversions)
+}
+
+/// The struct or enum a schema needs, and those of everything nested in it. Shared types are
+/// emitted once, at the top level (`top`), never where they are used.
+pub(super) fn type_items(c: &Contract, schema: &Schema, name: &str, top: bool) -> TokenStream {
+    match &schema.kind {
+        Kind::Object(obj) => {
+            let summary = schema
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("`{}`.", obj.rust_name));
+            let rust_name = if top { name } else { &obj.rust_name };
+            let s = struct_item(c, rust_name, &obj.fields, &summary);
+            let nested = obj
+                .fields
+                .iter()
+                .map(|f| type_items(c, &f.schema, "", false));
+            quote!(#s #(#nested)*)
+        }
+        Kind::Enum(e) => {
+            let summary = doc(&schema
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("`{}`.", e.rust_name)));
+            let rust_name = ident(if top { name } else { &e.rust_name });
+            let variants = e.values.iter().map(|(value, variant)| {
+                let v = ident(variant);
+                let d = doc(&format!("`{value}`"));
+                quote! { #d #[serde(rename = #value)] #v, }
+            });
+            quote! {
+                #summary
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
+                #[serde(crate = "::mcp_contract::serde")]
+                pub enum #rust_name { #(#variants)* }
+            }
+        }
+        Kind::Array(items) => type_items(c, items, name, top),
+        Kind::Named(_) | Kind::String | Kind::Integer | Kind::Number | Kind::Boolean => quote!(),
+    }
+}
+
+pub(super) fn struct_item(
+    c: &Contract,
+    name: &str,
+    fields: &[Field],
+    summary: &str,
+) -> TokenStream {
+    let summary = doc(summary);
+    let name_ident = ident(name);
+    let mut default_fns = Vec::new();
+    let items: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let field = ident(&f.ident);
+            let ty = rust_type(c, &f.schema);
+            let doc = doc(&f.published_description());
+            let rename = if f.ident.trim_start_matches("r#") == f.name {
+                quote!()
+            } else {
+                let n = &f.name;
+                quote!(#[serde(rename = #n)])
+            };
+            match (&f.default, f.required) {
+                (Some(default), _) => {
+                    // An associated function: unique by construction, as field names are.
+                    let func = format_ident!("default_{}", f.ident.trim_start_matches("r#"));
+                    let path = format!("{name}::{func}");
+                    let value = value_expr(c, &f.schema, default);
+                    default_fns.push(quote! { fn #func() -> #ty { #value } });
+                    quote! { #doc #rename #[serde(default = #path)] pub #field: #ty, }
+                }
+                (None, true) => quote! { #doc #rename pub #field: #ty, },
+                (None, false) => quote! {
+                    #doc #rename
+                    #[serde(default, skip_serializing_if = "Option::is_none")]
+                    pub #field: Option<#ty>,
+                },
+            }
+        })
+        .collect();
+    // Arrays nested four deep (`Option<Vec<Vec<Vec<Vec<i64>>>>>`) are what clippy's
+    // type_complexity counts as very complex; the manifest's shape is the type's.
+    let allow = fields
+        .iter()
+        .any(|f| array_depth(c, &f.schema) >= 4)
+        .then(|| quote!(#[allow(clippy::type_complexity)]));
+    let defaults = if default_fns.is_empty() {
+        quote!()
+    } else {
+        quote!(#allow impl #name_ident { #(#default_fns)* })
+    };
+    quote! {
+        #summary
+        #allow
+        #[derive(Debug, Clone, PartialEq, ::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
+        #[serde(crate = "::mcp_contract::serde")]
+        pub struct #name_ident { #(#items)* }
+        #defaults
+    }
+}
+
+/// How many arrays are nested in a schema's Rust type (`Vec<Vec<f64>>` is 2).
+pub(super) fn array_depth(c: &Contract, schema: &Schema) -> usize {
+    match &schema.kind {
+        Kind::Array(items) => 1 + array_depth(c, items),
+        Kind::Named(i) => array_depth(c, &c.types[*i].schema),
+        _ => 0,
+    }
+}
+
+pub(super) fn rust_type(c: &Contract, schema: &Schema) -> TokenStream {
+    match &schema.kind {
+        Kind::String => quote!(String),
+        Kind::Integer if schema.constraints.non_negative() => quote!(u64),
+        Kind::Integer => quote!(i64),
+        Kind::Number => quote!(f64),
+        Kind::Boolean => quote!(bool),
+        Kind::Enum(e) => {
+            let i = ident(&e.rust_name);
+            quote!(#i)
+        }
+        Kind::Array(items) => {
+            let inner = rust_type(c, items);
+            quote!(Vec<#inner>)
+        }
+        Kind::Object(o) => {
+            let i = ident(&o.rust_name);
+            quote!(#i)
+        }
+        Kind::Named(i) => {
+            let t = &c.types[*i];
+            match &t.schema.kind {
+                Kind::Object(_) | Kind::Enum(_) => {
+                    let i = ident(&t.name);
+                    quote!(#i)
+                }
+                _ => rust_type(c, &t.schema),
+            }
+        }
+    }
+}
+
+/// A Rust expression for a (validated) default value.
+pub(super) fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenStream {
+    match (&schema.kind, value) {
+        (Kind::Named(i), v) => {
+            let t = &c.types[*i];
+            match &t.schema.kind {
+                Kind::Object(o) => object_expr(c, &t.name, &o.fields, v),
+                Kind::Enum(e) => enum_expr(&t.name, e, v),
+                _ => value_expr(c, &t.schema, v),
+            }
+        }
+        (Kind::String, Value::String(s)) => quote!(String::from(#s)),
+        (Kind::Integer, Value::Number(n)) if schema.constraints.non_negative() => {
+            // `2.0` is a valid integer in JSON Schema, so read whole floats too.
+            let lit = Literal::u64_suffixed(
+                n.as_u64()
+                    .or_else(|| n.as_f64().map(|f| f as u64))
+                    .unwrap_or_default(),
+            );
+            quote!(#lit)
+        }
+        (Kind::Integer, Value::Number(n)) => {
+            let lit = Literal::i64_suffixed(
+                n.as_i64()
+                    .or_else(|| n.as_f64().map(|f| f as i64))
+                    .unwrap_or_default(),
+            );
+            quote!(#lit)
+        }
+        (Kind::Number, Value::Number(n)) => {
+            let lit = Literal::f64_suffixed(n.as_f64().unwrap_or_default());
+            quote!(#lit)
+        }
+        (Kind::Boolean, Value::Bool(b)) => quote!(#b),
+        (Kind::Enum(e), v) => enum_expr(&e.rust_name, e, v),
+        (Kind::Array(items), Value::Array(values)) => {
+            let elems = values.iter().map(|v| value_expr(c, items, v));
+            quote!(vec![#(#elems),*])
+        }
+        (Kind::Object(o), v) => object_expr(c, &o.rust_name, &o.fields, v),
+        _ => quote!(Default::default()),
+    }
+}
+
+/// The first place in a (validated) default that holds an integer its Rust type cannot, as a
+/// JSON pointer and that type (`i64`, or `u64` under `minimum: 0`); [`value_expr`] would
+/// otherwise saturate it silently.
+pub(crate) fn integer_out_of_range(
+    c: &Contract,
+    schema: &Schema,
+    value: &Value,
+    at: &str,
+) -> Option<(String, &'static str)> {
+    match (&schema.kind, value) {
+        (Kind::Named(i), v) => integer_out_of_range(c, &c.types[*i].schema, v, at),
+        (Kind::Integer, Value::Number(n)) => {
+            // 2^64 and 2^63, exactly representable as f64.
+            let (ty, fits) = if schema.constraints.non_negative() {
+                let whole = n
+                    .as_f64()
+                    .is_some_and(|f| (0.0..18_446_744_073_709_551_616.0).contains(&f));
+                ("u64", n.as_u64().is_some() || whole)
+            } else {
+                let whole = n.as_f64().is_some_and(|f| {
+                    (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
+                });
+                ("i64", n.as_i64().is_some() || whole)
+            };
+            (!fits).then(|| (at.to_owned(), ty))
+        }
+        (Kind::Array(items), Value::Array(values)) => values
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| integer_out_of_range(c, items, v, &format!("{at}/{i}"))),
+        (Kind::Object(o), Value::Object(given)) => o.fields.iter().find_map(|f| {
+            given
+                .get(&f.name)
+                .and_then(|v| integer_out_of_range(c, &f.schema, v, &format!("{at}/{}", f.name)))
+        }),
+        _ => None,
+    }
+}
+
+pub(super) fn enum_expr(name: &str, e: &EnumDef, value: &Value) -> TokenStream {
+    let ty = ident(name);
+    let variant = e
+        .values
+        .iter()
+        .find(|(v, _)| Some(v.as_str()) == value.as_str())
+        .map(|(_, var)| ident(var));
+    quote!(#ty::#variant)
+}
+
+pub(super) fn object_expr(
+    c: &Contract,
+    name: &str,
+    fields: &[Field],
+    value: &Value,
+) -> TokenStream {
+    let ty = ident(name);
+    let inits = fields.iter().map(|f| {
+        let field = ident(&f.ident);
+        let given = value.get(&f.name);
+        let expr = match (given, &f.default, f.required) {
+            (Some(v), _, true) => value_expr(c, &f.schema, v),
+            (Some(v), Some(_), false) => value_expr(c, &f.schema, v),
+            (Some(v), None, false) => {
+                let e = value_expr(c, &f.schema, v);
+                quote!(Some(#e))
+            }
+            (None, Some(d), _) => value_expr(c, &f.schema, d),
+            (None, None, _) => quote!(None),
+        };
+        quote!(#field: #expr)
+    });
+    quote!(#ty { #(#inits),* })
+}

@@ -1,0 +1,305 @@
+//! The handler trait, its dispatch, the published contract and the constructor.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::*;
+use crate::emit::wire::tool_json;
+
+/// The handler trait, its dispatch, the published contract and the constructor.
+pub(super) fn registration(c: &Contract) -> TokenStream {
+    let source = &c.source_name;
+    let trait_items = c.tools.iter().map(|t| trait_method(c, t));
+    let resource_methods = c.resources.iter().map(resource_method);
+    let arms = c.tools.iter().enumerate().map(|(i, t)| dispatch_arm(i, t));
+    let resource_arms = c
+        .resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| resource_arm(i, r));
+    // Only templates have values; without one, naming them would leave unused bindings.
+    let take = if c
+        .resources
+        .iter()
+        .any(|r| matches!(r.uri, ResourceUri::Template { .. }))
+    {
+        quote!(let mut values = values.into_iter();)
+    } else {
+        quote!(let _ = values;)
+    };
+    let read_resource = (!c.resources.is_empty()).then(|| {
+        quote! {
+            fn read_resource(
+                &self,
+                resource: usize,
+                values: Vec<String>,
+            ) -> ::mcp_contract::codegen::BoxFuture<'_, Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> {
+                Box::pin(async move {
+                    #take
+                    match resource {
+                        #(#resource_arms)*
+                        _ => Err(::mcp_contract::ResourceError::NotFound),
+                    }
+                })
+            }
+        }
+    });
+    let spec = spec(c);
+    let fixtures = crate::emit::fixtures::fixtures(c);
+    let trait_doc = format!(
+        "The tools of `{source}`: one method per tool. A tool added to the manifest is a \
+         compile error until it is implemented here."
+    );
+    let trait_doc_attrs = doc(&trait_doc);
+    // `on_unimplemented` strings are format strings: braces in the manifest's path are doubled.
+    let braced = source.replace('{', "{{").replace('}', "}}");
+    let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{braced}`");
+    let methods: Vec<String> = c
+        .tools
+        .iter()
+        .map(|t| &t.method)
+        .chain(c.resources.iter().map(|r| &r.method))
+        .map(|m| format!("`{m}`"))
+        .collect();
+    let note = format!(
+        "implement `Tools` for it: one async method for each tool and resource in `{braced}`: {}",
+        methods.join(", ")
+    );
+    quote! {
+        #trait_doc_attrs
+        #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
+        // Handlers take `&self` whatever the tool is called (`into_parts`, `from_url`, or a
+        // resource `into`, whose method is `into_resource`).
+        #[allow(clippy::wrong_self_convention)]
+        pub trait Tools: Send + Sync + 'static {
+            #(#trait_items)*
+            #(#resource_methods)*
+        }
+
+        /// Connects a [`Tools`] implementation to the published contract.
+        pub struct Dispatcher<H>(H);
+
+        impl<H: Tools> ::mcp_contract::codegen::Dispatch for Dispatcher<H> {
+            fn published(&self) -> &'static ::mcp_contract::codegen::Published {
+                &PUBLISHED
+            }
+            fn call(
+                &self,
+                tool: usize,
+                arguments: ::mcp_contract::codegen::JsonObject,
+            ) -> ::mcp_contract::codegen::BoxFuture<'_, ::mcp_contract::codegen::CallToolResult> {
+                Box::pin(async move {
+                    match tool {
+                        #(#arms)*
+                        _ => ::mcp_contract::codegen::call::unknown_tool(tool),
+                    }
+                })
+            }
+            #read_resource
+        }
+
+        /// The contract as published, built once per process.
+        static PUBLISHED: ::std::sync::LazyLock<::mcp_contract::codegen::Published> =
+            ::std::sync::LazyLock::new(|| ::mcp_contract::codegen::Published::new(&SPEC));
+
+        #spec
+        #fixtures
+
+        /// An MCP server that publishes this contract and calls `handler` for each tool.
+        pub fn server<H: Tools>(handler: H) -> ::mcp_contract::Server<Dispatcher<H>> {
+            ::mcp_contract::Server::new(Dispatcher(handler))
+        }
+    }
+}
+
+pub(super) fn constants(c: &Contract, value: impl Fn(&ToolDef) -> &String) -> Vec<TokenStream> {
+    c.tools
+        .iter()
+        .map(|t| {
+            let name = ident(&t.constant);
+            let v = value(t);
+            let d = doc(&format!("`{}`: {}", t.name, t.title));
+            quote! { #d pub const #name: &str = #v; }
+        })
+        .collect()
+}
+
+pub(super) fn spec(c: &Contract) -> TokenStream {
+    let s = &c.server;
+    let name = &s.name;
+    let opt = |o: &Option<String>| match o {
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
+    };
+    let title = opt(&s.title);
+    let instructions = opt(&s.instructions);
+    let version = match &s.version {
+        Some(v) => quote!(#v),
+        None => quote!(env!("CARGO_PKG_VERSION")),
+    };
+    let cache = match s.cache {
+        Some(h) => {
+            let ttl = h.ttl_ms;
+            let public = h.public;
+            quote!(Some(::mcp_contract::codegen::CacheHint { ttl_ms: #ttl, public: #public }))
+        }
+        None => quote!(None),
+    };
+    let tools = c.tools.iter().map(|t| {
+        let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
+        quote!(#json)
+    });
+    let group_specs = c.groups.iter().map(|g| {
+        let (name, description, tools) = (&g.name, &g.description, &g.tools);
+        quote! {
+            ::mcp_contract::codegen::GroupSpec {
+                name: #name,
+                description: #description,
+                tools: &[#(#tools),*],
+            }
+        }
+    });
+    let (artifacts_key, composition_key) = (&c.planning.artifacts_key, &c.planning.composition_key);
+    let resources = c.resources.iter().map(|r| {
+        let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
+        let uri = r.uri.text();
+        let template = matches!(r.uri, ResourceUri::Template { .. });
+        quote! {
+            ::mcp_contract::codegen::ResourceSpec {
+                name: #name,
+                title: #title,
+                description: #description,
+                mime_type: #mime,
+                uri: #uri,
+                template: #template,
+            }
+        }
+    });
+    quote! {
+        /// The server identity and every tool's wire JSON, as generated from the manifest.
+        pub static SPEC: ::mcp_contract::codegen::ContractSpec = ::mcp_contract::codegen::ContractSpec {
+            name: #name,
+            title: #title,
+            version: #version,
+            instructions: #instructions,
+            cache: #cache,
+            tools: &[#(#tools),*],
+            resources: &[#(#resources),*],
+            artifacts_key: #artifacts_key,
+            composition_key: #composition_key,
+            groups: &[#(#group_specs),*],
+        };
+    }
+}
+
+/// A resource's handler method: no arguments for a fixed URI, the template's values otherwise.
+pub(super) fn resource_method(r: &ResourceDef) -> TokenStream {
+    let method = ident(&r.method);
+    let docs = doc(&format!(
+        "{}\n\n{}\n\nServed at `{}` as `{}`.",
+        r.title,
+        r.description,
+        r.uri.text(),
+        r.mime_type
+    ));
+    let params = match &r.uri {
+        ResourceUri::Fixed(_) => quote!(),
+        ResourceUri::Template { .. } => {
+            let p = ident(&r.params_type);
+            quote!(params: #p,)
+        }
+    };
+    quote! {
+        #docs
+        fn #method(
+            &self,
+            #params
+        ) -> impl ::core::future::Future<Output = Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> + Send;
+    }
+}
+
+/// A template's values, one field per variable.
+pub(super) fn resource_params(r: &ResourceDef) -> TokenStream {
+    let ResourceUri::Template {
+        template,
+        variables,
+    } = &r.uri
+    else {
+        return quote!();
+    };
+    let name = ident(&r.params_type);
+    let docs = doc(&format!("The values of `{template}`, unescaped."));
+    let fields = variables.iter().map(|v| {
+        let f = ident(&crate::ident::snake(v));
+        let d = doc(&format!("`{{{v}}}`: one path segment, percent-decoded."));
+        quote!(#d pub #f: String,)
+    });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct #name { #(#fields)* }
+    }
+}
+
+pub(super) fn resource_arm(index: usize, r: &ResourceDef) -> TokenStream {
+    let method = ident(&r.method);
+    match &r.uri {
+        ResourceUri::Fixed(_) => quote!(#index => Tools::#method(&self.0).await,),
+        ResourceUri::Template { variables, .. } => {
+            let p = ident(&r.params_type);
+            let fields = variables.iter().map(|v| {
+                let f = ident(&crate::ident::snake(v));
+                quote!(#f: values.next().unwrap_or_default(),)
+            });
+            quote!(#index => Tools::#method(&self.0, #p { #(#fields)* }).await,)
+        }
+    }
+}
+
+pub(super) fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
+    let method = ident(&t.method);
+    let args = ident(&t.args_type());
+    let finish = match t.output {
+        OutputDef::Text => quote!(::mcp_contract::codegen::call::text),
+        OutputDef::Object { .. } => quote!(::mcp_contract::codegen::call::structured),
+    };
+    quote! {
+        #index => match ::mcp_contract::codegen::call::arguments::<#args>(arguments) {
+            // A path call: as a method call, a prelude trait method of the same name taking
+            // `self` by value (a tool named `into` or `try_into`) would be picked instead.
+            Ok(args) => #finish(Tools::#method(&self.0, args).await),
+            Err(refused) => refused.into_result(),
+        },
+    }
+}
+
+pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
+    let method = ident(&t.method);
+    let args = ident(&t.args_type());
+    let error = ident(&t.error_type());
+    let output = match t.output {
+        OutputDef::Text => quote!(String),
+        OutputDef::Object { .. } => {
+            let o = ident(&t.output_type());
+            quote!(#o)
+        }
+    };
+    let mut text = format!("{}\n\n{}", t.title, t.published_description);
+    if !t.errors.is_empty() {
+        text.push_str("\n\n# Errors\n");
+        for &i in &t.errors {
+            text.push_str(&format!(
+                "\n- `{}`: {}",
+                c.errors[i].code, c.errors[i].message.source
+            ));
+        }
+    }
+    let docs = doc(&text);
+    quote! {
+        #docs
+        fn #method(
+            &self,
+            args: #args,
+        ) -> impl ::core::future::Future<Output = Result<#output, #error>> + Send;
+    }
+}

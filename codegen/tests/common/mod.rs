@@ -1,0 +1,3 @@
+//! What tests of this crate and of the CLI share.
+
+pub mod diff_base;

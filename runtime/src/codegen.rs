@@ -1,0 +1,37 @@
+//! What generated code calls. Not for hand-written code: these items follow the generator of
+//! the same version, not semver, and their shapes change with it.
+
+pub use futures::future::BoxFuture;
+pub use rmcp::model::{CallToolResult, JsonObject};
+
+pub use crate::fixture::{PublishedHints, ToolFixture};
+pub use crate::published::{CacheHint, ContractSpec, GroupSpec, Published};
+pub use crate::resource::ResourceSpec;
+use crate::{ResourceBody, ResourceError};
+
+/// The result shapes of a call, from a handler's return value.
+pub mod call {
+    pub use crate::call::{arguments, structured, text, unknown_tool};
+}
+
+/// What generated code provides for a server: the published contract and the calls into the
+/// user's handlers.
+pub trait Dispatch: Send + Sync + 'static {
+    /// The contract, built once per process.
+    fn published(&self) -> &'static Published;
+
+    /// Calls tool number `tool` (its index in the manifest) with arguments that have already
+    /// passed the tool's input schema.
+    fn call(&self, tool: usize, arguments: JsonObject) -> BoxFuture<'_, CallToolResult>;
+
+    /// Reads resource number `resource` (its index in the manifest) with its template's
+    /// values, unescaped, in template order. A contract without resources never calls it.
+    fn read_resource(
+        &self,
+        resource: usize,
+        values: Vec<String>,
+    ) -> BoxFuture<'_, Result<ResourceBody, ResourceError>> {
+        let _ = (resource, values);
+        Box::pin(std::future::ready(Err(ResourceError::NotFound)))
+    }
+}

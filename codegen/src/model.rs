@@ -13,23 +13,23 @@ use crate::source::{Span, Spanned};
 #[derive(Debug, Clone)]
 pub struct Contract {
     /// The manifest's file name, for generated-file headers.
-    pub source_name: String,
+    pub(crate) source_name: String,
     /// Server identity and list hints.
-    pub server: ServerInfo,
+    pub(crate) server: ServerInfo,
     /// Pinned sentences.
-    pub sentences: Vec<SentenceDef>,
+    pub(crate) sentences: Vec<SentenceDef>,
     /// The error vocabulary.
-    pub errors: Vec<ErrorDef>,
+    pub(crate) errors: Vec<ErrorDef>,
     /// Shared types.
-    pub types: Vec<NamedType>,
+    pub(crate) types: Vec<NamedType>,
     /// Tools in publication order.
-    pub tools: Vec<ToolDef>,
+    pub(crate) tools: Vec<ToolDef>,
     /// The `_meta` keys of the planning contracts.
-    pub planning: Planning,
+    pub(crate) planning: Planning,
     /// Tool groups, in manifest order.
-    pub groups: Vec<GroupDef>,
+    pub(crate) groups: Vec<GroupDef>,
     /// Resources, in manifest order.
-    pub resources: Vec<ResourceDef>,
+    pub(crate) resources: Vec<ResourceDef>,
 }
 
 impl Contract {
@@ -66,7 +66,7 @@ impl Contract {
 
 /// Where the planning metadata is published.
 #[derive(Debug, Clone)]
-pub struct Planning {
+pub(crate) struct Planning {
     /// The `_meta` key of the artifact contract.
     pub artifacts_key: String,
     /// The `_meta` key of the composition contract.
@@ -77,7 +77,7 @@ pub struct Planning {
 
 /// A tool group.
 #[derive(Debug, Clone)]
-pub struct GroupDef {
+pub(crate) struct GroupDef {
     /// Its name, also the last segment of its HTTP route.
     pub name: String,
     /// What its tools are for.
@@ -92,7 +92,7 @@ pub struct GroupDef {
 
 /// A resource.
 #[derive(Debug, Clone)]
-pub struct ResourceDef {
+pub(crate) struct ResourceDef {
     /// The programmatic name.
     pub name: String,
     /// The fixed URI or the template.
@@ -113,7 +113,7 @@ pub struct ResourceDef {
 
 /// How a resource is addressed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ResourceUri {
+pub(crate) enum ResourceUri {
     /// One URI.
     Fixed(String),
     /// A level-1 template and its variables, in order.
@@ -127,7 +127,7 @@ pub enum ResourceUri {
 
 impl ResourceUri {
     /// The URI or template as written.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         match self {
             ResourceUri::Fixed(u) => u,
             ResourceUri::Template { template, .. } => template,
@@ -137,7 +137,7 @@ impl ResourceUri {
 
 /// The artifact contract of a tool.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct ArtifactsDef {
+pub(crate) struct ArtifactsDef {
     /// Artifacts in the structured output: kind, pointer, `json_array` encoding.
     pub produces: Vec<(String, String, bool)>,
     /// Artifacts in the arguments: kind, pointer, required.
@@ -146,7 +146,7 @@ pub struct ArtifactsDef {
 
 /// `serverInfo` plus instructions and the 2026-07-28 cache hint.
 #[derive(Debug, Clone)]
-pub struct ServerInfo {
+pub(crate) struct ServerInfo {
     /// `serverInfo.name`.
     pub name: String,
     /// `serverInfo.title`.
@@ -161,7 +161,7 @@ pub struct ServerInfo {
 
 /// The `tools/list` cache hint.
 #[derive(Debug, Clone, Copy)]
-pub struct CacheHint {
+pub(crate) struct CacheHint {
     /// `ttlMs`.
     pub ttl_ms: u64,
     /// `cacheScope: public` when true, `private` otherwise.
@@ -170,7 +170,7 @@ pub struct CacheHint {
 
 /// A pinned sentence and its constant.
 #[derive(Debug, Clone)]
-pub struct SentenceDef {
+pub(crate) struct SentenceDef {
     /// The manifest name.
     pub name: String,
     /// The Rust constant's name.
@@ -183,7 +183,7 @@ pub struct SentenceDef {
 
 /// An error code of the vocabulary.
 #[derive(Debug, Clone)]
-pub struct ErrorDef {
+pub(crate) struct ErrorDef {
     /// The published code.
     pub code: String,
     /// The Rust variant's name.
@@ -198,7 +198,7 @@ pub struct ErrorDef {
 
 /// A text with `{field}` placeholders.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Template {
+pub(crate) struct Template {
     /// The text as written.
     pub source: String,
     /// Its pieces.
@@ -207,7 +207,7 @@ pub struct Template {
 
 /// A piece of a [`Template`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum TemplatePart {
+pub(crate) enum TemplatePart {
     /// Text copied as is (braces already unescaped).
     Literal(String),
     /// A field's value.
@@ -216,7 +216,7 @@ pub enum TemplatePart {
 
 /// A shared type.
 #[derive(Debug, Clone)]
-pub struct NamedType {
+pub(crate) struct NamedType {
     /// The manifest name, also the Rust name.
     pub name: String,
     /// Its schema.
@@ -225,7 +225,7 @@ pub struct NamedType {
 
 /// One tool.
 #[derive(Debug, Clone)]
-pub struct ToolDef {
+pub(crate) struct ToolDef {
     /// The published name.
     pub name: String,
     /// The published title (on `title` and `annotations.title`).
@@ -269,22 +269,22 @@ pub struct ToolDef {
 
 impl ToolDef {
     /// The arguments struct's name.
-    pub fn args_type(&self) -> String {
+    pub(crate) fn args_type(&self) -> String {
         format!("{}Args", self.type_prefix)
     }
     /// The output struct's name.
-    pub fn output_type(&self) -> String {
+    pub(crate) fn output_type(&self) -> String {
         format!("{}Output", self.type_prefix)
     }
     /// The error enum's name.
-    pub fn error_type(&self) -> String {
+    pub(crate) fn error_type(&self) -> String {
         format!("{}Error", self.type_prefix)
     }
 }
 
 /// The four hints, every one decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Hints {
+pub(crate) struct Hints {
     /// `readOnlyHint`.
     pub read_only: bool,
     /// `destructiveHint`.
@@ -297,7 +297,7 @@ pub struct Hints {
 
 /// The hints as they appear on the wire; `None` is left out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PublishedHints {
+pub(crate) struct PublishedHints {
     /// `readOnlyHint`.
     pub read_only: Option<bool>,
     /// `destructiveHint`.
@@ -310,7 +310,7 @@ pub struct PublishedHints {
 
 /// What a tool returns on success.
 #[derive(Debug, Clone)]
-pub enum OutputDef {
+pub(crate) enum OutputDef {
     /// Plain text.
     Text,
     /// A structured object, also mirrored as JSON text.
@@ -324,7 +324,7 @@ pub enum OutputDef {
 
 /// A property of an object: parameter, output field or nested field.
 #[derive(Debug, Clone)]
-pub struct Field {
+pub(crate) struct Field {
     /// The published property name.
     pub name: String,
     /// The Rust field's name.
@@ -344,7 +344,7 @@ pub struct Field {
 
 impl Field {
     /// The published description: the written one, then the default if there is one.
-    pub fn published_description(&self) -> String {
+    pub(crate) fn published_description(&self) -> String {
         let text = self.schema.description.clone().unwrap_or_default();
         match &self.default {
             None => text,
@@ -364,7 +364,7 @@ impl Field {
 
 /// A schema, resolved.
 #[derive(Debug, Clone)]
-pub struct Schema {
+pub(crate) struct Schema {
     /// The type.
     pub kind: Kind,
     /// `description`.
@@ -377,7 +377,7 @@ pub struct Schema {
 
 /// A schema's type.
 #[derive(Debug, Clone)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `string`.
     String,
     /// `integer`; unsigned in Rust when `minimum >= 0`.
@@ -398,7 +398,7 @@ pub enum Kind {
 
 /// A string enum and its Rust enum.
 #[derive(Debug, Clone)]
-pub struct EnumDef {
+pub(crate) struct EnumDef {
     /// The Rust enum's name.
     pub rust_name: String,
     /// Values and their variants.
@@ -407,7 +407,7 @@ pub struct EnumDef {
 
 /// An object and its Rust struct.
 #[derive(Debug, Clone)]
-pub struct ObjectDef {
+pub(crate) struct ObjectDef {
     /// The Rust struct's name.
     pub rust_name: String,
     /// Its fields.
@@ -416,7 +416,7 @@ pub struct ObjectDef {
 
 /// Constraint keywords, published as written.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Constraints {
+pub(crate) struct Constraints {
     /// `minLength`.
     pub min_length: Option<u64>,
     /// `maxLength`.
@@ -437,7 +437,7 @@ pub struct Constraints {
 
 impl Constraints {
     /// Whether an integer under these constraints can never be negative.
-    pub fn non_negative(&self) -> bool {
+    pub(crate) fn non_negative(&self) -> bool {
         self.minimum
             .as_ref()
             .and_then(serde_json::Number::as_f64)

@@ -74,7 +74,7 @@ impl Span {
 
 /// A value together with where it was written.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Spanned<T> {
+pub(crate) struct Spanned<T> {
     /// The value.
     pub value: T,
     /// Where it stands in the manifest.
@@ -83,7 +83,7 @@ pub struct Spanned<T> {
 
 impl<T> Spanned<T> {
     /// Pairs a value with its span.
-    pub fn new(value: T, span: Span) -> Self {
+    pub(crate) fn new(value: T, span: Span) -> Self {
         Spanned { value, span }
     }
 }

@@ -103,7 +103,7 @@ impl<D: Dispatch> Server<D> {
     }
 
     /// The view serving the tools of the contract's group `name` (see
-    /// [`ContractSpec::groups`](crate::ContractSpec::groups)) that this server serves;
+    /// the manifest's `groups:`) that this server serves;
     /// `None` when the contract has no such group.
     pub fn group(&self, name: &str) -> Option<Server<D>> {
         let group = self

@@ -1,6 +1,6 @@
 //! Comparing two contracts: what changed for the clients of a server, and whether it breaks them.
 //!
-//! [`diff`] is pure: it walks two validated [`Contract`]s and returns one [`Change`] per
+//! [`diff`] is pure: it walks two validated [`Contract`](crate::Contract)s and returns one [`Change`] per
 //! difference a caller could notice, each classified by a [`Rule`] of [`RULES`]. [`Report`]
 //! places the changes in their manifests (`tools.yaml:LINE:COL`), applies `--allow`, and renders
 //! them as text, JSON, GitHub annotations or Markdown.

@@ -77,7 +77,7 @@ pub enum Format {
 /// Every change between two manifests, placed and ready to render.
 #[derive(Debug, Clone)]
 pub struct Report {
-    /// The findings, in [`diff`]'s order.
+    /// The findings, in [`diff`](super::diff())'s order.
     pub findings: Vec<Finding>,
 }
 

@@ -4,10 +4,27 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod error_codes;
+mod headers;
+mod hints;
+pub mod planning;
+pub mod pointer;
 mod revision;
+pub mod uri_template;
 
-pub use revision::Revision;
+pub use headers::{MCP_HEADER, strip_mcp_headers};
+pub use hints::{CacheHint, PublishedHints};
+pub use revision::{Revision, UnknownRevision};
+
+/// The name of the Rust file the generator writes into `OUT_DIR`, as a literal, for macros
+/// such as `mcp_contract::include_contract!` whose `concat!` takes only literals.
+#[macro_export]
+macro_rules! generated_file {
+    () => {
+        "mcp_contract.rs"
+    };
+}
 
 /// The name of the Rust file the generator writes into `OUT_DIR`, which
 /// `mcp_contract::include_contract!` includes.
-pub const GENERATED_FILE: &str = "mcp_contract.rs";
+pub const GENERATED_FILE: &str = generated_file!();

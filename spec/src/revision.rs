@@ -27,6 +27,24 @@ impl Revision {
         }
     }
 
+    /// The revision whose rules a peer of protocol version `version` follows: the newest one
+    /// not after it (dates compare as text). A version older than every revision here, or
+    /// none at all (a request outside any lifecycle), follows the oldest.
+    pub fn negotiated(version: Option<&str>) -> Revision {
+        let version = version.unwrap_or_default();
+        Revision::ALL
+            .into_iter()
+            .rev()
+            .find(|r| version >= r.as_str())
+            .unwrap_or(Revision::ALL[0])
+    }
+
+    /// Whether a client opens with the `initialize` handshake; otherwise it may call
+    /// `server/discover`, and every request carries its own version and capabilities.
+    pub const fn has_initialize(self) -> bool {
+        matches!(self, Revision::V2025_11_25)
+    }
+
     /// Whether list results carry `ttlMs` and `cacheScope`.
     pub const fn has_cache_hints(self) -> bool {
         matches!(self, Revision::V2026_07_28)
@@ -35,6 +53,12 @@ impl Revision {
     /// Whether input schemas may carry `x-mcp-header`, which clients mirror into HTTP headers.
     pub const fn has_mcp_headers(self) -> bool {
         matches!(self, Revision::V2026_07_28)
+    }
+
+    /// Whether an unknown resource is the dedicated error `-32002`; 2026-07-28 replaced it
+    /// with invalid params (`-32602`).
+    pub const fn has_resource_not_found_error(self) -> bool {
+        matches!(self, Revision::V2025_11_25)
     }
 }
 
@@ -83,6 +107,23 @@ mod tests {
             assert_eq!(r.as_str().parse::<Revision>(), Ok(r));
         }
         assert!("2024-11-05".parse::<Revision>().is_err());
+    }
+
+    #[test]
+    fn a_peer_follows_the_newest_revision_not_after_its_version() {
+        for r in Revision::ALL {
+            assert_eq!(Revision::negotiated(Some(r.as_str())), r);
+        }
+        assert_eq!(
+            Revision::negotiated(Some("2026-01-01")),
+            Revision::V2025_11_25
+        );
+        assert_eq!(Revision::negotiated(Some("2027-01-01")), Revision::LATEST);
+        assert_eq!(
+            Revision::negotiated(Some("2024-11-05")),
+            Revision::V2025_11_25
+        );
+        assert_eq!(Revision::negotiated(None), Revision::V2025_11_25);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcp_contract_codegen::diff::{self, Report};
-use mcp_contract_codegen::{Contract, Source, load, render_all};
+use mcp_contract_codegen::{Contract, Revision, Source, load, render_all};
 
 mod init;
 
@@ -56,8 +56,8 @@ enum Command {
     Show {
         /// Only this tool's object.
         tool: Option<String>,
-        /// The protocol revision the client speaks.
-        #[arg(long, value_enum, default_value_t = Revision::V2026_07_28)]
+        /// The protocol revision the client speaks (a date, such as 2025-11-25).
+        #[arg(long, default_value_t = Revision::LATEST)]
         revision: Revision,
         /// The manifest.
         #[arg(long, default_value = "tools.yaml")]
@@ -84,17 +84,6 @@ enum Command {
     },
 }
 
-/// `--revision` of `show`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum Revision {
-    /// The `initialize` era.
-    #[value(name = "2025-11-25")]
-    V2025_11_25,
-    /// The stateless, discover-first era, with cache hints.
-    #[value(name = "2026-07-28")]
-    V2026_07_28,
-}
-
 /// `--format` of `diff`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum OutputFormat {
@@ -106,15 +95,6 @@ enum OutputFormat {
     Github,
     /// A Markdown table for a pull-request comment.
     Markdown,
-}
-
-impl From<Revision> for mcp_contract_codegen::Revision {
-    fn from(r: Revision) -> Self {
-        match r {
-            Revision::V2025_11_25 => Self::V2025_11_25,
-            Revision::V2026_07_28 => Self::V2026_07_28,
-        }
-    }
 }
 
 impl From<OutputFormat> for diff::Format {
@@ -152,7 +132,7 @@ fn main() -> ExitCode {
             tool,
             revision,
             manifest,
-        } => show(&manifest, tool.as_deref(), revision.into()),
+        } => show(&manifest, tool.as_deref(), revision),
         Command::Diff {
             paths,
             against,
@@ -325,11 +305,7 @@ fn check(path: &std::path::Path) -> ExitCode {
     }
 }
 
-fn show(
-    path: &std::path::Path,
-    tool: Option<&str>,
-    revision: mcp_contract_codegen::Revision,
-) -> ExitCode {
+fn show(path: &std::path::Path, tool: Option<&str>, revision: Revision) -> ExitCode {
     let (source, contract) =
         match read(path).and_then(|source| contract(&source).map(|c| (source, c))) {
             Ok(loaded) => loaded,

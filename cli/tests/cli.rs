@@ -90,7 +90,7 @@ fn schema_prints_the_manifest_schema() {
 #[test]
 fn show_prints_the_wire_the_server_publishes() {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    for revision in ["2025-11-25", "2026-07-28"] {
+    for revision in mcp_contract_codegen::Revision::ALL.map(|r| r.as_str()) {
         let out = show(&["show", "--revision", revision]);
         assert_eq!(
             out.status.code(),

@@ -77,7 +77,7 @@ impl fmt::Display for UnknownRevision {
         let known: Vec<&str> = Revision::ALL.iter().map(|r| r.as_str()).collect();
         write!(
             f,
-            "`{}` is not a protocol revision this server speaks; the revisions are {}",
+            "`{}` is not a protocol revision generated servers speak; the revisions are {}",
             self.0,
             known.join(", ")
         )

@@ -5,6 +5,7 @@
 //! is derived and collision-free. Emitters never look back at the YAML.
 
 use mcp_contract_spec::Revision;
+pub(crate) use mcp_contract_spec::{CacheHint, PublishedHints};
 use serde_json::{Map, Value};
 
 use crate::source::{Span, Spanned};
@@ -135,14 +136,8 @@ impl ResourceUri {
     }
 }
 
-/// The artifact contract of a tool.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct ArtifactsDef {
-    /// Artifacts in the structured output: kind, pointer, `json_array` encoding.
-    pub produces: Vec<(String, String, bool)>,
-    /// Artifacts in the arguments: kind, pointer, required.
-    pub consumes: Vec<(String, String, bool)>,
-}
+/// The artifact contract of a tool, as published.
+pub(crate) type ArtifactsDef = mcp_contract_spec::planning::ArtifactContract;
 
 /// `serverInfo` plus instructions and the 2026-07-28 cache hint.
 #[derive(Debug, Clone)]
@@ -157,15 +152,6 @@ pub(crate) struct ServerInfo {
     pub instructions: Option<String>,
     /// `ttlMs` and whether `cacheScope` is public.
     pub cache: Option<CacheHint>,
-}
-
-/// The `tools/list` cache hint.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct CacheHint {
-    /// `ttlMs`.
-    pub ttl_ms: u64,
-    /// `cacheScope: public` when true, `private` otherwise.
-    pub public: bool,
 }
 
 /// A pinned sentence and its constant.
@@ -293,19 +279,6 @@ pub(crate) struct Hints {
     pub idempotent: bool,
     /// `openWorldHint`.
     pub open_world: bool,
-}
-
-/// The hints as they appear on the wire; `None` is left out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PublishedHints {
-    /// `readOnlyHint`.
-    pub read_only: Option<bool>,
-    /// `destructiveHint`.
-    pub destructive: Option<bool>,
-    /// `idempotentHint`.
-    pub idempotent: Option<bool>,
-    /// `openWorldHint`.
-    pub open_world: Option<bool>,
 }
 
 /// What a tool returns on success.

@@ -2,17 +2,12 @@
 //! handler runs, and naming every argument that is missing, malformed or unknown.
 
 use jsonschema::error::ValidationErrorKind;
+use mcp_contract_spec::error_codes::{ARGUMENT_INVALID, ARGUMENT_MISSING, ARGUMENT_UNKNOWN};
+use mcp_contract_spec::pointer;
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
 use crate::envelope::{Envelope, Problem};
-
-/// A required argument was not given.
-pub const MISSING: &str = "argument_missing";
-/// An argument has the wrong type or breaks a constraint.
-pub const INVALID: &str = "argument_invalid";
-/// An argument the tool does not take.
-pub const UNKNOWN: &str = "argument_unknown";
 
 /// How much of a rejected value's JSON a message quotes back; the rest is cut, so a call
 /// that sent megabytes does not get them back (twice: as text and as structured content).
@@ -48,7 +43,7 @@ pub fn check(
             ValidationErrorKind::Required { property } if at.is_empty() => {
                 let arg = property.as_str().unwrap_or_default().to_owned();
                 missing.push(Problem {
-                    code: MISSING.into(),
+                    code: ARGUMENT_MISSING.into(),
                     message: format!("`{arg}` is required but was not given."),
                     argument: Some(arg),
                 });
@@ -56,7 +51,7 @@ pub fn check(
             ValidationErrorKind::AdditionalProperties { unexpected } if at.is_empty() => {
                 for arg in unexpected {
                     unknown.push(Problem {
-                        code: UNKNOWN.into(),
+                        code: ARGUMENT_UNKNOWN.into(),
                         message: format!("`{arg}` is not an argument of `{name}`."),
                         argument: Some(arg.clone()),
                     });
@@ -68,8 +63,8 @@ pub fn check(
                     .trim_start_matches('/')
                     .split('/')
                     .next()
+                    .map(pointer::unescape)
                     .unwrap_or_default();
-                let arg = arg.replace("~1", "/").replace("~0", "~");
                 let error = described(&error);
                 let message = if at.matches('/').count() > 1 {
                     format!("`{arg}` is invalid at `{at}`: {error}.")
@@ -77,7 +72,7 @@ pub fn check(
                     format!("`{arg}` is invalid: {error}.")
                 };
                 invalid.push(Problem {
-                    code: INVALID.into(),
+                    code: ARGUMENT_INVALID.into(),
                     message,
                     argument: (!arg.is_empty()).then_some(arg),
                 });

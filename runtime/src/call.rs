@@ -1,10 +1,11 @@
 //! The steps of a call that generated dispatch code runs: typed arguments in, result out.
 
+use mcp_contract_spec::error_codes::{ARGUMENT_INVALID, INTERNAL_ERROR};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::ToolError;
-use crate::envelope::{Envelope, INTERNAL_ERROR, Problem};
+use crate::envelope::{Envelope, Problem};
 
 /// Reads arguments that already passed the input schema into the tool's argument struct.
 ///
@@ -16,7 +17,7 @@ pub fn arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, Envelo
     whole_floats_as_integers(&mut value);
     serde_json::from_value(value).map_err(|e| Envelope {
         errors: vec![Problem {
-            code: crate::arguments::INVALID.into(),
+            code: ARGUMENT_INVALID.into(),
             message: e.to_string(),
             argument: None,
         }],

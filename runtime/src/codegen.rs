@@ -2,10 +2,11 @@
 //! the same version, not semver, and their shapes change with it.
 
 pub use futures::future::BoxFuture;
+pub use mcp_contract_spec::{CacheHint, PublishedHints, generated_file};
 pub use rmcp::model::{CallToolResult, JsonObject};
 
-pub use crate::fixture::{PublishedHints, ToolFixture};
-pub use crate::published::{CacheHint, ContractSpec, GroupSpec, Published};
+pub use crate::fixture::ToolFixture;
+pub use crate::published::{ContractSpec, GroupSpec, Published};
 pub use crate::resource::ResourceSpec;
 use crate::{ResourceBody, ResourceError};
 

@@ -51,7 +51,3 @@ impl Envelope {
         CallToolResult::structured_error(value)
     }
 }
-
-/// The code of an unexpected failure inside a handler (a panic, or output that cannot be
-/// serialized).
-pub const INTERNAL_ERROR: &str = "internal_error";

@@ -9,7 +9,7 @@ pub struct ToolFixture {
     /// Its title, published on `title` and `annotations.title`.
     pub title: &'static str,
     /// The four hints as published; `None` where the hint policy leaves one off the wire.
-    pub hints: PublishedHints,
+    pub hints: mcp_contract_spec::PublishedHints,
     /// The input properties, in order.
     pub properties: &'static [&'static str],
     /// The required input properties, in order.
@@ -22,17 +22,4 @@ pub struct ToolFixture {
     pub example_call: &'static str,
     /// Whether the tool declares a structured output.
     pub structured_output: bool,
-}
-
-/// `readOnlyHint`, `destructiveHint`, `idempotentHint` and `openWorldHint` as published.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PublishedHints {
-    /// `readOnlyHint`.
-    pub read_only: Option<bool>,
-    /// `destructiveHint`.
-    pub destructive: Option<bool>,
-    /// `idempotentHint`.
-    pub idempotent: Option<bool>,
-    /// `openWorldHint`.
-    pub open_world: Option<bool>,
 }

@@ -10,52 +10,16 @@
 //! the field, rather than guessing: a planner acting on a half-understood contract is worse
 //! than one that ignores it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 
+use mcp_contract_spec::planning::{self, CompositionProblem, Malformed};
+pub use mcp_contract_spec::planning::{
+    ArtifactContract, Composition, Consumed, Encoding, Mode, Produced, VERSION,
+};
+use mcp_contract_spec::pointer;
 use rmcp::model::Tool;
 use serde_json::Value;
-
-/// The only version of both contracts so far.
-pub const VERSION: u64 = 1;
-
-/// What a tool produces and consumes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArtifactContract {
-    /// Artifacts found in the tool's structured output.
-    pub produces: Vec<Produced>,
-    /// Artifacts the tool takes in its arguments.
-    pub consumes: Vec<Consumed>,
-}
-
-/// An artifact a tool materializes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Produced {
-    /// The artifact's kind, such as `workspace.directory`.
-    pub kind: String,
-    /// A JSON pointer into the structured output.
-    pub pointer: String,
-    /// Whether the string field holds an exact JSON array (`encoding: json_array`).
-    pub json_array: bool,
-}
-
-/// An artifact a tool takes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Consumed {
-    /// The artifact's kind.
-    pub kind: String,
-    /// A JSON pointer into the arguments.
-    pub pointer: String,
-    /// Whether the tool needs it.
-    pub required: bool,
-}
-
-/// A high-level tool and the same-server tools it encapsulates.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Composition {
-    /// The names of the encapsulated tools, in order.
-    pub encapsulates: Vec<String>,
-}
 
 /// Why a tool's metadata was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,102 +45,49 @@ impl fmt::Display for MetadataError {
 impl std::error::Error for MetadataError {}
 
 /// Reads the artifact contract of `tool` under the `_meta` key `key`; `Ok(None)` when the
-/// tool has none. Every pointer must resolve in the tool's own input or output schema, and
-/// `json_array` may only describe a string field.
+/// tool has none. Every pointer must resolve in the tool's own input or output schema (see
+/// [`mcp_contract_spec::pointer`] for how), and an encoding must fit its field.
 pub fn artifacts(tool: &Tool, key: &str) -> Result<Option<ArtifactContract>, MetadataError> {
-    let e = refuse(tool);
-    let Some(map) = contract_object(tool, key, &["version", "produces", "consumes"], &e)? else {
+    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
         return Ok(None);
     };
+    let e = refuse(tool);
+    let contract = ArtifactContract::from_json(meta).map_err(|m| malformed(tool, m))?;
     let output = tool
         .output_schema
         .as_ref()
         .map(|s| Value::Object((**s).clone()));
     let input = Value::Object((*tool.input_schema).clone());
-    let mut contract = ArtifactContract {
-        produces: Vec::new(),
-        consumes: Vec::new(),
-    };
-    for (i, entry) in entries(map, "produces", &e)?.iter().enumerate() {
+    for (i, produced) in contract.produces.iter().enumerate() {
         let at = format!("/produces/{i}");
-        let entry = entry
-            .as_object()
-            .ok_or_else(|| e(&at, "must be an object".into()))?;
-        known_keys(entry, &["kind", "pointer", "mode", "encoding"], &at, &e)?;
-        let kind = kind(entry, &at, &e)?;
-        let pointer = text(entry, "pointer", &at, &e)?;
-        match entry.get("mode").and_then(Value::as_str) {
-            Some("materialize") => {}
-            other => {
-                return Err(e(
-                    &format!("{at}/mode"),
-                    format!("the mode must be `materialize`, found {other:?}"),
-                ));
-            }
-        }
-        let json_array = match entry.get("encoding") {
-            None => false,
-            Some(Value::String(s)) if s == "json_array" => true,
-            Some(other) => {
-                return Err(e(
-                    &format!("{at}/encoding"),
-                    format!("unknown encoding {other}; the only one is `json_array`"),
-                ));
-            }
-        };
         let Some(output) = &output else {
             return Err(e(
                 &at,
                 "the tool produces an artifact but declares no outputSchema".into(),
             ));
         };
-        let field = resolve(output, &pointer).ok_or_else(|| {
+        let pointer = &produced.pointer;
+        let field = pointer::resolve(output, pointer).map_err(|problem| {
             e(
                 &format!("{at}/pointer"),
-                format!("`{pointer}` is not in the outputSchema"),
+                format!("`{pointer}` is not in the outputSchema: {problem}"),
             )
         })?;
-        if json_array && field.get("type").and_then(Value::as_str) != Some("string") {
+        if let Some(encoding) = produced.encoding.filter(|enc| !enc.fits(&field)) {
             return Err(e(
                 &format!("{at}/encoding"),
-                format!("`json_array` describes a string field, and `{pointer}` is not one"),
+                format!("`{encoding}` describes a string field, and `{pointer}` is not one"),
             ));
         }
-        contract.produces.push(Produced {
-            kind,
-            pointer,
-            json_array,
-        });
     }
-    for (i, entry) in entries(map, "consumes", &e)?.iter().enumerate() {
-        let at = format!("/consumes/{i}");
-        let entry = entry
-            .as_object()
-            .ok_or_else(|| e(&at, "must be an object".into()))?;
-        known_keys(entry, &["kind", "pointer", "required"], &at, &e)?;
-        let kind = kind(entry, &at, &e)?;
-        let pointer = text(entry, "pointer", &at, &e)?;
-        let required = match entry.get("required") {
-            None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(other) => {
-                return Err(e(
-                    &format!("{at}/required"),
-                    format!("must be true or false, found {other}"),
-                ));
-            }
-        };
-        resolve(&input, &pointer).ok_or_else(|| {
+    for (i, consumed) in contract.consumes.iter().enumerate() {
+        let pointer = &consumed.pointer;
+        pointer::resolve(&input, pointer).map_err(|problem| {
             e(
-                &format!("{at}/pointer"),
-                format!("`{pointer}` is not in the inputSchema"),
+                &format!("/consumes/{i}/pointer"),
+                format!("`{pointer}` is not in the inputSchema: {problem}"),
             )
         })?;
-        contract.consumes.push(Consumed {
-            kind,
-            pointer,
-            required,
-        });
     }
     Ok(Some(contract))
 }
@@ -197,63 +108,43 @@ fn composition_among(
     key: &str,
     is_tool: &dyn Fn(&str) -> bool,
 ) -> Result<Option<Composition>, MetadataError> {
-    let e = refuse(tool);
-    let Some(map) = contract_object(tool, key, &["version", "kind", "encapsulates"], &e)? else {
+    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
         return Ok(None);
     };
-    match map.get("kind").and_then(Value::as_str) {
-        Some("complete_operation") => {}
-        other => {
-            return Err(e(
-                "/kind",
-                format!("the kind must be `complete_operation`, found {other:?}"),
-            ));
-        }
-    }
-    let list = entries(map, "encapsulates", &e)?;
-    if list.is_empty() {
-        return Err(e(
+    let composition = Composition::from_json(meta).map_err(|m| malformed(tool, m))?;
+    let methods: Vec<&str> = composition
+        .encapsulates
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let (_, problems) = planning::encapsulated(&tool.name, &methods, is_tool);
+    let Some(&problem) = problems.first() else {
+        return Ok(Some(composition));
+    };
+    let e = refuse(tool);
+    let entry = |at: usize| format!("/encapsulates/{at}/method");
+    Err(match problem {
+        CompositionProblem::Empty => e(
             "/encapsulates",
             "a complete operation encapsulates at least one capability".into(),
-        ));
-    }
-    let mut encapsulates = Vec::new();
-    let mut seen = HashSet::new();
-    for (i, entry) in list.iter().enumerate() {
-        let at = format!("/encapsulates/{i}");
-        let entry = entry
-            .as_object()
-            .ok_or_else(|| e(&at, "must be an object".into()))?;
-        known_keys(entry, &["kind", "method"], &at, &e)?;
-        if entry.get("kind").and_then(Value::as_str) != Some("tool") {
-            return Err(e(&format!("{at}/kind"), "the kind must be `tool`".into()));
+        ),
+        CompositionProblem::Itself { at } => {
+            e(&entry(at), "a tool cannot encapsulate itself".into())
         }
-        let method = text(entry, "method", &at, &e)?;
-        if method == tool.name {
-            return Err(e(
-                &format!("{at}/method"),
-                "a tool cannot encapsulate itself".into(),
-            ));
+        CompositionProblem::Duplicate { at } => {
+            e(&entry(at), format!("`{}` is listed twice", methods[at]))
         }
-        if !is_tool(&method) {
-            return Err(e(
-                &format!("{at}/method"),
-                format!("`{method}` is not a tool of this server"),
-            ));
-        }
-        if !seen.insert(method.clone()) {
-            return Err(e(
-                &format!("{at}/method"),
-                format!("`{method}` is listed twice"),
-            ));
-        }
-        encapsulates.push(method);
-    }
-    Ok(Some(Composition { encapsulates }))
+        CompositionProblem::UnknownTool { at } => e(
+            &entry(at),
+            format!("`{}` is not a tool of this server", methods[at]),
+        ),
+    })
 }
 
 /// Reads the composition contracts of every tool of a server and refuses a cycle (a tool that
-/// encapsulates, through others, itself): a planner expanding it would never finish.
+/// encapsulates, through others, itself): a planner expanding it would never finish. The
+/// error names the first tool on a cycle, with its shortest one; finding it is linear in the
+/// tools and their compositions, however hostile the list.
 pub fn compositions(
     tools: &[Tool],
     key: &str,
@@ -265,120 +156,19 @@ pub fn compositions(
             found.push((tool.name.to_string(), c));
         }
     }
-    // Only a tool on a cycle can reach itself, and which tools are is found in linear time;
-    // breadth first from the first of them then names its shortest cycle, remembering every
-    // tool reached, where following every path would be exponential on a hostile list.
-    let position: HashMap<&str, usize> = found
+    let graph: Vec<(&str, &[String])> = found
         .iter()
-        .enumerate()
-        .map(|(i, (n, _))| (n.as_str(), i))
+        .map(|(name, c)| (name.as_str(), c.encapsulates.as_slice()))
         .collect();
-    let edges: Vec<Vec<usize>> = found
-        .iter()
-        .map(|(_, c)| {
-            c.encapsulates
-                .iter()
-                .filter_map(|m| position.get(m.as_str()).copied())
-                .collect()
-        })
-        .collect();
-    let cyclic = on_cycle(&edges);
-    if let Some(first) = cyclic.iter().position(|&on| on) {
-        let start = &found[first].0;
-        let mut parent: HashMap<&str, &str> = HashMap::new();
-        let mut queue = std::collections::VecDeque::from([start.as_str()]);
-        while let Some(name) = queue.pop_front() {
-            let Some(&i) = position.get(name) else {
-                continue;
-            };
-            for next in &found[i].1.encapsulates {
-                if next == start {
-                    let mut path = vec![name];
-                    while let Some(&up) = parent.get(path[path.len() - 1]) {
-                        path.push(up);
-                    }
-                    path.reverse();
-                    return Err(MetadataError {
-                        tool: start.clone(),
-                        at: "/encapsulates".into(),
-                        problem: format!("a cycle: {} → {start}", path.join(" → ")),
-                    });
-                }
-                if !parent.contains_key(next.as_str()) {
-                    parent.insert(next, name);
-                    queue.push_back(next);
-                }
-            }
-        }
+    if let Some(cycle) = planning::cycles(&graph).next() {
+        return Err(MetadataError {
+            tool: found[cycle.tool].0.clone(),
+            at: "/encapsulates".into(),
+            problem: format!("a cycle: {}", cycle.path.join(" → ")),
+        });
     }
     Ok(found)
 }
-
-/// Which nodes lie on a cycle of `edges` (node `i` points at the nodes `edges[i]`): the
-/// members of the strongly connected components of more than one node, since no tool
-/// encapsulates itself. Tarjan's algorithm without recursion, linear in nodes and edges.
-fn on_cycle(edges: &[Vec<usize>]) -> Vec<bool> {
-    const UNSEEN: usize = usize::MAX;
-    let n = edges.len();
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut cyclic = vec![false; n];
-    let mut next = 0;
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        // The depth-first path: each node with the number of its edges followed so far.
-        let mut path = vec![(root, 0)];
-        while let Some(&(v, followed)) = path.last() {
-            if let Some(&w) = edges[v].get(followed) {
-                if let Some(top) = path.last_mut() {
-                    top.1 += 1;
-                }
-                if index[w] == UNSEEN {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    path.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            path.pop();
-            if let Some(&(u, _)) = path.last() {
-                low[u] = low[u].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut members = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    members.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                if members.len() > 1 {
-                    for w in members {
-                        cyclic[w] = true;
-                    }
-                }
-            }
-        }
-    }
-    cyclic
-}
-
-type Refuse<'a> = &'a dyn Fn(&str, String) -> MetadataError;
 
 /// Builds the errors of one tool's metadata.
 fn refuse(tool: &Tool) -> impl Fn(&str, String) -> MetadataError + '_ {
@@ -389,125 +179,8 @@ fn refuse(tool: &Tool) -> impl Fn(&str, String) -> MetadataError + '_ {
     }
 }
 
-/// The versioned object under `key` with only `known` fields; `None` when the tool has none.
-fn contract_object<'t>(
-    tool: &'t Tool,
-    key: &str,
-    known: &[&str],
-    e: Refuse<'_>,
-) -> Result<Option<&'t serde_json::Map<String, Value>>, MetadataError> {
-    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
-        return Ok(None);
-    };
-    let map = meta
-        .as_object()
-        .ok_or_else(|| e("", "must be an object".into()))?;
-    version(map, e)?;
-    known_keys(map, known, "", e)?;
-    Ok(Some(map))
-}
-
-fn version(map: &serde_json::Map<String, Value>, e: Refuse<'_>) -> Result<(), MetadataError> {
-    match map.get("version").and_then(Value::as_u64) {
-        Some(VERSION) => Ok(()),
-        other => Err(e(
-            "/version",
-            format!("version {VERSION} is the one understood, found {other:?}"),
-        )),
-    }
-}
-
-fn known_keys(
-    map: &serde_json::Map<String, Value>,
-    known: &[&str],
-    at: &str,
-    e: Refuse<'_>,
-) -> Result<(), MetadataError> {
-    match map.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(unknown) => Err(e(
-            at,
-            format!(
-                "unknown field `{unknown}`; the fields are {}",
-                known.join(", ")
-            ),
-        )),
-        None => Ok(()),
-    }
-}
-
-fn entries<'m>(
-    map: &'m serde_json::Map<String, Value>,
-    key: &str,
-    e: Refuse<'_>,
-) -> Result<&'m [Value], MetadataError> {
-    match map.get(key) {
-        None => Ok(&[]),
-        Some(Value::Array(items)) => Ok(items),
-        Some(_) => Err(e(&format!("/{key}"), "must be an array".into())),
-    }
-}
-
-fn text(
-    map: &serde_json::Map<String, Value>,
-    key: &str,
-    at: &str,
-    e: Refuse<'_>,
-) -> Result<String, MetadataError> {
-    match map.get(key) {
-        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-        _ => Err(e(
-            &format!("{at}/{key}"),
-            format!("`{key}` must be a non-empty string"),
-        )),
-    }
-}
-
-/// A kind is dot-separated lowercase words, such as `workspace.directory`.
-fn kind(
-    map: &serde_json::Map<String, Value>,
-    at: &str,
-    e: Refuse<'_>,
-) -> Result<String, MetadataError> {
-    let kind = text(map, "kind", at, e)?;
-    let word = |w: &str| {
-        w.starts_with(|c: char| c.is_ascii_lowercase())
-            && w.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
-    };
-    if kind.split('.').all(word) {
-        Ok(kind)
-    } else {
-        Err(e(
-            &format!("{at}/kind"),
-            format!(
-                "`{kind}` is not a kind: dot-separated lowercase words, such as `workspace.directory`"
-            ),
-        ))
-    }
-}
-
-/// The schema of the value a JSON pointer designates in instances of `schema`, following
-/// `properties` by name and `items` for array indices.
-fn resolve<'s>(schema: &'s Value, pointer: &str) -> Option<&'s Value> {
-    if pointer.is_empty() {
-        return Some(schema);
-    }
-    let rest = pointer.strip_prefix('/')?;
-    rest.split('/').try_fold(schema, |node, token| {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        match node.get("type").and_then(Value::as_str) {
-            // RFC 6901: an array index is `0` or digits without a leading zero.
-            Some("array")
-                if token == "0"
-                    || (!token.is_empty()
-                        && !token.starts_with('0')
-                        && token.bytes().all(|b| b.is_ascii_digit())) =>
-            {
-                node.get("items")
-            }
-            _ => node.get("properties")?.get(&token),
-        }
-    })
+fn malformed(tool: &Tool, m: Malformed) -> MetadataError {
+    refuse(tool)(&m.at, m.problem.to_string())
 }
 
 #[cfg(test)]
@@ -554,7 +227,8 @@ mod tests {
             Produced {
                 kind: "pages".into(),
                 pointer: "/pages".into(),
-                json_array: true
+                mode: Mode::Materialize,
+                encoding: Some(Encoding::JsonArray),
             }
         );
         assert_eq!(
@@ -629,6 +303,54 @@ mod tests {
                 "{message}"
             );
         }
+    }
+
+    /// RFC 6901's empty pointer names the whole arguments or result object, never a field
+    /// an artifact can be; the generator refuses it too.
+    #[test]
+    fn the_empty_pointer_is_refused() {
+        for (side, meta) in [
+            (
+                "outputSchema",
+                json!({"version": 1, "produces": [{"kind": "x", "pointer": "", "mode": "materialize"}]}),
+            ),
+            (
+                "inputSchema",
+                json!({"version": 1, "consumes": [{"kind": "x", "pointer": ""}]}),
+            ),
+        ] {
+            let message = refused(meta);
+            assert!(
+                message.contains(&format!(
+                    "`` is not in the {side}: the empty pointer names the whole document, not a field"
+                )),
+                "{message}"
+            );
+        }
+    }
+
+    /// `properties` describes every object instance whatever `type` says: a schema without
+    /// `type` is followed through it, one whose `type` rules objects out is not.
+    #[test]
+    fn a_pointer_follows_properties_unless_the_type_rules_objects_out() {
+        let with_output = |output: Value| {
+            let mut t = tool(
+                "t",
+                json!({ KEY: {"version": 1, "produces": [{"kind": "x", "pointer": "/window/start", "mode": "materialize"}]}}),
+            );
+            t.output_schema = serde_json::from_value(output).ok();
+            artifacts(&t, KEY)
+        };
+        let untyped = json!({"type": "object", "properties": {"window": {"properties": {"start": {"type": "string"}}}}});
+        assert!(with_output(untyped).is_ok_and(|c| c.is_some()));
+        let string = json!({"type": "object", "properties": {"window": {"type": "string", "properties": {"start": {"type": "string"}}}}});
+        let refused = with_output(string).expect_err("a string has no fields");
+        assert!(
+            refused
+                .problem
+                .contains("`/window/start` is not in the outputSchema"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -131,7 +131,7 @@ mod tests {
     fn the_runtime_s_own_argument_envelope_is_a_failure() {
         let envelope = crate::envelope::Envelope {
             errors: vec![crate::envelope::Problem {
-                code: crate::arguments::MISSING.into(),
+                code: mcp_contract_spec::error_codes::ARGUMENT_MISSING.into(),
                 message: "`path` is required but was not given.".into(),
                 argument: Some("path".into()),
             }],

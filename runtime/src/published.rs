@@ -6,16 +6,10 @@ use rmcp::model::{
     Implementation, Resource, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
 };
 
-use crate::resource::ResourceSpec;
+use mcp_contract_spec::CacheHint;
+use mcp_contract_spec::uri_template::UriTemplate;
 
-/// The `tools/list` cache hint of protocol revision 2026-07-28.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CacheHint {
-    /// `ttlMs`.
-    pub ttl_ms: u64,
-    /// `cacheScope: "public"` when true, `"private"` otherwise.
-    pub public: bool,
-}
+use crate::resource::ResourceSpec;
 
 /// A named group of tools: a subset of the contract served on its own, as
 /// [`Server::group`](crate::Server::group) and the HTTP host's `/mcp/{group}` routes do.
@@ -71,6 +65,8 @@ pub struct Published {
     validators: Vec<jsonschema::Validator>,
     output_validators: Vec<Option<jsonschema::Validator>>,
     index: HashMap<&'static str, usize>,
+    /// Each template resource's index with its template, parsed once.
+    templates: Vec<(usize, UriTemplate)>,
 }
 
 impl std::fmt::Debug for Published {
@@ -86,9 +82,10 @@ impl Published {
     ///
     /// # Panics
     ///
-    /// When the spec is not what the generator emits (a tool that is not valid JSON, or an
-    /// input or output schema that does not compile). The generator checks both at build time, so
-    /// this marks a bug in the generator, surfaced at start-up rather than at a call.
+    /// When the spec is not what the generator emits (a tool that is not valid JSON, an input
+    /// or output schema that does not compile, or a resource template outside the grammar). The
+    /// generator checks all three at build time, so this marks a bug in the generator, surfaced
+    /// at start-up rather than at a call.
     pub fn new(spec: &'static ContractSpec) -> Self {
         let mut tools = Vec::with_capacity(spec.tools.len());
         let mut validators = Vec::with_capacity(spec.tools.len());
@@ -128,6 +125,21 @@ impl Published {
             info = info.with_instructions(instructions);
         }
         let legacy_tools = tools.iter().map(without_headers).collect();
+        let templates = spec
+            .resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.template)
+            .map(|(i, r)| {
+                let template = UriTemplate::parse(r.uri).unwrap_or_else(|e| {
+                    panic!(
+                        "mcp-contract: the generated template `{}` does not parse: {e}",
+                        r.uri
+                    )
+                });
+                (i, template)
+            })
+            .collect();
         Published {
             spec,
             tools,
@@ -146,6 +158,7 @@ impl Published {
             validators,
             output_validators,
             index,
+            templates,
         }
     }
 
@@ -163,6 +176,22 @@ impl Published {
     pub fn output_validator(&self, i: usize) -> Option<&jsonschema::Validator> {
         self.output_validators[i].as_ref()
     }
+
+    /// The index of the resource `uri` names, with its template's values, unescaped, in
+    /// template order. Fixed URIs match exactly and come first: a fixed resource wins over a
+    /// template that also matches.
+    pub fn resource(&self, uri: &str) -> Option<(usize, Vec<String>)> {
+        let fixed = self
+            .spec
+            .resources
+            .iter()
+            .position(|r| !r.template && r.uri == uri);
+        fixed.map(|i| (i, Vec::new())).or_else(|| {
+            self.templates
+                .iter()
+                .find_map(|(i, t)| t.matches(uri).map(|values| (*i, values)))
+        })
+    }
 }
 
 /// The validator of one of `tool`'s schemas (`which` is "input" or "output"), formats checked.
@@ -178,23 +207,10 @@ fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> jsonsc
         })
 }
 
-/// A tool without the `x-mcp-header` annotations, which only 2026-07-28 defines; they sit on
-/// properties reached through `properties` alone.
+/// A tool as a revision without `x-mcp-header` receives it.
 fn without_headers(tool: &Tool) -> Tool {
-    fn strip(schema: &mut serde_json::Map<String, serde_json::Value>) {
-        if let Some(serde_json::Value::Object(props)) = schema.get_mut("properties") {
-            for p in props.values_mut() {
-                if let serde_json::Value::Object(p) = p {
-                    p.remove("x-mcp-header");
-                    strip(p);
-                }
-            }
-        }
-    }
     let mut tool = tool.clone();
-    let mut input = (*tool.input_schema).clone();
-    strip(&mut input);
-    tool.input_schema = std::sync::Arc::new(input);
+    mcp_contract_spec::strip_mcp_headers(std::sync::Arc::make_mut(&mut tool.input_schema));
     tool
 }
 
@@ -202,4 +218,68 @@ fn without_headers(tool: &Tool) -> Tool {
 #[derive(serde::Deserialize)]
 struct NameOnly {
     name: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXED: ResourceSpec = ResourceSpec {
+        name: "readme",
+        title: "README",
+        description: "d",
+        mime_type: "text/plain",
+        uri: "workspace:///README.md",
+        template: false,
+    };
+
+    static ONE_FIXED: ContractSpec = ContractSpec {
+        name: "r",
+        title: None,
+        version: "0.1.0",
+        instructions: None,
+        cache: None,
+        tools: &[],
+        resources: &[FIXED],
+        artifacts_key: "com.example/artifacts",
+        composition_key: "com.example/composition",
+        groups: &[],
+    };
+
+    static BOTH: ContractSpec = ContractSpec {
+        resources: &[
+            ResourceSpec {
+                name: "file",
+                uri: "workspace:///{name}",
+                template: true,
+                ..FIXED
+            },
+            FIXED,
+        ],
+        ..ONE_FIXED
+    };
+
+    #[test]
+    fn fixed_resources_match_exactly() {
+        let published = Published::new(&ONE_FIXED);
+        assert_eq!(
+            published.resource("workspace:///README.md"),
+            Some((0, vec![]))
+        );
+        assert_eq!(published.resource("workspace:///README.mdx"), None);
+        assert_eq!(published.resource("workspace:///readme.md"), None);
+    }
+
+    #[test]
+    fn a_fixed_resource_wins_over_a_template_that_also_matches() {
+        let published = Published::new(&BOTH);
+        assert_eq!(
+            published.resource("workspace:///README.md"),
+            Some((1, vec![]))
+        );
+        assert_eq!(
+            published.resource("workspace:///notes.txt"),
+            Some((0, vec!["notes.txt".to_owned()]))
+        );
+    }
 }

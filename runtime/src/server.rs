@@ -4,6 +4,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use futures::FutureExt as _;
+use mcp_contract_spec::Revision;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, DiscoverResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -195,9 +196,9 @@ impl<D: Dispatch> Server<D> {
         }
     }
 
-    /// The cache hint for a client of 2026-07-28 or later; older revisions have none.
-    fn cache_for(&self, context: &RequestContext<RoleServer>) -> Option<(u64, CacheScope)> {
-        self.cache_hint().filter(|_| speaks_2026(context))
+    /// The cache hint for a client of `revision`, when that revision has them.
+    fn cache_for(&self, revision: Revision) -> Option<(u64, CacheScope)> {
+        self.cache_hint().filter(|_| revision.has_cache_hints())
     }
 
     fn cache_hint(&self) -> Option<(u64, CacheScope)> {
@@ -214,10 +215,14 @@ impl<D: Dispatch> Server<D> {
     }
 }
 
-fn speaks_2026(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+/// The revision whose rules the request's client follows.
+fn revision(context: &RequestContext<RoleServer>) -> Revision {
+    Revision::negotiated(
+        context
+            .protocol_version()
+            .as_ref()
+            .map(ProtocolVersion::as_str),
+    )
 }
 
 impl<D: Dispatch> ServerHandler for Server<D> {
@@ -230,15 +235,15 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        // Cache hints and `x-mcp-header` exist from 2026-07-28 on; older revisions keep the
-        // shape they know.
-        if !speaks_2026(&context) {
-            return Ok(ListToolsResult::with_all_items(
-                self.view.legacy_tools.clone(),
-            ));
-        }
-        let mut result = ListToolsResult::with_all_items(self.view.tools.clone());
-        if let Some((ttl, scope)) = self.cache_for(&context) {
+        // Older revisions keep the shape they know: no `x-mcp-header`, no cache hints.
+        let revision = revision(&context);
+        let tools = if revision.has_mcp_headers() {
+            &self.view.tools
+        } else {
+            &self.view.legacy_tools
+        };
+        let mut result = ListToolsResult::with_all_items(tools.clone());
+        if let Some((ttl, scope)) = self.cache_for(revision) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result)
@@ -250,7 +255,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let mut result = ListResourcesResult::with_all_items(self.published().resources.clone());
-        if let Some((ttl, scope)) = self.cache_for(&context) {
+        if let Some((ttl, scope)) = self.cache_for(revision(&context)) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result)
@@ -264,7 +269,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let mut result = ListResourceTemplatesResult::with_all_items(
             self.published().resource_templates.clone(),
         );
-        if let Some((ttl, scope)) = self.cache_for(&context) {
+        if let Some((ttl, scope)) = self.cache_for(revision(&context)) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result)
@@ -275,29 +280,21 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let modern = speaks_2026(&context);
+        let revision = revision(&context);
         let uri = request.uri;
         let not_found = || {
             let message = format!("Resource not found: {uri}");
             let data = Some(serde_json::json!({ "uri": uri }));
-            // 2026-07-28 replaced the resource-specific code with invalid params.
-            if modern {
-                ErrorData::invalid_params(message, data)
-            } else {
+            if revision.has_resource_not_found_error() {
                 ErrorData::resource_not_found(message, data)
+            } else {
+                ErrorData::invalid_params(message, data)
             }
         };
-        let resources = self.published().spec.resources;
-        // Fixed URIs first: a fixed resource wins over a template that also matches.
-        let found = resources
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| !r.template)
-            .chain(resources.iter().enumerate().filter(|(_, r)| r.template))
-            .find_map(|(i, r)| r.matches(&uri).map(|values| (i, r, values)));
-        let Some((index, resource, values)) = found else {
+        let Some((index, values)) = self.published().resource(&uri) else {
             return Err(not_found());
         };
+        let resource = &self.published().spec.resources[index];
         let body = AssertUnwindSafe(async { self.dispatch.read_resource(index, values).await })
             .catch_unwind()
             .await
@@ -319,7 +316,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             Err(ResourceError::Failed(why)) => return Err(ErrorData::internal_error(why, None)),
         };
         let mut result = ReadResourceResult::new(vec![contents]);
-        if let Some((ttl, scope)) = self.cache_for(&context) {
+        if let Some((ttl, scope)) = self.cache_for(revision) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
         Ok(result.into())

@@ -1,34 +1,14 @@
 //! Running a generated server in process, for tests: an rmcp client connected over an
 //! in-memory pipe or over streamable HTTP, on either protocol revision.
 
+pub use mcp_contract_spec::Revision;
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::IntoTransport;
 use rmcp::{ClientLifecycleMode, ClientServiceExt as _, ServiceExt as _};
 
 use crate::Server;
 use crate::codegen::Dispatch;
-
-/// The protocol revisions a generated server speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Revision {
-    /// The `initialize` handshake of 2025-11-25.
-    V2025_11_25,
-    /// The stateless, discover-first 2026-07-28.
-    V2026_07_28,
-}
-
-impl Revision {
-    /// Both revisions, oldest first.
-    pub const ALL: [Revision; 2] = [Revision::V2025_11_25, Revision::V2026_07_28];
-
-    /// The revision's date, as the protocol spells it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Revision::V2025_11_25 => "2025-11-25",
-            Revision::V2026_07_28 => "2026-07-28",
-        }
-    }
-}
 
 /// A client connected to a server running on this runtime.
 pub type Client = RunningService<RoleClient, ()>;
@@ -45,19 +25,7 @@ pub async fn connect<D: Dispatch>(
             let _ = running.waiting().await;
         }
     });
-    let client = match revision {
-        Revision::V2025_11_25 => ().serve(client_io).await?,
-        Revision::V2026_07_28 => {
-            ().serve_with_lifecycle(
-                client_io,
-                ClientLifecycleMode::Discover {
-                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-                },
-            )
-            .await?
-        }
-    };
-    Ok(client)
+    open(client_io, revision).await
 }
 
 /// Connects a client to the streamable HTTP MCP endpoint at `url` (such as
@@ -71,20 +39,36 @@ pub async fn connect_http(
 ) -> Result<Client, Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::transport::StreamableHttpClientTransport;
 
-    let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
-    let client = match revision {
-        Revision::V2025_11_25 => ().serve(transport).await?,
-        Revision::V2026_07_28 => {
-            ().serve_with_lifecycle(
-                transport,
-                ClientLifecycleMode::Discover {
-                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-                },
-            )
-            .await?
+    open(
+        StreamableHttpClientTransport::from_uri(url.to_owned()),
+        revision,
+    )
+    .await
+}
+
+/// Opens a client session over `transport` the way a client of `revision` does: with the
+/// `initialize` handshake, or by discovery, preferring that revision.
+async fn open<T, E, A>(
+    transport: T,
+    revision: Revision,
+) -> Result<Client, Box<dyn std::error::Error + Send + Sync>>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let lifecycle = if revision.has_initialize() {
+        ClientLifecycleMode::Initialize
+    } else {
+        let preferred = ProtocolVersion::KNOWN_VERSIONS
+            .iter()
+            .filter(|v| v.as_str() == revision.as_str())
+            .cloned()
+            .collect();
+        ClientLifecycleMode::Discover {
+            preferred_versions: preferred,
         }
     };
-    Ok(client)
+    Ok(().serve_with_lifecycle(transport, lifecycle).await?)
 }
 
 /// One HTTP response as received, for what an MCP client does not show: status codes,
@@ -365,6 +349,8 @@ mod contract {
     use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
     use serde_json::Value;
 
+    use mcp_contract_spec::MCP_HEADER;
+
     use super::{Revision, check_wire, connect};
     use crate::codegen::{ContractSpec, Dispatch, Published, ToolFixture};
     use crate::{Server, metadata};
@@ -456,10 +442,10 @@ mod contract {
                 fail(e.to_string());
             }
             let input = Value::Object((*tool.input_schema).clone());
-            let headers = find_keyword(&input, "x-mcp-header", "");
-            if let (Revision::V2025_11_25, Some(at)) = (revision, headers) {
+            let headers = find_keyword(&input, MCP_HEADER, "");
+            if let (false, Some(at)) = (revision.has_mcp_headers(), headers) {
                 fail(format!(
-                    "`{}`: x-mcp-header is published to a 2025-11-25 client at {at}",
+                    "`{}`: {MCP_HEADER} is published to a {revision} client at {at}",
                     tool.name
                 ));
             }
@@ -545,28 +531,14 @@ mod contract {
                 tool.title, annotations.title, f.title
             ));
         }
-        for (key, model, declared) in [
-            (
-                "readOnlyHint",
-                annotations.read_only_hint,
-                f.hints.read_only,
-            ),
-            (
-                "destructiveHint",
-                annotations.destructive_hint,
-                f.hints.destructive,
-            ),
-            (
-                "idempotentHint",
-                annotations.idempotent_hint,
-                f.hints.idempotent,
-            ),
-            (
-                "openWorldHint",
-                annotations.open_world_hint,
-                f.hints.open_world,
-            ),
-        ] {
+        // The rmcp object model's fields, in the order of `PublishedHints::keyed`.
+        let on_object = [
+            annotations.read_only_hint,
+            annotations.destructive_hint,
+            annotations.idempotent_hint,
+            annotations.open_world_hint,
+        ];
+        for ((key, declared), model) in f.hints.keyed().into_iter().zip(on_object) {
             let on_wire = wire["annotations"].get(key).and_then(Value::as_bool);
             if model != declared || on_wire != declared {
                 problems.push(format!("{key} is {model:?} (object) / {on_wire:?} (wire), the manifest says {declared:?}"));

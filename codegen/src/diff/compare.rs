@@ -1,6 +1,8 @@
 //! The comparison: two validated contracts walked side by side, one [`Change`] per difference a
 //! client could notice.
 
+use mcp_contract_spec::planning::Encoding;
+
 use super::rules::*;
 use crate::model::{
     Contract, Field, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema, ToolDef,
@@ -316,13 +318,16 @@ impl<'c> Differ<'c> {
         }
         let links = |t: &ToolDef| -> Vec<String> {
             let artifacts = t.artifacts.clone().unwrap_or_default();
-            let produced = artifacts.produces.iter().map(|(k, p, json_array)| {
-                let encoded = if *json_array { " as a JSON array" } else { "" };
-                format!("produces `{k}` at `{p}`{encoded}")
+            let produced = artifacts.produces.iter().map(|p| {
+                let encoded = match p.encoding {
+                    Some(Encoding::JsonArray) => " as a JSON array",
+                    None => "",
+                };
+                format!("produces `{}` at `{}`{encoded}", p.kind, p.pointer)
             });
-            let consumed = artifacts.consumes.iter().map(|(k, p, required)| {
-                let need = if *required { "requires" } else { "consumes" };
-                format!("{need} `{k}` at `{p}`")
+            let consumed = artifacts.consumes.iter().map(|c| {
+                let need = if c.required { "requires" } else { "consumes" };
+                format!("{need} `{}` at `{}`", c.kind, c.pointer)
             });
             let wrapped = t.encapsulates.iter().map(|m| format!("encapsulates `{m}`"));
             produced.chain(consumed).chain(wrapped).collect()

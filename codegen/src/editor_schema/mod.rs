@@ -40,7 +40,6 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 use crate::manifest::HINT_KEYS;
-use crate::validate::RESERVED_ERROR_CODES;
 
 /// The title of the schema's root.
 pub(crate) const TITLE: &str = "mcp-contract tools.yaml";
@@ -725,7 +724,7 @@ pub(crate) struct SentenceName(#[schemars(pattern(SNAKE_CASE))] pub String);
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(extend(
     "patternErrorMessage" = "an error code is snake_case: a lowercase letter, then lowercase letters, digits or `_`",
-    "not" = { "enum": RESERVED_ERROR_CODES },
+    "not" = { "enum": mcp_contract_spec::error_codes::RESERVED },
 ))]
 pub(crate) struct ErrorCode(#[schemars(pattern(SNAKE_CASE))] pub String);
 

@@ -1,6 +1,7 @@
 //! Generated documents: the README tool table and the full tool reference, rendered from the
 //! contract with minijinja templates shipped in this crate.
 
+use mcp_contract_spec::planning::Encoding;
 use minijinja::Environment;
 use serde_json::{Value, json};
 
@@ -184,11 +185,11 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "output": output,
         "errors": errors,
         "groups": t.groups,
-        "produces": t.artifacts.iter().flat_map(|a| &a.produces).map(|(kind, pointer, json_array)| {
-            json!({"kind": kind, "pointer": pointer, "json_array": json_array})
+        "produces": t.artifacts.iter().flat_map(|a| &a.produces).map(|p| {
+            json!({"kind": p.kind, "pointer": p.pointer, "json_array": p.encoding == Some(Encoding::JsonArray)})
         }).collect::<Vec<_>>(),
-        "consumes": t.artifacts.iter().flat_map(|a| &a.consumes).map(|(kind, pointer, required)| {
-            json!({"kind": kind, "pointer": pointer, "required": required})
+        "consumes": t.artifacts.iter().flat_map(|a| &a.consumes).map(|c| {
+            json!({"kind": c.kind, "pointer": c.pointer, "required": c.required})
         }).collect::<Vec<_>>(),
         "encapsulates": t.encapsulates,
         "meta": match crate::emit::wire::published_meta(c, t) {

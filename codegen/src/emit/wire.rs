@@ -7,7 +7,8 @@
 
 use serde_json::{Map, Value, json};
 
-use mcp_contract_spec::Revision;
+use mcp_contract_spec::planning::Composition;
+use mcp_contract_spec::{CacheHint, MCP_HEADER, Revision, strip_mcp_headers};
 
 use crate::model::*;
 
@@ -21,44 +22,27 @@ pub(crate) enum Side {
 }
 
 /// The `tools/list` result a client receives: on 2026-07-28 with `resultType` and the cache
-/// hint (a server without one answers `ttlMs: 0`, `cacheScope: "private"`, as rmcp fills it),
-/// on 2025-11-25 the tools alone.
+/// hint (a server without one answers what rmcp fills in), on 2025-11-25 the tools alone,
+/// without `x-mcp-header`.
 pub(crate) fn tools_list(contract: &Contract, revision: Revision) -> Value {
     let tools: Vec<Value> = contract
         .tools
         .iter()
-        .map(|t| tool_json(contract, t))
+        .map(|t| {
+            let mut tool = tool_json(contract, t);
+            if !revision.has_mcp_headers()
+                && let Some(input) = tool.get_mut("inputSchema").and_then(Value::as_object_mut)
+            {
+                strip_mcp_headers(input);
+            }
+            tool
+        })
         .collect();
     if !revision.has_cache_hints() {
-        let tools: Vec<Value> = tools.into_iter().map(legacy).collect();
         return json!({ "tools": tools });
     }
-    let (ttl, scope) = contract.server.cache.map_or((0, "private"), |c| {
-        (c.ttl_ms, if c.public { "public" } else { "private" })
-    });
-    json!({ "resultType": "complete", "ttlMs": ttl, "cacheScope": scope, "tools": tools })
-}
-
-/// The `x-mcp-header` annotation, which only 2026-07-28 defines.
-pub(crate) const HEADER: &str = "x-mcp-header";
-
-/// A tool as a 2025-11-25 client receives it: without `x-mcp-header`, which that revision
-/// does not define. Headers sit only on properties reached through `properties`.
-pub(crate) fn legacy(mut tool: Value) -> Value {
-    fn strip(schema: &mut Value) {
-        if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-            for p in props.values_mut() {
-                if let Some(o) = p.as_object_mut() {
-                    o.remove(HEADER);
-                }
-                strip(p);
-            }
-        }
-    }
-    if let Some(input) = tool.get_mut("inputSchema") {
-        strip(input);
-    }
-    tool
+    let cache = contract.server.cache.unwrap_or(CacheHint::UNSTATED);
+    json!({ "resultType": "complete", "ttlMs": cache.ttl_ms, "cacheScope": cache.scope(), "tools": tools })
 }
 
 /// The published `Tool` object, exactly as a 2026-07-28 `tools/list` carries it.
@@ -76,13 +60,7 @@ pub(crate) fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
     }
     let mut annotations = Map::new();
     annotations.insert("title".into(), tool.title.clone().into());
-    let h = &tool.published_hints;
-    for (key, value) in [
-        ("readOnlyHint", h.read_only),
-        ("destructiveHint", h.destructive),
-        ("idempotentHint", h.idempotent),
-        ("openWorldHint", h.open_world),
-    ] {
+    for (key, value) in tool.published_hints.keyed() {
         if let Some(v) = value {
             annotations.insert(key.into(), v.into());
         }
@@ -100,39 +78,13 @@ pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String,
     let mut meta = tool.meta.clone();
     let planning = &contract.planning;
     if let Some(a) = &tool.artifacts {
-        let produces: Vec<Value> = a
-            .produces
-            .iter()
-            .map(|(kind, pointer, json_array)| {
-                let mut p = json!({ "kind": kind, "pointer": pointer, "mode": "materialize" });
-                if *json_array {
-                    p["encoding"] = "json_array".into();
-                }
-                p
-            })
-            .collect();
-        let consumes: Vec<Value> = a
-            .consumes
-            .iter()
-            .map(|(kind, pointer, required)| {
-                json!({ "kind": kind, "pointer": pointer, "required": required })
-            })
-            .collect();
-        meta.insert(
-            planning.artifacts_key.clone(),
-            json!({ "version": 1, "produces": produces, "consumes": consumes }),
-        );
+        meta.insert(planning.artifacts_key.clone(), a.to_json());
     }
     if !tool.encapsulates.is_empty() {
-        let encapsulates: Vec<Value> = tool
-            .encapsulates
-            .iter()
-            .map(|m| json!({ "kind": "tool", "method": m }))
-            .collect();
-        meta.insert(
-            planning.composition_key.clone(),
-            json!({ "version": 1, "kind": "complete_operation", "encapsulates": encapsulates }),
-        );
+        let composition = Composition {
+            encapsulates: tool.encapsulates.clone(),
+        };
+        meta.insert(planning.composition_key.clone(), composition.to_json());
     }
     meta
 }
@@ -194,7 +146,7 @@ fn property(contract: &Contract, field: &Field, side: Side) -> Value {
     };
     let mut p = node(contract, &field.schema, side, Some(description));
     if let (Some(h), Value::Object(o)) = (&field.header, &mut p) {
-        o.insert(HEADER.into(), h.value.clone().into());
+        o.insert(MCP_HEADER.into(), h.value.clone().into());
     }
     p
 }

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use mcp_contract_spec::error_codes;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -21,14 +22,6 @@ mod planning;
 mod resources;
 #[cfg(test)]
 mod tests;
-
-/// Codes the runtime itself returns; the vocabulary may not redefine them.
-pub(crate) const RESERVED_ERROR_CODES: [&str; 4] = [
-    "argument_missing",
-    "argument_invalid",
-    "argument_unknown",
-    "internal_error",
-];
 
 /// Types the generated module defines next to the shared types (see `rust::module`); a
 /// shared type of the same name would not compile.
@@ -457,7 +450,7 @@ impl Validator<'_> {
                     code.span,
                     "use lowercase letters, digits and `_`, starting with a letter",
                 );
-            } else if RESERVED_ERROR_CODES.contains(&code.value.as_str()) {
+            } else if error_codes::RESERVED.contains(&code.value.as_str()) {
                 self.error(
                     "reserved-error-code",
                     format!("the error code `{}` is reserved for the runtime", code.value),

@@ -4,13 +4,16 @@
 //! The runtime's `mcp_contract::metadata` parsers apply the same rules to any server's
 //! `tools/list`; here they are proved at build time, with the manifest line to fix.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use mcp_contract_spec::planning::{
+    self as spec, CompositionProblem, Consumed, Encoding, Mode, Produced, WORKSPACE_DIRECTORY,
+    is_kind,
+};
+use mcp_contract_spec::pointer::{self, SchemaNode};
 
 use super::Validator;
 use crate::diagnostic::Diagnostic;
-use crate::emit::wire as schema;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
@@ -18,7 +21,7 @@ use crate::source::{Span, Spanned};
 
 /// Kinds every manifest knows, with what each stands for.
 pub(crate) const STANDARD_KINDS: [(&str, &str); 1] = [(
-    "workspace.directory",
+    WORKSPACE_DIRECTORY,
     "A validated workspace-relative directory.",
 )];
 
@@ -314,7 +317,7 @@ impl Validator<'_> {
         (out, reported)
     }
 
-    /// Checks one tool's artifacts against its own published schemas.
+    /// Checks one tool's artifacts against its own published schemas, read from the model.
     fn artifacts(
         &mut self,
         a: &raw::ToolArtifacts,
@@ -322,8 +325,11 @@ impl Validator<'_> {
         tool: &ToolDef,
         refused_kinds: &[&str],
     ) -> ArtifactsDef {
-        let input = schema::input_schema(contract, tool);
-        let output = schema::output_schema(contract, tool);
+        let input = SchemaRef::Fields(contract, &tool.parameters);
+        let output = match &tool.output {
+            OutputDef::Text => None,
+            OutputDef::Object { fields, .. } => Some(SchemaRef::Fields(contract, fields)),
+        };
         let mut def = ArtifactsDef::default();
         if a.produces.is_empty() && a.consumes.is_empty() {
             self.error(
@@ -336,7 +342,7 @@ impl Validator<'_> {
         for p in &a.produces {
             let kind = self.kind(p.kind.as_ref(), &contract.planning, refused_kinds);
             if let Some(mode) = &p.mode
-                && mode.value != "materialize"
+                && Mode::from_name(&mode.value).is_none()
             {
                 self.error(
                     "unknown-mode",
@@ -345,21 +351,20 @@ impl Validator<'_> {
                     "the only mode is `materialize` (the default)",
                 );
             }
-            let json_array = match &p.encoding {
-                None => false,
-                Some(e) if e.value == "json_array" => true,
-                Some(e) => {
+            let encoding = p.encoding.as_ref().and_then(|e| {
+                let known = Encoding::from_name(&e.value);
+                if known.is_none() {
                     self.error(
                         "unknown-encoding",
                         format!("unknown artifact encoding `{}`", e.value),
                         e.span,
                         "the only encoding is `json_array`, for a string field holding an exact JSON array",
                     );
-                    false
                 }
-            };
+                known
+            });
             let Some(pointer) = &p.pointer else { continue };
-            let Some(output) = &output else {
+            let Some(output) = output else {
                 self.error(
                     "artifact-without-output",
                     format!("`{}` produces an artifact but has no structured output", tool.name),
@@ -371,33 +376,39 @@ impl Validator<'_> {
             let Some(field) = self.pointer(pointer, output, "output") else {
                 continue;
             };
-            let string = is_string(field);
             // One report for one wrong field: the kind's own check waits for the encoding's.
-            if json_array && !string {
+            if let Some(encoding) = encoding.filter(|e| !e.fits(&field)) {
                 self.error(
                     "bad-encoding",
                     format!("`{}` is not a string field", pointer.value),
                     pointer.span,
-                    "`json_array` describes a string holding an exact JSON array; remove the encoding or point at a string",
+                    format!("`{encoding}` describes a string holding an exact JSON array; remove the encoding or point at a string"),
                 );
             } else {
-                self.kind_fits(kind.as_deref(), string, pointer);
+                self.kind_fits(kind.as_deref(), &field, pointer);
             }
             if let Some(kind) = kind {
-                def.produces.push((kind, pointer.value.clone(), json_array));
+                def.produces.push(Produced {
+                    kind,
+                    pointer: pointer.value.clone(),
+                    mode: Mode::Materialize,
+                    encoding,
+                });
             }
         }
         for c in &a.consumes {
             let kind = self.kind(c.kind.as_ref(), &contract.planning, refused_kinds);
             let Some(pointer) = &c.pointer else { continue };
-            let Some(field) = self.pointer(pointer, &input, "input") else {
+            let Some(field) = self.pointer(pointer, input, "input") else {
                 continue;
             };
-            let string = is_string(field);
-            self.kind_fits(kind.as_deref(), string, pointer);
+            self.kind_fits(kind.as_deref(), &field, pointer);
             if let Some(kind) = kind {
-                let required = c.required.as_ref().is_some_and(|r| r.value);
-                def.consumes.push((kind, pointer.value.clone(), required));
+                def.consumes.push(Consumed {
+                    kind,
+                    pointer: pointer.value.clone(),
+                    required: c.required.as_ref().is_some_and(|r| r.value),
+                });
             }
         }
         def
@@ -425,8 +436,8 @@ impl Validator<'_> {
     }
 
     /// The standard `workspace.directory` kind is a path: a string.
-    fn kind_fits(&mut self, kind: Option<&str>, string: bool, pointer: &Spanned<String>) {
-        if kind == Some("workspace.directory") && !string {
+    fn kind_fits(&mut self, kind: Option<&str>, field: &SchemaRef<'_>, pointer: &Spanned<String>) {
+        if kind == Some(WORKSPACE_DIRECTORY) && field.type_name() != Some("string") {
             self.error(
                 "bad-artifact-field",
                 format!("`{}` is not a string field", pointer.value),
@@ -437,13 +448,13 @@ impl Validator<'_> {
     }
 
     /// Resolves an instance pointer in a schema, or reports where it stops.
-    fn pointer<'s>(
+    fn pointer<'c>(
         &mut self,
         pointer: &Spanned<String>,
-        schema: &'s Value,
+        schema: SchemaRef<'c>,
         side: &str,
-    ) -> Option<&'s Value> {
-        match resolve(schema, &pointer.value) {
+    ) -> Option<SchemaRef<'c>> {
+        match pointer::resolve(schema, &pointer.value) {
             Ok(field) => Some(field),
             Err(problem) => {
                 self.error(
@@ -464,79 +475,52 @@ impl Validator<'_> {
         tool: &str,
         manifest: &Manifest,
     ) -> Vec<String> {
-        if list.value.is_empty() {
-            self.error(
-                "empty-composition",
-                "a complete operation encapsulates at least one tool",
-                list.span,
-                "list the tools it wraps, or remove `complete_operation:`",
-            );
-        }
         let names = || {
             manifest
                 .tools
                 .iter()
                 .filter_map(|t| t.name.as_ref().map(|n| n.value.as_str()))
         };
-        let mut out: Vec<String> = Vec::new();
-        for m in &list.value {
-            if m.value == tool {
-                self.error(
+        let methods: Vec<&str> = list.value.iter().map(|m| m.value.as_str()).collect();
+        let (kept, problems) = spec::encapsulated(tool, &methods, |m| names().any(|n| n == m));
+        for problem in problems {
+            match problem {
+                CompositionProblem::Empty => self.error(
+                    "empty-composition",
+                    "a complete operation encapsulates at least one tool",
+                    list.span,
+                    "list the tools it wraps, or remove `complete_operation:`",
+                ),
+                CompositionProblem::Itself { at } => self.error(
                     "self-composition",
                     format!("`{tool}` cannot encapsulate itself"),
-                    m.span,
+                    list.value[at].span,
                     "list the other tools it wraps",
-                );
-            } else if out.contains(&m.value) {
-                self.error(
+                ),
+                CompositionProblem::Duplicate { at } => self.error(
                     "duplicate-tool-name",
-                    format!("`{}` is listed twice", m.value),
-                    m.span,
+                    format!("`{}` is listed twice", methods[at]),
+                    list.value[at].span,
                     "list each tool once",
-                );
-            } else if names().any(|n| n == m.value) {
-                out.push(m.value.clone());
-            } else {
-                self.unknown(m, "tool", names());
+                ),
+                CompositionProblem::UnknownTool { at } => {
+                    self.unknown(&list.value[at], "tool", names())
+                }
             }
         }
-        out
+        kept.into_iter().map(str::to_owned).collect()
     }
 
     /// Refuses a tool that encapsulates itself through others: a planner would never finish.
     /// Each tool on a cycle is reported once, with a shortest path back to itself.
     fn cycles(&mut self, manifest: &Manifest, contract: &Contract) {
-        let wraps: HashMap<&str, &[String]> = contract
+        let graph: Vec<(&str, &[String])> = contract
             .tools
             .iter()
             .map(|t| (t.name.as_str(), t.encapsulates.as_slice()))
             .collect();
-        for start in &contract.tools {
-            let root = start.name.as_str();
-            // Breadth first from `start`: each tool is visited once, so this stays linear in
-            // the compositions however densely the tools wrap each other.
-            let mut parent: HashMap<&str, &str> = HashMap::new();
-            let mut queue: VecDeque<&str> = VecDeque::from([root]);
-            let mut back = None;
-            'search: while let Some(at) = queue.pop_front() {
-                for next in wraps.get(at).copied().unwrap_or_default() {
-                    if next == root {
-                        back = Some(at);
-                        break 'search;
-                    }
-                    if !parent.contains_key(next.as_str()) {
-                        parent.insert(next.as_str(), at);
-                        queue.push_back(next);
-                    }
-                }
-            }
-            let Some(mut at) = back else { continue };
-            let mut path = vec![root];
-            while at != root {
-                path.insert(1, at);
-                at = parent[at];
-            }
-            path.push(root);
+        for cycle in spec::cycles(&graph) {
+            let start = &contract.tools[cycle.tool];
             let span = manifest
                 .tools
                 .iter()
@@ -545,7 +529,11 @@ impl Validator<'_> {
                 .map_or(start.span, |c| c.span);
             self.error(
                 "composition-cycle",
-                format!("`{root}` encapsulates itself: {}", path.join(" → ")),
+                format!(
+                    "`{}` encapsulates itself: {}",
+                    start.name,
+                    cycle.path.join(" → ")
+                ),
                 span,
                 "a complete operation wraps lower-level tools; break the cycle",
             );
@@ -553,56 +541,77 @@ impl Validator<'_> {
     }
 }
 
-/// Follows an instance pointer (RFC 6901) through `properties` and `items`.
-pub(super) fn resolve<'s>(schema: &'s Value, pointer: &str) -> Result<&'s Value, String> {
-    if pointer.is_empty() {
-        return Err("the empty pointer names the whole document, not a field".into());
+/// A schema of the model as pointers read it: the generator resolves an artifact's pointer on
+/// what it will publish, before any JSON exists. Shared types are followed, as the published
+/// schemas inline them.
+#[derive(Clone, Copy)]
+enum SchemaRef<'c> {
+    /// An object's fields: a tool's arguments or structured output, or an inline object.
+    Fields(&'c Contract, &'c [Field]),
+    /// One schema.
+    Schema(&'c Contract, &'c Schema),
+}
+
+impl<'c> SchemaRef<'c> {
+    /// The schema with shared types looked up, so `Named` never remains.
+    fn resolved(self) -> SchemaRef<'c> {
+        match self {
+            SchemaRef::Schema(
+                c,
+                Schema {
+                    kind: Kind::Named(i),
+                    ..
+                },
+            ) => SchemaRef::Schema(c, &c.types[*i].schema).resolved(),
+            SchemaRef::Schema(
+                c,
+                Schema {
+                    kind: Kind::Object(o),
+                    ..
+                },
+            ) => SchemaRef::Fields(c, &o.fields),
+            other => other,
+        }
     }
-    let Some(rest) = pointer.strip_prefix('/') else {
-        return Err("a JSON pointer starts with `/`".into());
-    };
-    let mut at = schema;
-    for raw in rest.split('/') {
-        let segment = raw.replace("~1", "/").replace("~0", "~");
-        at = match at.get("type").and_then(Value::as_str) {
-            Some("object") => at
-                .get("properties")
-                .and_then(|p| p.get(&segment))
-                .ok_or_else(|| format!("there is no property `{segment}`"))?,
-            // RFC 6901: an array index is `0` or a number without leading zeros.
-            Some("array") if is_index(&segment) => {
-                at.get("items").ok_or("the array has no items")?
-            }
-            Some("array") => return Err(format!("`{segment}` is not an array index")),
-            other => {
-                return Err(format!(
-                    "`{segment}` goes into a {}, which has no fields",
-                    other.unwrap_or("value")
-                ));
-            }
-        };
+}
+
+impl SchemaNode for SchemaRef<'_> {
+    fn type_name(&self) -> Option<&str> {
+        Some(match self.resolved() {
+            SchemaRef::Fields(..) => "object",
+            SchemaRef::Schema(_, s) => match s.kind {
+                Kind::String | Kind::Enum(_) => "string",
+                Kind::Integer => "integer",
+                Kind::Number => "number",
+                Kind::Boolean => "boolean",
+                Kind::Array(_) => "array",
+                Kind::Object(_) | Kind::Named(_) => "object",
+            },
+        })
     }
-    Ok(at)
-}
 
-fn is_index(segment: &str) -> bool {
-    segment == "0"
-        || (segment.bytes().all(|b| b.is_ascii_digit())
-            && !segment.is_empty()
-            && !segment.starts_with('0'))
-}
+    fn property(&self, name: &str) -> Option<Self> {
+        match self.resolved() {
+            SchemaRef::Fields(c, fields) => fields
+                .iter()
+                .find(|f| f.name == name)
+                .map(|f| SchemaRef::Schema(c, &f.schema)),
+            SchemaRef::Schema(..) => None,
+        }
+    }
 
-fn is_string(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("string")
-}
-
-fn is_kind(s: &str) -> bool {
-    s.split('.').all(|part| {
-        part.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-            && part
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
-    })
+    fn items(&self) -> Option<Self> {
+        match self.resolved() {
+            SchemaRef::Schema(
+                c,
+                Schema {
+                    kind: Kind::Array(items),
+                    ..
+                },
+            ) => Some(SchemaRef::Schema(c, items)),
+            _ => None,
+        }
+    }
 }
 
 fn is_group_name(s: &str) -> bool {

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use mcp_contract_spec::uri_template::{self, UriTemplate};
+
 use super::Validator;
 use crate::diagnostic::Diagnostic;
 use crate::ident;
@@ -229,19 +231,7 @@ fn fixed_uri(uri: &str) -> Result<(), String> {
 
 /// The checks that name the problem: the scheme, then each character.
 fn scheme_and_characters(uri: &str) -> Result<(), String> {
-    let Some((scheme, _)) = uri.split_once(':') else {
-        return Err("it has no scheme".into());
-    };
-    let valid_scheme = scheme
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    if !valid_scheme {
-        return Err(format!("`{scheme}` is not a URI scheme"));
-    }
+    uri_template::scheme(uri).map_err(|p| p.to_string())?;
     match uri
         .chars()
         .find(|c| not_in_uri(*c) || matches!(c, '{' | '}'))
@@ -291,61 +281,17 @@ fn not_in_uri(c: char) -> bool {
 }
 
 /// The variables of a level-1 template (RFC 6570 simple expansion), each matching one path
-/// segment: variables are separated by literal text so a URI splits one way only.
+/// segment, by the grammar the runtime matches reads with ([`UriTemplate`]); and, since a
+/// client reads what the template expands to as a resource URI, its characters too.
 pub(crate) fn template(template: &str) -> Result<Vec<String>, String> {
     if let Some(c) = template.chars().find(|c| not_in_uri(*c)) {
         return Err(format!("{c:?} cannot appear in a URI"));
     }
     ascii_and_escapes(template)?;
-    let mut variables: Vec<String> = Vec::new();
-    // The literal text since the previous variable.
-    let mut literal = String::new();
-    let mut rest = template;
-    while let Some(open) = rest.find(['{', '}']) {
-        literal.push_str(&rest[..open]);
-        if rest[open..].starts_with('}') {
-            return Err("a `}` closes no variable".into());
-        }
-        let Some(close) = rest[open..].find('}') else {
-            return Err("a `{` is never closed".into());
-        };
-        let name = &rest[open + 1..open + close];
-        if let Some(op) = name.chars().next().filter(|c| "+#./;?&=,!@|".contains(*c)) {
-            return Err(format!("`{{{op}…}}` is a level-2 or level-3 operator"));
-        }
-        if name.contains([':', '*', ',']) {
-            return Err(format!(
-                "`{{{name}}}` uses a modifier or a list, beyond level 1"
-            ));
-        }
-        // A variable names a Rust field, so it starts with a letter.
-        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
-            return Err(format!(
-                "`{{{name}}}` is not a variable name (a letter, then letters, digits or `_`)"
-            ));
-        }
-        if variables.iter().any(|v| v == name) {
-            return Err(format!("`{name}` appears twice"));
-        }
-        if !variables.is_empty() && literal.is_empty() {
-            return Err("two variables touch; separate them with literal text such as `/`".into());
-        }
-        if variables.is_empty() {
-            scheme_and_characters(&literal)
-                .map_err(|p| format!("before the first variable, {p}"))?;
-        }
-        variables.push(name.to_owned());
-        literal.clear();
-        rest = &rest[open + close + 1..];
-    }
-    if variables.is_empty() {
-        return Err("it has no variable; use `uri:` for a fixed resource".into());
-    }
-    // A client reads what the template expands to as a resource URI. The official schemas'
-    // `format: uri-template` (RFC 6570) follows: its literals admit every URI character, and
-    // the variables above are a narrower grammar than its own.
+    let parsed = UriTemplate::parse(template).map_err(|p| p.to_string())?;
+    let variables: Vec<String> = parsed.variables().map(str::to_owned).collect();
+    // The official schemas' `format: uri-template` (RFC 6570) follows: its literals admit
+    // every URI character, and the variables above are a narrower grammar than its own.
     let mut expanded = template.to_owned();
     for v in &variables {
         expanded = expanded.replace(&format!("{{{v}}}"), "x");

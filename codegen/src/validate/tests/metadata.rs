@@ -11,7 +11,27 @@ use super::{VALID, loads, refused, related_at, single, with};
 use crate::emit::wire::{tool_json, tools_list};
 use crate::model::{ArtifactsDef, Field, Kind, OutputDef, ResourceUri, ToolDef};
 use crate::{Contract, Revision, Source, render_all};
+use mcp_contract_spec::planning::{Consumed, Encoding, Mode, Produced};
 use serde_json::{Value, json};
+
+/// A produced artifact as the model holds it; `json_array` sets the encoding.
+fn produced(kind: &str, pointer: &str, json_array: bool) -> Produced {
+    Produced {
+        kind: kind.into(),
+        pointer: pointer.into(),
+        mode: Mode::Materialize,
+        encoding: json_array.then_some(Encoding::JsonArray),
+    }
+}
+
+/// A consumed artifact as the model holds it.
+fn consumed(kind: &str, pointer: &str, required: bool) -> Consumed {
+    Consumed {
+        kind: kind.into(),
+        pointer: pointer.into(),
+        required,
+    }
+}
 
 /// A tool with a string parameter and a structured output of a string, an array of strings
 /// and an integer. Text appended to it starts on line 26; lines indented by four spaces
@@ -418,7 +438,7 @@ fn a_pointer_reaches_the_items_of_an_array() {
     assert_eq!(
         tool_named(&c, "find").artifacts,
         Some(ArtifactsDef {
-            produces: vec![("workspace.directory".into(), "/ids/0".into(), false)],
+            produces: vec![produced("workspace.directory", "/ids/0", false)],
             consumes: vec![],
         })
     );
@@ -465,7 +485,7 @@ fn bad_encoding() {
             .artifacts
             .as_ref()
             .map(|a| a.produces.clone()),
-        Some(vec![("workspace.directory".into(), "/dir".into(), true)])
+        Some(vec![produced("workspace.directory", "/dir", true)])
     );
 }
 
@@ -1633,13 +1653,13 @@ fn a_manifest_with_every_new_key_loads_into_the_contract() {
         list.artifacts,
         Some(ArtifactsDef {
             produces: vec![
-                ("workspace.directory".into(), "/dir".into(), false),
-                ("demo.item".into(), "/ids/0".into(), false),
-                ("demo.page".into(), "/page".into(), true),
+                produced("workspace.directory", "/dir", false),
+                produced("demo.item", "/ids/0", false),
+                produced("demo.page", "/page", true),
             ],
             consumes: vec![
-                ("workspace.directory".into(), "/region".into(), true),
-                ("demo.item".into(), "/window/start".into(), false),
+                consumed("workspace.directory", "/region", true),
+                consumed("demo.item", "/window/start", false),
             ],
         })
     );

@@ -1,8 +1,9 @@
 //! Planning metadata and groups: the artifact contract, complete operations and tool groups
 //! (seed 003), checked once every tool is built, since they refer to each other.
 //!
-//! The runtime's `mcp_contract::metadata` parsers apply the same rules to any server's
-//! `tools/list`; here they are proved at build time, with the manifest line to fix.
+//! The rules come from `mcp_contract_spec::planning`, which the runtime's
+//! `mcp_contract::metadata` parsers apply to any server's `tools/list`; here they are proved at
+//! build time, with the manifest line to fix.
 
 use std::collections::{HashMap, HashSet};
 

@@ -281,8 +281,8 @@ fn not_in_uri(c: char) -> bool {
 }
 
 /// The variables of a level-1 template (RFC 6570 simple expansion), each matching one path
-/// segment, by the grammar the runtime matches reads with ([`UriTemplate`]); and, since a
-/// client reads what the template expands to as a resource URI, its characters too.
+/// segment: the grammar of [`UriTemplate`], which the runtime matches reads with, and URI
+/// characters only, since a client reads what the template expands to as a resource URI.
 pub(crate) fn template(template: &str) -> Result<Vec<String>, String> {
     if let Some(c) = template.chars().find(|c| not_in_uri(*c)) {
         return Err(format!("{c:?} cannot appear in a URI"));

@@ -27,7 +27,7 @@ pub(crate) fn described(error: &jsonschema::ValidationError<'_>) -> String {
 /// Checks `arguments` against tool `name`'s compiled input schema. On failure, one problem
 /// per argument concerned: missing ones first, then invalid, then unknown, each in the order
 /// found.
-pub fn check(
+pub(crate) fn check(
     name: &str,
     validator: &jsonschema::Validator,
     schema: &JsonObject,

@@ -67,12 +67,12 @@ pub fn text<E: ToolError>(result: Result<String, E>) -> CallToolResult {
 }
 
 /// A declared error as an envelope.
-pub fn failure<E: ToolError>(error: &E) -> CallToolResult {
+pub(crate) fn failure<E: ToolError>(error: &E) -> CallToolResult {
     Envelope::single(error.code(), error.message(), error.hint()).into_result()
 }
 
 /// An `internal_error` envelope: the server failed, not the call.
-pub fn internal(message: impl Into<String>) -> CallToolResult {
+pub(crate) fn internal(message: impl Into<String>) -> CallToolResult {
     Envelope::single(
         INTERNAL_ERROR,
         message,

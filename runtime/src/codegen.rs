@@ -13,6 +13,7 @@ use crate::{ResourceBody, ResourceError};
 /// The result shapes of a call, from a handler's return value.
 pub mod call {
     pub use crate::call::{arguments, structured, text, unknown_tool};
+    pub use crate::envelope::Envelope;
 }
 
 /// What generated code provides for a server: the published contract and the calls into the

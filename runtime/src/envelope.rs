@@ -7,29 +7,27 @@ use serde::Serialize;
 
 /// One problem in an error envelope.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
+pub(crate) struct Problem {
     /// A stable code from the manifest's vocabulary or the runtime's own.
-    pub code: String,
+    pub(crate) code: String,
     /// What went wrong, for a model to read.
-    pub message: String,
+    pub(crate) message: String,
     /// The argument concerned, for argument errors.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub argument: Option<String>,
+    pub(crate) argument: Option<String>,
 }
 
 /// The error envelope.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Envelope {
-    /// Every problem found.
-    pub errors: Vec<Problem>,
+    pub(crate) errors: Vec<Problem>,
     /// What to do next, ideally naming the call that finds a valid value.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
+    pub(crate) hint: Option<String>,
 }
 
 impl Envelope {
-    /// An envelope with one problem.
-    pub fn single(
+    pub(crate) fn single(
         code: impl Into<String>,
         message: impl Into<String>,
         hint: Option<String>,

@@ -12,6 +12,8 @@
 //! }
 //! ```
 
+#![warn(missing_docs, unreachable_pub)]
+
 mod arguments;
 mod call;
 #[doc(hidden)]
@@ -23,7 +25,7 @@ pub mod http;
 pub mod metadata;
 pub mod normalize;
 mod published;
-pub mod resource;
+mod resource;
 mod server;
 #[cfg(feature = "testing")]
 pub mod testing;

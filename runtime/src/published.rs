@@ -55,13 +55,13 @@ pub struct Published {
     /// The tools, in manifest order.
     pub tools: Vec<Tool>,
     /// The tools as a 2025-11-25 client receives them: without `x-mcp-header`.
-    pub legacy_tools: Vec<Tool>,
+    pub(crate) legacy_tools: Vec<Tool>,
     /// The `resources/list` answer: the fixed resources.
-    pub resources: Vec<Resource>,
+    pub(crate) resources: Vec<Resource>,
     /// The `resources/templates/list` answer: the templates.
-    pub resource_templates: Vec<ResourceTemplate>,
+    pub(crate) resource_templates: Vec<ResourceTemplate>,
     /// `initialize` and `server/discover` information.
-    pub info: ServerConfig,
+    pub(crate) info: ServerConfig,
     validators: Vec<jsonschema::Validator>,
     output_validators: Vec<Option<jsonschema::Validator>>,
     index: HashMap<&'static str, usize>,
@@ -163,24 +163,24 @@ impl Published {
     }
 
     /// The index of the tool called `name`.
-    pub fn find(&self, name: &str) -> Option<usize> {
+    pub(crate) fn find(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
     }
 
     /// The compiled input schema of tool `i`.
-    pub fn validator(&self, i: usize) -> &jsonschema::Validator {
+    pub(crate) fn validator(&self, i: usize) -> &jsonschema::Validator {
         &self.validators[i]
     }
 
     /// The compiled output schema of tool `i`, for a tool that publishes one.
-    pub fn output_validator(&self, i: usize) -> Option<&jsonschema::Validator> {
+    pub(crate) fn output_validator(&self, i: usize) -> Option<&jsonschema::Validator> {
         self.output_validators[i].as_ref()
     }
 
     /// The index of the resource `uri` names, with its template's values, unescaped, in
     /// template order. Fixed URIs match exactly and come first: a fixed resource wins over a
     /// template that also matches.
-    pub fn resource(&self, uri: &str) -> Option<(usize, Vec<String>)> {
+    pub(crate) fn resource(&self, uri: &str) -> Option<(usize, Vec<String>)> {
         let fixed = self
             .spec
             .resources

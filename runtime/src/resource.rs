@@ -59,7 +59,7 @@ impl std::error::Error for ResourceError {}
 
 impl ResourceSpec {
     /// The entry of `resources/list`, for a fixed resource.
-    pub fn listed(&self) -> Option<Resource> {
+    pub(crate) fn listed(&self) -> Option<Resource> {
         (!self.template).then(|| {
             Resource::new(self.uri, self.name)
                 .with_title(self.title)
@@ -69,7 +69,7 @@ impl ResourceSpec {
     }
 
     /// The entry of `resources/templates/list`, for a template.
-    pub fn listed_template(&self) -> Option<ResourceTemplate> {
+    pub(crate) fn listed_template(&self) -> Option<ResourceTemplate> {
         self.template.then(|| {
             ResourceTemplate::new(self.uri, self.name)
                 .with_title(self.title)
@@ -79,7 +79,7 @@ impl ResourceSpec {
     }
 
     /// The `resources/read` contents of a body read from `uri`.
-    pub fn contents(&self, uri: &str, body: ResourceBody) -> ResourceContents {
+    pub(crate) fn contents(&self, uri: &str, body: ResourceBody) -> ResourceContents {
         let contents = match body {
             ResourceBody::Text(text) => ResourceContents::text(text, uri),
             ResourceBody::Blob(bytes) => ResourceContents::blob(STANDARD.encode(bytes), uri),

@@ -60,7 +60,7 @@ impl<D: Dispatch> Server<D> {
     }
 
     /// The whole contract, including tools this view does not serve.
-    pub fn published(&self) -> &'static Published {
+    pub(crate) fn published(&self) -> &'static Published {
         self.dispatch.published()
     }
 

@@ -1,0 +1,122 @@
+//! Over loopback HTTP (feature `http-testing`): a [`Host`] served on a free port, rmcp's
+//! streamable HTTP client of either revision, and raw requests for what an MCP client does not
+//! show (status codes, headers, plain-text refusals, malformed bodies).
+
+use std::io;
+use std::net::SocketAddr;
+
+use rmcp::transport::StreamableHttpClientTransport;
+
+use super::Revision;
+use super::client::{Client, open};
+use crate::http::Host;
+
+/// Serves `host` on a free port of `127.0.0.1` for the rest of the test (the runtime's
+/// lifetime) and returns the address.
+///
+/// # Panics
+///
+/// When no loopback port can be bound, or the host is invalid (see [`Host::into_router`]).
+pub async fn serve_on_loopback(host: Host) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("cannot bind a loopback port: {e}"));
+    let bound = host
+        .attach(listener)
+        .unwrap_or_else(|e| panic!("the host cannot serve: {e}"));
+    let addr = bound
+        .local_addr()
+        .unwrap_or_else(|e| panic!("the bound address is unknown: {e}"));
+    tokio::spawn(bound.serve_until(std::future::pending()));
+    addr
+}
+
+/// Connects a client to the streamable HTTP MCP endpoint at `url` (such as
+/// `http://127.0.0.1:8080/mcp`), speaking `revision`: the `initialize` handshake of
+/// 2025-11-25, or 2026-07-28's `server/discover` followed by stateless requests.
+pub async fn connect_http(
+    url: &str,
+    revision: Revision,
+) -> Result<Client, Box<dyn std::error::Error + Send + Sync>> {
+    open(
+        StreamableHttpClientTransport::from_uri(url.to_owned()),
+        revision,
+    )
+    .await
+}
+
+/// One HTTP response as received.
+#[derive(Debug, Clone)]
+pub struct RawResponse {
+    /// The status code.
+    pub status: u16,
+    /// The headers, names lowercased, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body, decoded from any transfer coding, as text (invalid UTF-8 replaced).
+    pub body: String,
+}
+
+impl RawResponse {
+    /// The first value of header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON, when it is.
+    pub fn json(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(&self.body).ok()
+    }
+}
+
+/// Sends one HTTP/1.1 request to `addr` (a server on this machine) with exactly `headers` and
+/// `body`, whatever they say, and reads the whole response.
+///
+/// The client adds only what every request carries: `Host` (unless `headers` has one, so a
+/// test can send another), `Content-Length`, and `Accept: */*` when `headers` names no
+/// `Accept`. `path` is sent as a URL path, so `.` and `..` segments are resolved first. No
+/// proxy is used.
+///
+/// # Errors
+///
+/// When `method` or a header is not valid HTTP, the connection fails, or no response comes.
+pub async fn http_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: impl AsRef<[u8]>,
+) -> io::Result<RawResponse> {
+    let invalid =
+        |e: &dyn std::fmt::Display| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .map_err(io::Error::other)?;
+    let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| invalid(&e))?;
+    let mut request = client
+        .request(method, format!("http://{addr}{path}"))
+        .body(body.as_ref().to_vec());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request.build().map_err(|e| invalid(&e))?;
+    let response = client.execute(request).await.map_err(io::Error::other)?;
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(name, value)| {
+            let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+            (name.as_str().to_owned(), value)
+        })
+        .collect();
+    let body = response.bytes().await.map_err(io::Error::other)?;
+    Ok(RawResponse {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
+}

@@ -219,41 +219,36 @@ async fn a_failing_log_never_takes_the_server_down() {
 }
 
 /// A raw `initialize` POST to `/mcp/read` with the given `Host` header; the status code.
-fn status_with_host(addr: SocketAddr, host: &str) -> u16 {
-    use std::io::{Read as _, Write as _};
+async fn status_with_host(addr: SocketAddr, host: &str) -> u16 {
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
-    let mut stream = std::net::TcpStream::connect(addr).expect("connected");
-    write!(
-        stream,
-        "POST /mcp/read HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("sent");
-    let mut response = String::new();
-    let _ = stream.read_to_string(&mut response);
-    response
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("an HTTP status line: {response:?}"))
+    let headers = [
+        ("Host", host),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    http_request(addr, "POST", "/mcp/read", &headers, body)
+        .await
+        .expect("an HTTP answer")
+        .status
 }
 
-#[test]
-fn only_loopback_and_the_allowed_host_names_are_served() {
+#[tokio::test]
+async fn only_loopback_and_the_allowed_host_names_are_served() {
     let plain = start(&[]);
     let port = plain.addr.port();
     assert_eq!(
-        status_with_host(plain.addr, &format!("127.0.0.1:{port}")),
+        status_with_host(plain.addr, &format!("127.0.0.1:{port}")).await,
         200
     );
-    assert_eq!(status_with_host(plain.addr, "files.internal"), 403);
+    assert_eq!(status_with_host(plain.addr, "files.internal").await, 403);
     let named = start(&["--allowed-host", "files.internal"]);
-    assert_eq!(status_with_host(named.addr, "files.internal"), 200);
+    assert_eq!(status_with_host(named.addr, "files.internal").await, 200);
     assert_eq!(
-        status_with_host(named.addr, &format!("localhost:{}", named.addr.port())),
+        status_with_host(named.addr, &format!("localhost:{}", named.addr.port())).await,
         200
     );
-    assert_eq!(status_with_host(named.addr, "elsewhere.internal"), 403);
+    assert_eq!(
+        status_with_host(named.addr, "elsewhere.internal").await,
+        403
+    );
 }

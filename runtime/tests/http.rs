@@ -8,20 +8,9 @@ use std::net::SocketAddr;
 use mcp_contract::http::Host;
 use mcp_contract::rmcp::ServiceError;
 use mcp_contract::rmcp::model::CallToolRequestParams;
-use mcp_contract::testing::{RawResponse, Revision, connect_http, http_request};
+use mcp_contract::testing::{RawResponse, Revision, connect_http, http_request, serve_on_loopback};
 use serde_json::{Value, json};
 use support::{ALL, READ, WRITE, args, assert_unknown_tool, flat, grouped, names};
-
-/// Serves `host` on a free loopback port for the rest of the test.
-async fn start(host: Host) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let bound = host.attach(listener).expect("a valid host");
-    let addr = bound.local_addr().expect("bound");
-    tokio::spawn(bound.serve_until(std::future::pending()));
-    addr
-}
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
@@ -58,7 +47,7 @@ fn modern_headers<'a>(method: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a
 
 #[tokio::test]
 async fn each_group_route_lists_exactly_its_tools() {
-    let addr = start(Host::groups(grouped())).await;
+    let addr = serve_on_loopback(Host::groups(grouped())).await;
     for revision in Revision::ALL {
         for (route, expected) in [("read", READ), ("write", WRITE)] {
             let url = format!("http://{addr}/mcp/{route}");
@@ -78,7 +67,7 @@ async fn each_group_route_lists_exactly_its_tools() {
 
 #[tokio::test]
 async fn a_tool_of_another_group_is_an_unknown_tool() {
-    let addr = start(Host::groups(grouped())).await;
+    let addr = serve_on_loopback(Host::groups(grouped())).await;
     for revision in Revision::ALL {
         for (route, foreign) in [("read", "put"), ("read", "drop"), ("write", "get")] {
             let url = format!("http://{addr}/mcp/{route}");
@@ -100,7 +89,7 @@ async fn a_tool_of_another_group_is_an_unknown_tool() {
 #[tokio::test]
 async fn a_call_over_http_is_the_call_in_process() {
     let server = grouped();
-    let addr = start(Host::groups(server.clone())).await;
+    let addr = serve_on_loopback(Host::groups(server.clone())).await;
     for revision in Revision::ALL {
         let client = connect_http(&format!("http://{addr}/mcp/read"), revision)
             .await
@@ -130,7 +119,7 @@ async fn a_call_over_http_is_the_call_in_process() {
 
 #[tokio::test]
 async fn without_groups_every_tool_is_at_mcp() {
-    let addr = start(Host::groups(flat())).await;
+    let addr = serve_on_loopback(Host::groups(flat())).await;
     for revision in Revision::ALL {
         let client = connect_http(&format!("http://{addr}/mcp"), revision)
             .await
@@ -145,7 +134,7 @@ async fn without_groups_every_tool_is_at_mcp() {
 
 #[tokio::test]
 async fn unmounted_routes_are_refused_with_404() {
-    let addr = start(Host::groups(grouped())).await;
+    let addr = serve_on_loopback(Host::groups(grouped())).await;
     for path in [
         "/",
         "/mcp",
@@ -190,7 +179,7 @@ async fn unmounted_routes_are_refused_with_404() {
 
 #[tokio::test]
 async fn only_post_is_served() {
-    let addr = start(Host::groups(grouped())).await;
+    let addr = serve_on_loopback(Host::groups(grouped())).await;
     for method in ["GET", "DELETE", "PUT", "PATCH"] {
         let refused = http_request(
             addr,
@@ -208,7 +197,7 @@ async fn only_post_is_served() {
 
 #[tokio::test]
 async fn no_session_is_created() {
-    let addr = start(Host::groups(grouped())).await;
+    let addr = serve_on_loopback(Host::groups(grouped())).await;
     let initialized = post(addr, "/mcp/read", &[], INITIALIZE).await;
     assert_eq!(initialized.status, 200, "{initialized:?}");
     assert_eq!(initialized.header("mcp-session-id"), None, "stateless");
@@ -245,7 +234,7 @@ async fn no_session_is_created() {
 
 #[tokio::test]
 async fn standard_headers_must_match_the_body() {
-    let addr = start(Host::groups(grouped())).await;
+    let addr = serve_on_loopback(Host::groups(grouped())).await;
     let call = |id| {
         modern(
             "tools/call",
@@ -367,7 +356,7 @@ async fn serving_stops_when_the_shutdown_future_completes() {
 
 #[tokio::test]
 async fn a_browser_origin_is_refused_unless_allowed() {
-    let addr = start(Host::groups(grouped())).await;
+    let addr = serve_on_loopback(Host::groups(grouped())).await;
     let plain = post(addr, "/mcp/read", &[], INITIALIZE).await;
     assert_eq!(plain.status, 200, "no Origin, no browser: {plain:?}");
     let browser = post(
@@ -378,7 +367,8 @@ async fn a_browser_origin_is_refused_unless_allowed() {
     )
     .await;
     assert_eq!(browser.status, 403, "{browser:?}");
-    let allowed = start(Host::groups(grouped()).allowed_origins(["http://app.example:*"])).await;
+    let allowed =
+        serve_on_loopback(Host::groups(grouped()).allowed_origins(["http://app.example:*"])).await;
     let from_app = post(
         allowed,
         "/mcp/read",
@@ -394,36 +384,25 @@ async fn a_group_the_view_leaves_empty_is_not_mounted() {
     let read_only = grouped().restrict(|t| READ.contains(&t.name.as_ref()));
     let host = Host::groups(read_only);
     assert_eq!(host.routes(), ["/mcp/read"]);
-    let addr = start(host).await;
+    let addr = serve_on_loopback(host).await;
     let refused = post(addr, "/mcp/write", &[], INITIALIZE).await;
     assert_eq!(refused.status, 404, "{refused:?}");
 }
 
 /// POSTs `tools/list` of 2025-11-25 with the `Host` header `host`, and returns the status.
 async fn status_for_host(addr: SocketAddr, host: &str) -> u16 {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-
     let body = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    stream.write_all(request.as_bytes()).await.expect("send");
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).await.expect("read");
-    raw.get(9..12)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("not an HTTP response: {raw:?}"))
+    let headers = [("Host", host), ("MCP-Protocol-Version", "2025-11-25")];
+    post(addr, "/mcp", &headers, body).await.status
 }
 
 #[tokio::test]
 async fn only_allowed_host_names_are_served() {
-    let addr = start(Host::groups(flat())).await;
+    let addr = serve_on_loopback(Host::groups(flat())).await;
     assert_eq!(status_for_host(addr, &addr.to_string()).await, 200);
     assert_eq!(status_for_host(addr, "rebound.example").await, 403);
 
-    let addr = start(Host::groups(flat()).allowed_hosts(["mcp.example"])).await;
+    let addr = serve_on_loopback(Host::groups(flat()).allowed_hosts(["mcp.example"])).await;
     assert_eq!(status_for_host(addr, "mcp.example").await, 200);
     assert_eq!(status_for_host(addr, "rebound.example").await, 403);
 }

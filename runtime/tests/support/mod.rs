@@ -49,17 +49,11 @@ pub static GROUPED: ContractSpec = ContractSpec {
     ],
 };
 
+/// The same tools without groups.
 pub static FLAT: ContractSpec = ContractSpec {
     name: "shelf-flat",
-    title: None,
-    version: "0.1.0",
-    instructions: None,
-    cache: None,
-    tools: TOOLS,
-    resources: &[],
-    artifacts_key: "com.example/artifacts",
-    composition_key: "com.example/composition",
     groups: &[],
+    ..GROUPED
 };
 
 static GROUPED_PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&GROUPED));

@@ -2,12 +2,11 @@
 
 use std::collections::HashMap;
 
+use mcp_contract_spec::CacheHint;
+use mcp_contract_spec::uri_template::UriTemplate;
 use rmcp::model::{
     Implementation, Resource, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
 };
-
-use mcp_contract_spec::CacheHint;
-use mcp_contract_spec::uri_template::UriTemplate;
 
 use crate::resource::ResourceSpec;
 

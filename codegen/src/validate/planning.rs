@@ -554,24 +554,16 @@ enum SchemaRef<'c> {
 }
 
 impl<'c> SchemaRef<'c> {
-    /// The schema with shared types looked up, so `Named` never remains.
+    /// The schema with shared types looked up and objects as their fields, so `Named` and
+    /// `Object` never remain.
     fn resolved(self) -> SchemaRef<'c> {
-        match self {
-            SchemaRef::Schema(
-                c,
-                Schema {
-                    kind: Kind::Named(i),
-                    ..
-                },
-            ) => SchemaRef::Schema(c, &c.types[*i].schema).resolved(),
-            SchemaRef::Schema(
-                c,
-                Schema {
-                    kind: Kind::Object(o),
-                    ..
-                },
-            ) => SchemaRef::Fields(c, &o.fields),
-            other => other,
+        let SchemaRef::Schema(c, schema) = self else {
+            return self;
+        };
+        match &schema.kind {
+            Kind::Named(i) => SchemaRef::Schema(c, &c.types[*i].schema).resolved(),
+            Kind::Object(o) => SchemaRef::Fields(c, &o.fields),
+            _ => self,
         }
     }
 }
@@ -586,6 +578,7 @@ impl SchemaNode for SchemaRef<'_> {
                 Kind::Number => "number",
                 Kind::Boolean => "boolean",
                 Kind::Array(_) => "array",
+                // Left by `resolved` as `Fields`, or as the shared type's own schema.
                 Kind::Object(_) | Kind::Named(_) => "object",
             },
         })
@@ -602,16 +595,13 @@ impl SchemaNode for SchemaRef<'_> {
     }
 
     fn items(&self) -> Option<Self> {
-        match self.resolved() {
-            SchemaRef::Schema(
-                c,
-                Schema {
-                    kind: Kind::Array(items),
-                    ..
-                },
-            ) => Some(SchemaRef::Schema(c, items)),
-            _ => None,
-        }
+        let SchemaRef::Schema(c, schema) = self.resolved() else {
+            return None;
+        };
+        let Kind::Array(items) = &schema.kind else {
+            return None;
+        };
+        Some(SchemaRef::Schema(c, items))
     }
 }
 

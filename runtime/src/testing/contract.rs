@@ -5,10 +5,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use mcp_contract_spec::MCP_HEADER;
+use mcp_contract_spec::error_codes::ARGUMENT_UNKNOWN;
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
 use serde_json::Value;
 
-use super::{Revision, check_wire, connect};
+use super::{Revision, check_wire, connect, envelope, problems};
 use crate::codegen::{ContractSpec, Dispatch, Published, ToolFixture};
 use crate::{Server, metadata};
 
@@ -424,13 +425,11 @@ async fn arguments_first(
         let refused = result
             .as_ref()
             .ok()
-            .and_then(super::envelope)
-            .is_some_and(|envelope| {
-                super::problems(&envelope).contains(&("argument_unknown", UNKNOWN))
-            });
+            .and_then(envelope)
+            .is_some_and(|envelope| problems(&envelope).contains(&(ARGUMENT_UNKNOWN, UNKNOWN)));
         if !refused {
             fail(format!(
-                "`{}`: an unknown argument was not refused as argument_unknown: {result:?}",
+                "`{}`: an unknown argument was not refused as {ARGUMENT_UNKNOWN}: {result:?}",
                 f.name
             ));
         }

@@ -370,6 +370,12 @@ mod tests {
         assert_eq!(Composition::from_json(&json), Ok(composition));
     }
 
+    /// Where and why a reading was refused.
+    fn refusal<T: std::fmt::Debug>(read: Result<T, Malformed>) -> (String, String) {
+        let refused = read.expect_err("refused");
+        (refused.at, refused.problem.to_string())
+    }
+
     #[test]
     fn a_contract_of_another_shape_is_refused_where_it_breaks() {
         for (value, at, message) in [
@@ -415,10 +421,9 @@ mod tests {
                 "must be an array",
             ),
         ] {
-            let refused = ArtifactContract::from_json(&value).expect_err("refused");
             assert_eq!(
-                (refused.at.as_str(), refused.problem.to_string().as_str()),
-                (at, message),
+                refusal(ArtifactContract::from_json(&value)),
+                (at.into(), message.into()),
                 "{value}"
             );
         }
@@ -439,10 +444,9 @@ mod tests {
                 "`method` must be a non-empty string",
             ),
         ] {
-            let refused = Composition::from_json(&value).expect_err("refused");
             assert_eq!(
-                (refused.at.as_str(), refused.problem.to_string().as_str()),
-                (at, message),
+                refusal(Composition::from_json(&value)),
+                (at.into(), message.into()),
                 "{value}"
             );
         }

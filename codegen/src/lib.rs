@@ -29,7 +29,7 @@ mod yaml;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::{Diagnostic, Severity, render_all};
+pub use diagnostic::{Code, Diagnostic, Severity, render_all};
 #[cfg(feature = "editor-schema")]
 pub use editor_schema::{editor_schema, editor_schema_text};
 pub use emit::docs::{MarkerError, TABLE_BEGIN, TABLE_END, splice};

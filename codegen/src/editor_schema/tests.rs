@@ -430,7 +430,7 @@ fn the_decoder_reads_every_key_with_the_value_types_the_schema_gives() {
                 object_mut(&mut manifest, pointer).insert(key.clone(), sample.clone());
                 let complaints: Vec<Diagnostic> = diagnostics(&manifest)
                     .into_iter()
-                    .filter(|d| matches!(d.code, "unknown-key" | "wrong-type"))
+                    .filter(|d| matches!(d.code.as_str(), "unknown-key" | "wrong-type"))
                     .collect();
                 assert!(
                     complaints.is_empty(),
@@ -453,7 +453,7 @@ fn every_object_requires_the_keys_the_loader_reports_missing() {
         *manifest.pointer_mut(pointer).expect("the object") = json!({});
         let mut missing = BTreeSet::new();
         for d in diagnostics(&manifest) {
-            match d.code {
+            match d.code.as_str() {
                 "missing-field" => {
                     let (_, rest) = d
                         .message

@@ -3,7 +3,7 @@
 
 use super::reader::{Decoder, Fields};
 use super::*;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, codes};
 use crate::source::Spanned;
 use crate::yaml::{Node, NodeKind};
 
@@ -165,9 +165,12 @@ fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>>
         }
         _ => {
             de.diags.push(
-                Diagnostic::error("unknown-hint-policy", "unknown hint policy", node.span)
-                    .label("not a hint policy")
-                    .help("write `all`, `minimal`, or `{omit_on_read_only: [idempotent]}`"),
+                Diagnostic::new(
+                    &codes::UNKNOWN_HINT_POLICY,
+                    "unknown hint policy",
+                    node.span,
+                )
+                .label("not a hint policy"),
             );
             None
         }
@@ -338,10 +341,11 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
         if s == "text" {
             return Some(Output::Text);
         }
-        de.diags.push(
-            Diagnostic::error("unknown-output", format!("unknown output `{s}`"), node.span)
-                .help("write `output: text`, or a mapping with `properties:`"),
-        );
+        de.diags.push(Diagnostic::new(
+            &codes::UNKNOWN_OUTPUT,
+            format!("unknown output `{s}`"),
+            node.span,
+        ));
         return None;
     }
     let mut f = de.fields(node, "`output`")?;
@@ -362,8 +366,8 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
     f.finish(de);
     if s.properties.is_none() {
         de.diags.push(
-            Diagnostic::error(
-                "missing-field",
+            Diagnostic::new(
+                &codes::MISSING_FIELD,
                 "`output` is missing the required key `properties`",
                 node.span,
             )
@@ -410,14 +414,11 @@ fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
     let example = f.get("example");
     let examples = f.get("examples");
     if let (Some(_), Some(both)) = (example, examples) {
-        de.diags.push(
-            Diagnostic::error(
-                "example-and-examples",
-                "write `example` or `examples`, not both",
-                both.span,
-            )
-            .help("move the single example into the `examples` list"),
-        );
+        de.diags.push(Diagnostic::new(
+            &codes::EXAMPLE_AND_EXAMPLES,
+            "write `example` or `examples`, not both",
+            both.span,
+        ));
     }
     if let Some(n) = example {
         s.examples.push(Spanned::new(n.to_json(), n.span));

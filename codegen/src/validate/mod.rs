@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, codes};
 use crate::emit::wire as schema;
 use crate::ident;
 use crate::manifest::reader::suggest;
@@ -109,8 +109,8 @@ pub(crate) fn validate(
         if let Some(name) = &tool.name {
             if let Some(&first) = names.get(&name.value) {
                 v.diags.push(
-                    Diagnostic::error(
-                        "duplicate-tool-name",
+                    Diagnostic::new(
+                        &codes::DUPLICATE_TOOL_NAME,
                         format!("the tool name `{}` is used twice", name.value),
                         name.span,
                     )
@@ -123,8 +123,8 @@ pub(crate) fn validate(
             let method = ident::snake(&name.value);
             if let Some(&first) = methods.get(&method) {
                 v.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
+                    Diagnostic::new(
+                        &codes::IDENT_COLLISION,
                         format!("the tool `{}` becomes the Rust method `{method}`, which another tool already has", name.value),
                         name.span,
                     )
@@ -141,14 +141,13 @@ pub(crate) fn validate(
             let text = title.value.trim();
             if let Some(&first) = titles.get(text) {
                 v.diags.push(
-                    Diagnostic::error(
-                        "duplicate-title",
+                    Diagnostic::new(
+                        &codes::DUPLICATE_TITLE,
                         format!("the title `{text}` is used twice"),
                         title.span,
                     )
                     .label("used again here")
-                    .related(first, "first used here")
-                    .help("give each tool a title of its own, so people can tell them apart"),
+                    .related(first, "first used here"),
                 );
             } else if !text.is_empty() {
                 titles.insert(text.to_owned(), title.span);
@@ -176,14 +175,11 @@ pub(crate) fn validate(
         .collect();
     for (i, e) in manifest.errors.iter().enumerate() {
         if !used_errors.contains(&i) && contract.errors.get(i).is_some() {
-            v.diags.push(
-                Diagnostic::warning(
-                    "unused-error",
-                    format!("no tool lists the error `{}`", e.code.value),
-                    e.code.span,
-                )
-                .help("list it under a tool's `errors:`, or remove it"),
-            );
+            v.diags.push(Diagnostic::new(
+                &codes::UNUSED_ERROR,
+                format!("no tool lists the error `{}`", e.code.value),
+                e.code.span,
+            ));
         }
     }
     v.check_examples(&contract);
@@ -218,16 +214,62 @@ enum Place {
     Shared,
 }
 
+/// What a manifest name can refer to, each with the code reporting a name it does not know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Referent {
+    Sentence,
+    Effect,
+    ErrorCode,
+    Type,
+    Group,
+    Tool,
+    ArtifactKind,
+}
+
+impl Referent {
+    /// How a message names it: "unknown error code `x`".
+    fn noun(self) -> &'static str {
+        match self {
+            Referent::Sentence => "sentence",
+            Referent::Effect => "effect",
+            Referent::ErrorCode => "error code",
+            Referent::Type => "type",
+            Referent::Group => "group",
+            Referent::Tool => "tool",
+            Referent::ArtifactKind => "artifact kind",
+        }
+    }
+
+    /// The code reporting a name that refers to nothing.
+    fn unknown(self) -> &'static Code {
+        match self {
+            Referent::Sentence => &codes::UNKNOWN_SENTENCE,
+            Referent::Effect => &codes::UNKNOWN_EFFECT,
+            Referent::ErrorCode => &codes::UNKNOWN_ERROR_CODE,
+            Referent::Type => &codes::UNKNOWN_TYPE,
+            Referent::Group => &codes::UNKNOWN_GROUP,
+            Referent::Tool => &codes::UNKNOWN_TOOL,
+            Referent::ArtifactKind => &codes::UNKNOWN_KIND,
+        }
+    }
+}
+
 impl Validator<'_> {
+    /// Reports a finding whose help the registry fixes.
+    fn report(&mut self, code: &'static Code, message: impl Into<String>, span: Span) {
+        self.diags.push(Diagnostic::new(code, message, span));
+    }
+
+    /// Reports a finding with the help this case calls for.
     fn error(
         &mut self,
-        code: &'static str,
+        code: &'static Code,
         message: impl Into<String>,
         span: Span,
         help: impl Into<String>,
     ) {
         self.diags
-            .push(Diagnostic::error(code, message, span).help(help));
+            .push(Diagnostic::new(code, message, span).help(help));
     }
 
     /// Records a Rust type name, refusing a second type of the same name.
@@ -236,7 +278,7 @@ impl Validator<'_> {
         // gives `ContractError`), not only a shared type.
         if GENERATED_ITEMS.contains(&name.as_str()) {
             self.error(
-                "ident-collision",
+                &codes::IDENT_COLLISION,
                 format!("the {what} type `{name}` would clash with the generated `{name}`"),
                 span,
                 "rename the tool or the property this type is named after",
@@ -245,8 +287,8 @@ impl Validator<'_> {
         }
         if let Some(first) = self.rust_types.get(&name).copied() {
             self.diags.push(
-                Diagnostic::error(
-                    "ident-collision",
+                Diagnostic::new(
+                    &codes::IDENT_COLLISION,
                     format!("the {what} type `{name}` would be generated twice"),
                     span,
                 )
@@ -270,7 +312,7 @@ impl Validator<'_> {
         if let Some(name) = &s.name {
             if name.value.trim().is_empty() {
                 self.error(
-                    "empty-text",
+                    &codes::EMPTY_TEXT,
                     "the server name is empty",
                     name.span,
                     "name the server, e.g. `my-server`",
@@ -291,11 +333,10 @@ impl Validator<'_> {
                         public: scope.value == "public",
                     })
                 }
-                other => self.error(
-                    "bad-cache-scope",
+                other => self.report(
+                    &codes::BAD_CACHE_SCOPE,
                     format!("unknown cache scope `{other}`"),
                     scope.span,
-                    "write `public` (the list is the same for every caller) or `private`",
                 ),
             }
         }
@@ -316,11 +357,10 @@ impl Validator<'_> {
             if name.value == "destructive" || name.value == "idempotent" {
                 omit.push(name.value.clone());
             } else {
-                self.error(
-                    "bad-hint-policy",
+                self.report(
+                    &codes::BAD_HINT_POLICY,
                     format!("`{}` cannot be left out on read-only tools", name.value),
                     name.span,
-                    "only `destructive` and `idempotent` have no meaning on a read-only tool",
                 );
             }
         }
@@ -370,11 +410,10 @@ impl Validator<'_> {
                 .map(|m| format!("`{m}`"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            self.error(
-                "unresolved-hint",
+            self.report(
+                &codes::UNRESOLVED_HINT,
                 format!("{what} leaves {list} undecided"),
                 span,
-                "set every hint, either under `hints:` or through an `effect:` from the `effects:` table",
             );
             return None;
         }
@@ -386,11 +425,10 @@ impl Validator<'_> {
                 .as_ref()
                 .or(written.read_only.as_ref())
                 .map_or(span, |s| s.span);
-            self.error(
-                "contradictory-hints",
+            self.report(
+                &codes::CONTRADICTORY_HINTS,
                 format!("{what} is both read-only and destructive"),
                 at,
-                "a read-only tool does not modify anything: set `destructive: false`, or `read_only: false`",
             );
             return None;
         }
@@ -408,7 +446,7 @@ impl Validator<'_> {
         for s in sentences {
             if !is_snake(&s.name.value) {
                 self.error(
-                    "bad-name",
+                    &codes::BAD_NAME,
                     format!("the sentence name `{}` is not snake_case", s.name.value),
                     s.name.span,
                     "use lowercase letters, digits and `_`, starting with a letter",
@@ -417,7 +455,7 @@ impl Validator<'_> {
             }
             if s.text.value.trim().is_empty() {
                 self.error(
-                    "empty-text",
+                    &codes::EMPTY_TEXT,
                     "the pinned sentence is empty",
                     s.text.span,
                     "write the sentence",
@@ -426,8 +464,8 @@ impl Validator<'_> {
             let constant = ident::shouty(&s.name.value);
             if let Some(first) = constants.insert(constant.clone(), s.name.span) {
                 self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
+                    Diagnostic::new(
+                        &codes::IDENT_COLLISION,
                         format!("the constant `{constant}` would be generated twice"),
                         s.name.span,
                     )
@@ -452,24 +490,26 @@ impl Validator<'_> {
             let code = &e.code;
             if !is_snake(&code.value) {
                 self.error(
-                    "bad-name",
+                    &codes::BAD_NAME,
                     format!("the error code `{}` is not snake_case", code.value),
                     code.span,
                     "use lowercase letters, digits and `_`, starting with a letter",
                 );
             } else if RESERVED_ERROR_CODES.contains(&code.value.as_str()) {
-                self.error(
-                    "reserved-error-code",
-                    format!("the error code `{}` is reserved for the runtime", code.value),
+                self.report(
+                    &codes::RESERVED_ERROR_CODE,
+                    format!(
+                        "the error code `{}` is reserved for the runtime",
+                        code.value
+                    ),
                     code.span,
-                    "argument errors and internal errors are reported by the runtime; choose another code",
                 );
             }
             let variant = ident::pascal(&code.value);
             if let Some(first) = variants.insert(variant.clone(), code.span) {
                 self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
+                    Diagnostic::new(
+                        &codes::IDENT_COLLISION,
                         format!("the variant `{variant}` would be generated twice"),
                         code.span,
                     )
@@ -487,7 +527,7 @@ impl Validator<'_> {
                 && m.value.trim().is_empty()
             {
                 self.error(
-                    "empty-text",
+                    &codes::EMPTY_TEXT,
                     "the error message is empty",
                     m.span,
                     "say what went wrong",
@@ -536,7 +576,7 @@ impl Validator<'_> {
                     // reads like one (`No {path`).
                     if !closed {
                         self.error(
-                            "bad-template",
+                            &codes::BAD_TEMPLATE,
                             "an unclosed `{` in a template",
                             text.span,
                             "close the placeholder with `}`, or write `{{` for a brace",
@@ -547,7 +587,7 @@ impl Validator<'_> {
                     // form `ident::snake` gives (`a__b` would become `a_b`, and collide).
                     if !is_snake(&name) || !ident::is_snake_form(&name) {
                         self.error(
-                            "bad-template",
+                            &codes::BAD_TEMPLATE,
                             format!("`{{{name}}}` is not a valid placeholder"),
                             text.span,
                             "placeholders are snake_case field names in braces, like `{path}`; write `{{` for a brace",
@@ -564,7 +604,7 @@ impl Validator<'_> {
                 }
                 '}' => {
                     self.error(
-                        "bad-template",
+                        &codes::BAD_TEMPLATE,
                         "a lone `}` in a template",
                         text.span,
                         "write `}}` for a brace",
@@ -600,14 +640,14 @@ impl Validator<'_> {
                 && name.value.chars().all(|c| c.is_ascii_alphanumeric());
             if !valid || ident::pascal(&name.value) != name.value {
                 self.error(
-                    "bad-name",
+                    &codes::BAD_NAME,
                     format!("the type name `{}` is not PascalCase", name.value),
                     name.span,
                     "name shared types like Rust types: `LineRange`",
                 );
             } else if GENERATED_ITEMS.contains(&name.value.as_str()) {
                 self.error(
-                    "ident-collision",
+                    &codes::IDENT_COLLISION,
                     format!("the type name `{}` is taken by the generated code", name.value),
                     name.span,
                     "the generated module defines `Tools`, `Dispatcher` and `ContractError` and uses the prelude's `Option`, `Result`, `String`, `Vec`, `Box`, `Send`, `Sync` and `Default`; rename the shared type",
@@ -633,11 +673,10 @@ impl Validator<'_> {
         for (i, t) in types.iter().enumerate() {
             if reaches(&out, &out[i].schema, i, &mut Vec::new()) {
                 self.broken_types.push(i);
-                self.error(
-                    "recursive-type",
+                self.report(
+                    &codes::RECURSIVE_TYPE,
                     format!("the type `{}` contains itself", t.name.value),
                     t.name.span,
-                    "schemas are published inline, so a type cannot refer back to itself",
                 );
             }
         }
@@ -654,11 +693,10 @@ impl Validator<'_> {
     ) -> Option<ToolDef> {
         let name = t.name.as_ref()?;
         if !is_tool_name(&name.value) {
-            self.error(
-                "bad-tool-name",
+            self.report(
+                &codes::BAD_TOOL_NAME,
                 format!("`{}` is not a valid tool name", name.value),
                 name.span,
-                "tool names are snake_case: a lowercase letter, then up to 63 lowercase letters, digits or `_`",
             );
         }
         let title = t
@@ -670,7 +708,7 @@ impl Validator<'_> {
             && tt.value.trim().is_empty()
         {
             self.error(
-                "empty-text",
+                &codes::EMPTY_TEXT,
                 "the title is empty",
                 tt.span,
                 "give the tool a short title for people",
@@ -684,11 +722,10 @@ impl Validator<'_> {
         if let Some(d) = &t.description
             && d.value.trim().is_empty()
         {
-            self.error(
-                "empty-description",
+            self.report(
+                &codes::EMPTY_DESCRIPTION,
                 format!("the tool `{}` has an empty description", name.value),
                 d.span,
-                "describe for a model what the tool does and when to use it",
             );
         }
 
@@ -696,7 +733,7 @@ impl Validator<'_> {
             && w.value.trim().is_empty()
         {
             self.error(
-                "empty-text",
+                &codes::EMPTY_TEXT,
                 "`why` is empty",
                 w.span,
                 "say why the tool's hints are what they are, or remove `why:`",
@@ -717,7 +754,7 @@ impl Validator<'_> {
                 }
                 None => self.unknown(
                     s,
-                    "sentence",
+                    Referent::Sentence,
                     contract.sentences.iter().map(|d| d.name.as_str()),
                 ),
             }
@@ -735,7 +772,7 @@ impl Validator<'_> {
                     if !manifest.effects.iter().any(|d| d.name.value == e.value) {
                         self.unknown(
                             e,
-                            "effect",
+                            Referent::Effect,
                             manifest.effects.iter().map(|d| d.name.value.as_str()),
                         );
                     }
@@ -784,11 +821,10 @@ impl Validator<'_> {
                 if let Some(ty) = &s.ty
                     && ty.value != "object"
                 {
-                    self.error(
-                        "bad-output",
+                    self.report(
+                        &codes::BAD_OUTPUT,
                         "a structured output must be an object",
                         ty.span,
-                        "remove `type:` or write `type: object`; both MCP revisions accept an object root",
                     );
                 }
                 let props = s.properties.as_deref().unwrap_or_default();
@@ -809,16 +845,15 @@ impl Validator<'_> {
         let mut errors: Vec<usize> = Vec::new();
         for code in &t.errors {
             match contract.errors.iter().position(|e| e.code == code.value) {
-                Some(i) if errors.contains(&i) => self.error(
-                    "duplicate-error-code",
+                Some(i) if errors.contains(&i) => self.report(
+                    &codes::DUPLICATE_ERROR_CODE,
                     format!("the error `{}` is listed twice", code.value),
                     code.span,
-                    "list each code once",
                 ),
                 Some(i) => errors.push(i),
                 None => self.unknown(
                     code,
-                    "error code",
+                    Referent::ErrorCode,
                     contract.errors.iter().map(|e| e.code.as_str()),
                 ),
             }
@@ -863,21 +898,14 @@ impl Validator<'_> {
         let Err(problem) = meta_key::check(&key.value) else {
             return true;
         };
-        let (code, help) = match problem {
-            meta_key::Problem::Reserved => (
-                "reserved-meta-key",
-                "prefixes whose second label is `modelcontextprotocol` or `mcp` belong to the spec; use your own reverse-DNS prefix such as `com.example/`",
-            ),
-            meta_key::Problem::Syntax => (
-                "bad-meta-key",
-                "write an optional reverse-DNS prefix ending in `/` (`com.example/`), then a name that starts and ends with a letter or digit",
-            ),
+        let code = match problem {
+            meta_key::Problem::Reserved => &codes::RESERVED_META_KEY,
+            meta_key::Problem::Syntax => &codes::BAD_META_KEY,
         };
-        self.error(
+        self.report(
             code,
             format!("`{}` is not a valid `_meta` key", key.value),
             key.span,
-            help,
         );
         false
     }
@@ -885,9 +913,10 @@ impl Validator<'_> {
     fn unknown<'a>(
         &mut self,
         name: &Spanned<String>,
-        what: &str,
+        referent: Referent,
         known: impl Iterator<Item = &'a str>,
     ) {
+        let what = referent.noun();
         let known: Vec<&str> = known.collect();
         let help = match suggest(&name.value, &known) {
             Some(s) => format!("did you mean `{s}`?"),
@@ -895,16 +924,8 @@ impl Validator<'_> {
             None => format!("the declared names are: {}", known.join(", ")),
         };
         self.diags.push(
-            Diagnostic::error(
-                match what {
-                    "sentence" => "unknown-sentence",
-                    "effect" => "unknown-effect",
-                    "error code" => "unknown-error-code",
-                    "group" => "unknown-group",
-                    "tool" => "unknown-tool",
-                    "artifact kind" => "unknown-kind",
-                    _ => "unknown-type",
-                },
+            Diagnostic::new(
+                referent.unknown(),
                 format!("unknown {what} `{}`", name.value),
                 name.span,
             )
@@ -938,7 +959,7 @@ impl Validator<'_> {
                     .all(|c| c.is_ascii_alphanumeric() || c == '_');
             if !valid {
                 self.error(
-                    "bad-name",
+                    &codes::BAD_NAME,
                     format!("`{}` is not a valid property name", name.value),
                     name.span,
                     "start with a letter; use letters, digits and `_`",
@@ -948,8 +969,8 @@ impl Validator<'_> {
             let field_ident = ident::snake(&name.value);
             if let Some(first) = idents.insert(field_ident.clone(), name.span) {
                 self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
+                    Diagnostic::new(
+                        &codes::IDENT_COLLISION,
                         format!("`{}` becomes the Rust field `{field_ident}`, which another property already has", name.value),
                         name.span,
                     )
@@ -963,30 +984,27 @@ impl Validator<'_> {
                 .as_ref()
                 .is_none_or(|d| d.value.trim().is_empty())
             {
-                self.error(
-                    "missing-description",
+                self.report(
+                    &codes::MISSING_DESCRIPTION,
                     format!("the property `{}` has no description", name.value),
                     name.span,
-                    "add `description:` saying what the value means, for the model that fills it in",
                 );
             }
             if place == Place::Input && top_level && p.schema.examples.is_empty() {
-                self.error(
-                    "missing-example",
+                self.report(
+                    &codes::MISSING_EXAMPLE,
                     format!("the parameter `{}` has no example", name.value),
                     name.span,
-                    "add `example:` with a realistic value; models copy examples",
                 );
             }
             // One rule everywhere: a property is required unless it says `required: false`
             // or has a default.
             let required = match (&p.required, &p.default) {
                 (Some(r), Some(d)) if r.value => {
-                    self.error(
-                        "required-with-default",
+                    self.report(
+                        &codes::REQUIRED_WITH_DEFAULT,
                         format!("`{}` is required and has a default", name.value),
                         d.span,
-                        "a default applies only when the argument is left out: drop `required: true` or the default",
                     );
                     true
                 }
@@ -996,20 +1014,18 @@ impl Validator<'_> {
             let default = match &p.default {
                 None => None,
                 Some(d) if place == Place::Output => {
-                    self.error(
-                        "default-on-output",
+                    self.report(
+                        &codes::DEFAULT_ON_OUTPUT,
                         "an output field cannot have a default",
                         d.span,
-                        "remove `default:`; the handler sets every output value",
                     );
                     None
                 }
                 Some(d) if d.value.is_null() => {
-                    self.error(
-                        "null-default",
+                    self.report(
+                        &codes::NULL_DEFAULT,
                         format!("the default of `{}` is null", name.value),
                         d.span,
-                        "remove `default: null`; an optional parameter without a default is simply left out",
                     );
                     None
                 }
@@ -1033,7 +1049,7 @@ impl Validator<'_> {
                 && place != Place::Input
             {
                 self.error(
-                    "header-placement",
+                    &codes::HEADER_PLACEMENT,
                     format!("`{}` cannot carry `header`", name.value),
                     h.span,
                     if place == Place::Output {
@@ -1067,7 +1083,7 @@ impl Validator<'_> {
     ) -> Option<Schema> {
         let Some(ty) = &s.ty else {
             self.error(
-                "missing-field",
+                &codes::MISSING_FIELD,
                 "this schema is missing the required key `type`",
                 s.span,
                 "add `type:` — string, integer, number, boolean, array, object, or a shared type's name",
@@ -1099,7 +1115,7 @@ impl Validator<'_> {
                 && !allowed.contains(&key)
             {
                 self.error(
-                    "keyword-type-mismatch",
+                    &codes::KEYWORD_TYPE_MISMATCH,
                     format!("`{key}` does not apply to `type: {}`", ty.value),
                     span,
                     format!("remove `{key}`, or change the type it belongs to"),
@@ -1111,7 +1127,7 @@ impl Validator<'_> {
         {
             let span = props.first().map_or(s.span, |p| p.name.span);
             self.error(
-                "keyword-type-mismatch",
+                &codes::KEYWORD_TYPE_MISMATCH,
                 format!("`properties` does not apply to `type: {}`", ty.value),
                 span,
                 "use `type: object` for a value with properties",
@@ -1131,11 +1147,10 @@ impl Validator<'_> {
         if let Some(p) = &s.pattern
             && let Err(e) = jsonschema::validator_for(&serde_json::json!({ "pattern": p.value }))
         {
-            self.error(
-                "bad-pattern",
+            self.report(
+                &codes::BAD_PATTERN,
                 format!("the pattern is not a valid regular expression: {e}"),
                 p.span,
-                "write an ECMA-262 regular expression",
             );
         }
         if let Some(f) = &s.format
@@ -1146,7 +1161,7 @@ impl Validator<'_> {
                 None => format!("the JSON Schema formats are: {}", FORMATS.join(", ")),
             };
             self.error(
-                "unknown-format",
+                &codes::UNKNOWN_FORMAT,
                 format!("unknown format `{}`", f.value),
                 f.span,
                 help,
@@ -1166,7 +1181,7 @@ impl Validator<'_> {
             "array" => {
                 let Some(items) = &s.items else {
                     self.error(
-                        "missing-field",
+                        &codes::MISSING_FIELD,
                         "an array is missing the required key `items`",
                         ty.span,
                         "add `items:` with the items' schema, e.g. `items: {type: string}`",
@@ -1180,7 +1195,7 @@ impl Validator<'_> {
             "object" => {
                 let Some(props) = &s.properties else {
                     self.error(
-                        "missing-field",
+                        &codes::MISSING_FIELD,
                         "an object is missing the required key `properties`",
                         ty.span,
                         "list its fields under `properties:`",
@@ -1201,7 +1216,7 @@ impl Validator<'_> {
                     let mut known: Vec<&str> =
                         vec!["string", "integer", "number", "boolean", "array", "object"];
                     known.extend(types.iter().map(|t| t.name.value.as_str()));
-                    self.unknown(ty, "type", known.into_iter());
+                    self.unknown(ty, Referent::Type, known.into_iter());
                     return None;
                 }
             },
@@ -1256,7 +1271,7 @@ impl Validator<'_> {
                 && lo > hi
             {
                 self.error(
-                    "empty-range",
+                    &codes::EMPTY_RANGE,
                     format!("`{hi_name}` is below `{lo_name}`, so no value is valid"),
                     span,
                     format!("make `{lo_name}` at most `{hi_name}`"),
@@ -1272,12 +1287,7 @@ impl Validator<'_> {
         span: Span,
     ) -> Option<EnumDef> {
         if values.is_empty() {
-            self.error(
-                "empty-enum",
-                "an enum needs at least one value",
-                span,
-                "list the allowed values under `enum:`",
-            );
+            self.report(&codes::EMPTY_ENUM, "an enum needs at least one value", span);
             return None;
         }
         let mut variants: HashMap<String, Span> = HashMap::new();
@@ -1286,8 +1296,8 @@ impl Validator<'_> {
             let variant = ident::variant(&v.value, position + 1);
             if let Some(first) = variants.insert(variant.clone(), v.span) {
                 self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
+                    Diagnostic::new(
+                        &codes::IDENT_COLLISION,
                         format!(
                             "`{}` becomes the variant `{variant}`, which another value already has",
                             v.value
@@ -1342,7 +1352,7 @@ impl Validator<'_> {
                 .collect();
             if !problems.is_empty() {
                 self.error(
-                    "invalid-example",
+                    &codes::INVALID_EXAMPLE,
                     format!(
                         "this {} does not match its own schema: {}",
                         pending.what,
@@ -1368,7 +1378,7 @@ impl Validator<'_> {
                     format!(" at `{at}`")
                 };
                 self.error(
-                    "default-out-of-range",
+                    &codes::DEFAULT_OUT_OF_RANGE,
                     format!("this default holds an integer{place} that the generated `{ty}` cannot"),
                     pending.span,
                     if ty == "u64" {

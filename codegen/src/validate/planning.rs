@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::Value;
 
-use super::Validator;
-use crate::diagnostic::Diagnostic;
+use super::{Referent, Validator};
+use crate::diagnostic::{Diagnostic, codes};
 use crate::emit::wire as schema;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
@@ -63,14 +63,14 @@ impl Validator<'_> {
             // artifacts key is written, at that key, which takes the composition's default.
             if let Some(k) = composition.filter(|_| written(composition)) {
                 self.error(
-                    "duplicate-meta-key",
+                    &codes::DUPLICATE_META_KEY,
                     format!("`{}` is already the artifacts key", k.value),
                     k.span,
                     "publish the two contracts under different `_meta` keys",
                 );
             } else if let Some(k) = artifacts.filter(|_| written(artifacts)) {
                 self.error(
-                    "duplicate-meta-key",
+                    &codes::DUPLICATE_META_KEY,
                     format!("`{}` is where the composition contract is published", k.value),
                     k.span,
                     "choose another key, or move the composition contract with `composition: {meta_key: ...}`",
@@ -83,23 +83,21 @@ impl Validator<'_> {
             .collect();
         for (name, description) in manifest.artifacts.iter().flat_map(|a| &a.kinds) {
             if !is_kind(&name.value) {
-                self.error(
-                    "bad-kind",
+                self.report(
+                    &codes::BAD_KIND,
                     format!("`{}` is not a valid artifact kind", name.value),
                     name.span,
-                    "write dot-separated lowercase words, such as `workspace.file`",
                 );
             } else if kinds.iter().any(|(k, _)| *k == name.value) {
-                self.error(
-                    "duplicate-kind",
+                self.report(
+                    &codes::DUPLICATE_KIND,
                     format!("`{}` is a standard kind", name.value),
                     name.span,
-                    "remove it; standard kinds are always known",
                 );
             } else {
                 if description.value.trim().is_empty() {
                     self.error(
-                        "empty-text",
+                        &codes::EMPTY_TEXT,
                         format!("the description of the kind `{}` is empty", name.value),
                         description.span,
                         "say what the kind stands for",
@@ -168,7 +166,7 @@ impl Validator<'_> {
                 .filter(|(k, _)| published.contains(&k.value.as_str()))
             {
                 self.error(
-                    "duplicate-meta-key",
+                    &codes::DUPLICATE_META_KEY,
                     format!(
                         "`{}` is where this tool's planning metadata is published",
                         key.value
@@ -203,11 +201,10 @@ impl Validator<'_> {
                     .map(|t| t.name.clone())
                     .collect();
                 if report_empty && !listed.contains(name.as_str()) {
-                    self.error(
-                        "empty-group",
+                    self.report(
+                        &codes::EMPTY_GROUP,
                         format!("no tool belongs to the group `{name}`"),
                         span,
-                        "list the group under a tool's `groups:`, or remove it",
                     );
                 }
                 GroupDef {
@@ -228,11 +225,10 @@ impl Validator<'_> {
         let mut constants: HashMap<String, Span> = HashMap::new();
         for g in &manifest.groups {
             if !is_group_name(&g.name.value) {
-                self.error(
-                    "bad-group-name",
+                self.report(
+                    &codes::BAD_GROUP_NAME,
                     format!("`{}` is not a valid group name", g.name.value),
                     g.name.span,
-                    "a group's name is its HTTP route: a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`",
                 );
                 continue;
             }
@@ -240,8 +236,8 @@ impl Validator<'_> {
             if let Some(&first) = constants.get(&constant) {
                 // Still a group: the tools that list it are not told it is unknown.
                 self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
+                    Diagnostic::new(
+                        &codes::IDENT_COLLISION,
                         format!(
                             "the group `{}` becomes the Rust constant `groups::{constant}`, which another group already has",
                             g.name.value
@@ -263,7 +259,7 @@ impl Validator<'_> {
                 && description.is_empty()
             {
                 self.error(
-                    "empty-text",
+                    &codes::EMPTY_TEXT,
                     "the group's description is empty",
                     d.span,
                     "say what the group's tools are for",
@@ -286,16 +282,19 @@ impl Validator<'_> {
         let mut reported = false;
         for g in &t.groups {
             if out.contains(&g.value) {
-                self.error(
-                    "duplicate-group",
+                self.report(
+                    &codes::DUPLICATE_GROUP,
                     format!("the group `{}` is listed twice", g.value),
                     g.span,
-                    "list each group once",
                 );
             } else if groups.iter().any(|(n, _, _)| *n == g.value) {
                 out.push(g.value.clone());
             } else if !refused.contains(&g.value.as_str()) {
-                self.unknown(g, "group", groups.iter().map(|(n, _, _)| n.as_str()));
+                self.unknown(
+                    g,
+                    Referent::Group,
+                    groups.iter().map(|(n, _, _)| n.as_str()),
+                );
                 reported = true;
             }
         }
@@ -303,11 +302,10 @@ impl Validator<'_> {
             && !groups.is_empty()
             && let Some(name) = &t.name
         {
-            self.error(
-                "missing-group",
+            self.report(
+                &codes::MISSING_GROUP,
                 format!("the tool `{}` belongs to no group", name.value),
                 name.span,
-                "add `groups: [...]`; over HTTP each group is served at its own route, and a tool in none would be unreachable",
             );
             reported = true;
         }
@@ -326,11 +324,10 @@ impl Validator<'_> {
         let output = schema::output_schema(contract, tool);
         let mut def = ArtifactsDef::default();
         if a.produces.is_empty() && a.consumes.is_empty() {
-            self.error(
-                "empty-artifacts",
+            self.report(
+                &codes::EMPTY_ARTIFACTS,
                 format!("`{}` declares artifacts but lists none", tool.name),
                 a.span,
-                "list what the tool `produces:` or `consumes:`, or remove `artifacts:`",
             );
         }
         for p in &a.produces {
@@ -338,33 +335,33 @@ impl Validator<'_> {
             if let Some(mode) = &p.mode
                 && mode.value != "materialize"
             {
-                self.error(
-                    "unknown-mode",
+                self.report(
+                    &codes::UNKNOWN_MODE,
                     format!("unknown artifact mode `{}`", mode.value),
                     mode.span,
-                    "the only mode is `materialize` (the default)",
                 );
             }
             let json_array = match &p.encoding {
                 None => false,
                 Some(e) if e.value == "json_array" => true,
                 Some(e) => {
-                    self.error(
-                        "unknown-encoding",
+                    self.report(
+                        &codes::UNKNOWN_ENCODING,
                         format!("unknown artifact encoding `{}`", e.value),
                         e.span,
-                        "the only encoding is `json_array`, for a string field holding an exact JSON array",
                     );
                     false
                 }
             };
             let Some(pointer) = &p.pointer else { continue };
             let Some(output) = &output else {
-                self.error(
-                    "artifact-without-output",
-                    format!("`{}` produces an artifact but has no structured output", tool.name),
+                self.report(
+                    &codes::ARTIFACT_WITHOUT_OUTPUT,
+                    format!(
+                        "`{}` produces an artifact but has no structured output",
+                        tool.name
+                    ),
                     pointer.span,
-                    "an artifact is found in the structured output: declare `output:` with `properties:`",
                 );
                 continue;
             };
@@ -374,11 +371,10 @@ impl Validator<'_> {
             let string = is_string(field);
             // One report for one wrong field: the kind's own check waits for the encoding's.
             if json_array && !string {
-                self.error(
-                    "bad-encoding",
+                self.report(
+                    &codes::BAD_ENCODING,
                     format!("`{}` is not a string field", pointer.value),
                     pointer.span,
-                    "`json_array` describes a string holding an exact JSON array; remove the encoding or point at a string",
                 );
             } else {
                 self.kind_fits(kind.as_deref(), string, pointer);
@@ -417,7 +413,7 @@ impl Validator<'_> {
         if !refused.contains(&kind.value.as_str()) {
             self.unknown(
                 kind,
-                "artifact kind",
+                Referent::ArtifactKind,
                 planning.kinds.iter().map(|(k, _)| k.as_str()),
             );
         }
@@ -427,11 +423,10 @@ impl Validator<'_> {
     /// The standard `workspace.directory` kind is a path: a string.
     fn kind_fits(&mut self, kind: Option<&str>, string: bool, pointer: &Spanned<String>) {
         if kind == Some("workspace.directory") && !string {
-            self.error(
-                "bad-artifact-field",
+            self.report(
+                &codes::BAD_ARTIFACT_FIELD,
                 format!("`{}` is not a string field", pointer.value),
                 pointer.span,
-                "a `workspace.directory` is a workspace-relative path: point at a string",
             );
         }
     }
@@ -447,7 +442,7 @@ impl Validator<'_> {
             Ok(field) => Some(field),
             Err(problem) => {
                 self.error(
-                    "bad-pointer",
+                    &codes::BAD_POINTER,
                     format!("`{}` does not resolve in the tool's {side} schema: {problem}", pointer.value),
                     pointer.span,
                     format!("write a JSON pointer to a property of the {side}, such as `/path`; array items are `/name/0`"),
@@ -465,11 +460,10 @@ impl Validator<'_> {
         manifest: &Manifest,
     ) -> Vec<String> {
         if list.value.is_empty() {
-            self.error(
-                "empty-composition",
+            self.report(
+                &codes::EMPTY_COMPOSITION,
                 "a complete operation encapsulates at least one tool",
                 list.span,
-                "list the tools it wraps, or remove `complete_operation:`",
             );
         }
         let names = || {
@@ -481,15 +475,14 @@ impl Validator<'_> {
         let mut out: Vec<String> = Vec::new();
         for m in &list.value {
             if m.value == tool {
-                self.error(
-                    "self-composition",
+                self.report(
+                    &codes::SELF_COMPOSITION,
                     format!("`{tool}` cannot encapsulate itself"),
                     m.span,
-                    "list the other tools it wraps",
                 );
             } else if out.contains(&m.value) {
                 self.error(
-                    "duplicate-tool-name",
+                    &codes::DUPLICATE_TOOL_NAME,
                     format!("`{}` is listed twice", m.value),
                     m.span,
                     "list each tool once",
@@ -497,7 +490,7 @@ impl Validator<'_> {
             } else if names().any(|n| n == m.value) {
                 out.push(m.value.clone());
             } else {
-                self.unknown(m, "tool", names());
+                self.unknown(m, Referent::Tool, names());
             }
         }
         out
@@ -543,11 +536,10 @@ impl Validator<'_> {
                 .find(|t| t.name.as_ref().is_some_and(|n| n.span == start.span))
                 .and_then(|t| t.complete_operation.as_ref())
                 .map_or(start.span, |c| c.span);
-            self.error(
-                "composition-cycle",
+            self.report(
+                &codes::COMPOSITION_CYCLE,
                 format!("`{root}` encapsulates itself: {}", path.join(" → ")),
                 span,
-                "a complete operation wraps lower-level tools; break the cycle",
             );
         }
     }

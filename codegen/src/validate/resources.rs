@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::Validator;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, codes};
 use crate::ident;
 use crate::manifest::Manifest;
 use crate::model::*;
@@ -25,19 +25,18 @@ impl Validator<'_> {
         for r in &manifest.resources {
             let Some(name) = &r.name else { continue };
             if !super::is_tool_name(&name.value) {
-                self.error(
-                    "bad-resource-name",
+                self.report(
+                    &codes::BAD_RESOURCE_NAME,
                     format!("`{}` is not a valid resource name", name.value),
                     name.span,
-                    "resource names are snake_case: a lowercase letter, then lowercase letters, digits or `_`",
                 );
                 continue;
             }
             // Every named resource counts, even one refused further down for its URI.
             if let Some(&first) = names.get(&name.value) {
                 self.diags.push(
-                    Diagnostic::error(
-                        "duplicate-resource",
+                    Diagnostic::new(
+                        &codes::DUPLICATE_RESOURCE,
                         format!("the resource name `{}` is used twice", name.value),
                         name.span,
                     )
@@ -51,8 +50,8 @@ impl Validator<'_> {
             let method = ident::snake(&format!("{}_resource", name.value));
             if let Some(&tool) = methods.get(&method) {
                 self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
+                    Diagnostic::new(
+                        &codes::IDENT_COLLISION,
                         format!(
                             "the resource `{}` becomes the Rust method `{method}`, which a tool already has",
                             name.value
@@ -66,8 +65,8 @@ impl Validator<'_> {
             }
             if let Some(&first) = own_methods.get(&method) {
                 self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
+                    Diagnostic::new(
+                        &codes::IDENT_COLLISION,
                         format!(
                             "the resource `{}` becomes the Rust method `{method}`, which another resource already has",
                             name.value
@@ -84,11 +83,10 @@ impl Validator<'_> {
                 (Some(u), None) => match fixed_uri(&u.value) {
                     Ok(()) => Some((ResourceUri::Fixed(u.value.clone()), u.span)),
                     Err(problem) => {
-                        self.error(
-                            "bad-uri",
+                        self.report(
+                            &codes::BAD_URI,
                             format!("`{}` is not a resource URI: {problem}", u.value),
                             u.span,
-                            "write an absolute URI with a scheme, such as `workspace:///README.md`; use `uri_template:` for one with `{variables}`",
                         );
                         None
                     }
@@ -102,18 +100,17 @@ impl Validator<'_> {
                         t.span,
                     )),
                     Err(problem) => {
-                        self.error(
-                            "bad-uri-template",
+                        self.report(
+                            &codes::BAD_URI_TEMPLATE,
                             format!("`{}` is not a level-1 URI template: {problem}", t.value),
                             t.span,
-                            "write a URI with a scheme and `{name}` variables, each one path segment, such as `workspace:///files/{path}`",
                         );
                         None
                     }
                 },
                 (Some(_), Some(t)) => {
                     self.error(
-                        "resource-uri",
+                        &codes::RESOURCE_URI,
                         "a resource has `uri` or `uri_template`, not both",
                         t.span,
                         "keep `uri` for one fixed resource, `uri_template` for a family of them",
@@ -122,7 +119,7 @@ impl Validator<'_> {
                 }
                 (None, None) => {
                     self.error(
-                        "resource-uri",
+                        &codes::RESOURCE_URI,
                         format!("the resource `{}` has no `uri` or `uri_template`", name.value),
                         r.span,
                         "add `uri:` for one fixed resource, or `uri_template:` for a family of them",
@@ -141,7 +138,7 @@ impl Validator<'_> {
                 });
                 if let Some((first, second)) = clash {
                     self.error(
-                        "ident-collision",
+                        &codes::IDENT_COLLISION,
                         format!(
                             "`{{{first}}}` and `{{{second}}}` become the same Rust field `{}`",
                             ident::snake(second)
@@ -154,8 +151,8 @@ impl Validator<'_> {
             }
             if let Some(first) = uris.insert(uri.text().to_owned(), uri_span) {
                 self.diags.push(
-                    Diagnostic::error(
-                        "duplicate-resource",
+                    Diagnostic::new(
+                        &codes::DUPLICATE_RESOURCE,
                         format!("`{}` is declared twice", uri.text()),
                         uri_span,
                     )
@@ -173,7 +170,7 @@ impl Validator<'_> {
                     && value.is_empty()
                 {
                     self.error(
-                        "empty-text",
+                        &codes::EMPTY_TEXT,
                         format!("the resource's {what} is empty"),
                         f.span,
                         format!("write the {what} a client lists"),
@@ -191,11 +188,10 @@ impl Validator<'_> {
             if let Some(m) = &r.mime_type
                 && !is_mime_type(&mime_type)
             {
-                self.error(
-                    "bad-mime-type",
+                self.report(
+                    &codes::BAD_MIME_TYPE,
                     format!("`{}` is not a MIME type", m.value),
                     m.span,
-                    "write `type/subtype`, such as `text/plain` or `application/json`",
                 );
             }
             let params_type = format!("{}Params", ident::type_prefix(&name.value));

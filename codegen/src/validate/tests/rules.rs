@@ -725,7 +725,7 @@ fn missing_titles_are_not_duplicates() {
     let (source, diags) = refused(&text);
     let found: Vec<(&str, String)> = diags
         .iter()
-        .map(|d| (d.code, d.location(&source)))
+        .map(|d| (d.code.as_str(), d.location(&source)))
         .collect();
     assert_eq!(
         found,
@@ -1307,7 +1307,7 @@ fn empty_range_of_lengths_and_items() {
     let (source, diags) = refused(&text);
     let found: Vec<(&str, &str, String)> = diags
         .iter()
-        .map(|d| (d.code, d.message.as_str(), d.location(&source)))
+        .map(|d| (d.code.as_str(), d.message.as_str(), d.location(&source)))
         .collect();
     assert_eq!(
         found,
@@ -1504,7 +1504,7 @@ sentences:
     let (source, diags) = refused(text);
     let found: Vec<(&str, String)> = diags
         .iter()
-        .map(|d| (d.code, d.location(&source)))
+        .map(|d| (d.code.as_str(), d.location(&source)))
         .collect();
     assert_eq!(
         found,
@@ -1713,7 +1713,7 @@ fn a_tool_with_unresolved_hints_is_still_checked_through() {
         "    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n",
         "    effect: reed\n    parameters:\n      n: {type: strng, description: N., example: 1}\n",
     ));
-    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(
         codes,
         ["unknown-effect", "unknown-type"],

@@ -20,7 +20,6 @@ mod editor_schema;
 mod emit;
 mod ident;
 mod manifest;
-mod meta_key;
 mod model;
 mod source;
 mod validate;

@@ -145,6 +145,16 @@ impl Diagnostics {
     }
 }
 
+/// The known name closest to `name`, if it is close enough to be a likely typo.
+pub(crate) fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(name, k), *k))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
 /// Renders diagnostics one after another, with a closing count as cargo prints it.
 pub fn render_all(diagnostics: &[Diagnostic], source: &Source) -> String {
     let mut out = String::new();

@@ -3,7 +3,7 @@
 //! Each reader returns `None` after recording a diagnostic, so a caller carries on with the
 //! rest of the manifest and the user sees every problem in one build.
 
-use crate::diagnostic::{Diagnostic, Diagnostics, codes};
+use crate::diagnostic::{Diagnostic, Diagnostics, codes, suggest};
 use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
 
@@ -219,14 +219,4 @@ impl<'n> Fields<'n> {
             de.diags.push(d);
         }
     }
-}
-
-/// The known name closest to `name`, if it is close enough to be a likely typo.
-pub(crate) fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| (strsim::jaro_winkler(name, k), *k))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, k)| k)
 }

@@ -1,20 +1,20 @@
-//! Planning metadata and groups: the artifact contract, complete operations and tool groups
-//! (seed 003), checked once every tool is built, since they refer to each other.
+//! Planning metadata (seed 003): the artifact contract and complete operations, checked once
+//! every tool is built, since they refer to each other; tools' groups are filled in here too.
 //!
 //! The runtime's `mcp_contract::metadata` parsers apply the same rules to any server's
 //! `tools/list`; here they are proved at build time, with the manifest line to fix.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::Value;
 
-use super::{Referent, Validator};
-use crate::diagnostic::{Diagnostic, codes};
+use super::Validator;
+use super::names::{Referent, is_group_name};
+use crate::diagnostic::codes;
 use crate::emit::wire as schema;
-use crate::ident;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
-use crate::source::{Span, Spanned};
+use crate::source::Spanned;
 
 /// Kinds every manifest knows, with what each stands for.
 pub(crate) const STANDARD_KINDS: [(&str, &str); 1] = [(
@@ -30,6 +30,16 @@ pub(crate) const DEFAULT_COMPOSITION_KEY: &str = "io.github.mcp-contract/composi
 impl Validator<'_> {
     /// The `_meta` keys and the kind vocabulary.
     pub(super) fn planning(&mut self, manifest: &Manifest) -> Planning {
+        let (artifacts_key, composition_key) = self.planning_keys(manifest);
+        Planning {
+            artifacts_key,
+            composition_key,
+            kinds: self.kinds(manifest),
+        }
+    }
+
+    /// The `_meta` keys of the artifact and composition contracts, which must differ.
+    fn planning_keys(&mut self, manifest: &Manifest) -> (String, String) {
         let mut key = |written: Option<&Spanned<String>>, default: &str| match written {
             Some(k) if self.meta_key(k) => k.value.clone(),
             _ => default.to_owned(),
@@ -77,6 +87,11 @@ impl Validator<'_> {
                 );
             }
         }
+        (artifacts_key, composition_key)
+    }
+
+    /// The artifact kinds, standard ones first, with what each stands for.
+    fn kinds(&mut self, manifest: &Manifest) -> Vec<(String, String)> {
         let mut kinds: Vec<(String, String)> = STANDARD_KINDS
             .iter()
             .map(|(k, d)| ((*k).to_owned(), (*d).to_owned()))
@@ -106,11 +121,7 @@ impl Validator<'_> {
                 kinds.push((name.value.clone(), description.value.trim().to_owned()));
             }
         }
-        Planning {
-            artifacts_key,
-            composition_key,
-            kinds,
-        }
+        kinds
     }
 
     /// Fills each built tool's artifacts, composition and groups, and the contract's groups.
@@ -152,164 +163,46 @@ impl Validator<'_> {
                 .unwrap_or_default();
             let (member_of, reported) = self.membership(t, &groups, &refused_groups);
             membership_reported |= reported;
-            let planning = &contract.planning;
-            let published: Vec<&str> = [
-                (artifacts.is_some(), planning.artifacts_key.as_str()),
-                (!encapsulates.is_empty(), planning.composition_key.as_str()),
-            ]
-            .into_iter()
-            .filter_map(|(used, key)| used.then_some(key))
-            .collect();
-            for (key, _) in t
-                .meta
-                .iter()
-                .filter(|(k, _)| published.contains(&k.value.as_str()))
-            {
-                self.error(
-                    &codes::DUPLICATE_META_KEY,
-                    format!(
-                        "`{}` is where this tool's planning metadata is published",
-                        key.value
-                    ),
-                    key.span,
-                    "remove this `_meta` entry; `artifacts:` and `complete_operation:` publish it",
-                );
-            }
+            self.planning_keys_are_free(t, &contract.planning, &artifacts, &encapsulates);
             let tool = &mut contract.tools[i];
             tool.artifacts = artifacts;
             tool.encapsulates = encapsulates;
             tool.groups = member_of;
         }
         self.cycles(manifest, contract);
-        // A group is empty when no tool entry lists it, built or not. While some tool's groups
-        // are wrong the report waits: fixing them (a misspelt name, a missing list) may be
-        // what fills the group.
-        let listed: HashSet<&str> = manifest
-            .tools
-            .iter()
-            .flat_map(|t| &t.groups)
-            .map(|g| g.value.as_str())
-            .collect();
-        let report_empty = !membership_reported && !manifest.tools.is_empty();
-        contract.groups = groups
-            .into_iter()
-            .map(|(name, description, span)| {
-                let tools: Vec<String> = contract
-                    .tools
-                    .iter()
-                    .filter(|t| t.groups.contains(&name))
-                    .map(|t| t.name.clone())
-                    .collect();
-                if report_empty && !listed.contains(name.as_str()) {
-                    self.report(
-                        &codes::EMPTY_GROUP,
-                        format!("no tool belongs to the group `{name}`"),
-                        span,
-                    );
-                }
-                GroupDef {
-                    constant: ident::shouty(&name),
-                    name,
-                    description,
-                    tools,
-                    span,
-                }
-            })
-            .collect();
+        contract.groups = self.group_defs(manifest, contract, groups, membership_reported);
     }
 
-    /// The declared groups: name, description and where the name is written.
-    fn groups(&mut self, manifest: &Manifest) -> Vec<(String, String, Span)> {
-        let mut out = Vec::new();
-        // Each group becomes a constant of the generated `groups` module.
-        let mut constants: HashMap<String, Span> = HashMap::new();
-        for g in &manifest.groups {
-            if !is_group_name(&g.name.value) {
-                self.report(
-                    &codes::BAD_GROUP_NAME,
-                    format!("`{}` is not a valid group name", g.name.value),
-                    g.name.span,
-                );
-                continue;
-            }
-            let constant = ident::shouty(&g.name.value);
-            if let Some(&first) = constants.get(&constant) {
-                // Still a group: the tools that list it are not told it is unknown.
-                self.diags.push(
-                    Diagnostic::new(
-                        &codes::IDENT_COLLISION,
-                        format!(
-                            "the group `{}` becomes the Rust constant `groups::{constant}`, which another group already has",
-                            g.name.value
-                        ),
-                        g.name.span,
-                    )
-                    .related(first, "this group has the same Rust name")
-                    .help("rename one of the groups so they differ other than in `-` and `_`"),
-                );
-            } else {
-                constants.insert(constant, g.name.span);
-            }
-            let description = g
-                .description
-                .as_ref()
-                .map(|d| d.value.trim().to_owned())
-                .unwrap_or_default();
-            if let Some(d) = &g.description
-                && description.is_empty()
-            {
-                self.error(
-                    &codes::EMPTY_TEXT,
-                    "the group's description is empty",
-                    d.span,
-                    "say what the group's tools are for",
-                );
-            }
-            out.push((g.name.value.clone(), description, g.name.span));
-        }
-        out
-    }
-
-    /// The groups a tool lists; once groups are declared, every tool belongs to one. Also
-    /// says whether a listed group was unknown or the list was missing.
-    fn membership(
+    /// A tool's own `_meta` may not write the keys its planning metadata is published under.
+    fn planning_keys_are_free(
         &mut self,
         t: &raw::Tool,
-        groups: &[(String, String, Span)],
-        refused: &[&str],
-    ) -> (Vec<String>, bool) {
-        let mut out: Vec<String> = Vec::new();
-        let mut reported = false;
-        for g in &t.groups {
-            if out.contains(&g.value) {
-                self.report(
-                    &codes::DUPLICATE_GROUP,
-                    format!("the group `{}` is listed twice", g.value),
-                    g.span,
-                );
-            } else if groups.iter().any(|(n, _, _)| *n == g.value) {
-                out.push(g.value.clone());
-            } else if !refused.contains(&g.value.as_str()) {
-                self.unknown(
-                    g,
-                    Referent::Group,
-                    groups.iter().map(|(n, _, _)| n.as_str()),
-                );
-                reported = true;
-            }
-        }
-        if t.groups.is_empty()
-            && !groups.is_empty()
-            && let Some(name) = &t.name
+        planning: &Planning,
+        artifacts: &Option<ArtifactsDef>,
+        encapsulates: &[String],
+    ) {
+        let published: Vec<&str> = [
+            (artifacts.is_some(), planning.artifacts_key.as_str()),
+            (!encapsulates.is_empty(), planning.composition_key.as_str()),
+        ]
+        .into_iter()
+        .filter_map(|(used, key)| used.then_some(key))
+        .collect();
+        for (key, _) in t
+            .meta
+            .iter()
+            .filter(|(k, _)| published.contains(&k.value.as_str()))
         {
-            self.report(
-                &codes::MISSING_GROUP,
-                format!("the tool `{}` belongs to no group", name.value),
-                name.span,
+            self.error(
+                &codes::DUPLICATE_META_KEY,
+                format!(
+                    "`{}` is where this tool's planning metadata is published",
+                    key.value
+                ),
+                key.span,
+                "remove this `_meta` entry; `artifacts:` and `complete_operation:` publish it",
             );
-            reported = true;
         }
-        (out, reported)
     }
 
     /// Checks one tool's artifacts against its own published schemas.
@@ -595,11 +488,4 @@ fn is_kind(s: &str) -> bool {
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
     })
-}
-
-fn is_group_name(s: &str) -> bool {
-    s.len() <= 64
-        && s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
 }

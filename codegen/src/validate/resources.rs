@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use super::Validator;
+use super::names::{NameTable, is_tool_name};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::ident;
 use crate::manifest::Manifest;
@@ -15,16 +16,16 @@ impl Validator<'_> {
     pub(super) fn resources(
         &mut self,
         manifest: &Manifest,
-        methods: &HashMap<String, Span>,
+        methods: &NameTable,
     ) -> Vec<ResourceDef> {
         let mut out: Vec<ResourceDef> = Vec::new();
         let mut names: HashMap<String, Span> = HashMap::new();
         let mut uris: HashMap<String, Span> = HashMap::new();
         // The resources' handler methods, which must differ from each other too.
-        let mut own_methods: HashMap<String, Span> = HashMap::new();
+        let mut own_methods = NameTable::default();
         for r in &manifest.resources {
             let Some(name) = &r.name else { continue };
-            if !super::is_tool_name(&name.value) {
+            if !is_tool_name(&name.value) {
                 self.report(
                     &codes::BAD_RESOURCE_NAME,
                     format!("`{}` is not a valid resource name", name.value),
@@ -48,37 +49,31 @@ impl Validator<'_> {
             names.insert(name.value.clone(), name.span);
             // Snake-cased whole, so `self_` gives `self_resource`, never a doubled `_`.
             let method = ident::snake(&format!("{}_resource", name.value));
-            if let Some(&tool) = methods.get(&method) {
-                self.diags.push(
-                    Diagnostic::new(
-                        &codes::IDENT_COLLISION,
-                        format!(
-                            "the resource `{}` becomes the Rust method `{method}`, which a tool already has",
-                            name.value
-                        ),
-                        name.span,
-                    )
-                    .related(tool, "this tool has the same Rust name")
-                    .help("rename the resource or the tool"),
+            if let Some(tool) = methods.get(&method) {
+                self.collision(
+                    format!(
+                        "the resource `{}` becomes the Rust method `{method}`, which a tool already has",
+                        name.value
+                    ),
+                    name.span,
+                    Some((tool, "this tool has the same Rust name")),
+                    "rename the resource or the tool",
                 );
                 continue;
             }
-            if let Some(&first) = own_methods.get(&method) {
-                self.diags.push(
-                    Diagnostic::new(
-                        &codes::IDENT_COLLISION,
-                        format!(
-                            "the resource `{}` becomes the Rust method `{method}`, which another resource already has",
-                            name.value
-                        ),
-                        name.span,
-                    )
-                    .related(first, "this resource has the same Rust name")
-                    .help("rename one of the resources so their snake_case forms differ"),
+            if let Some(first) = own_methods.get(&method) {
+                self.collision(
+                    format!(
+                        "the resource `{}` becomes the Rust method `{method}`, which another resource already has",
+                        name.value
+                    ),
+                    name.span,
+                    Some((first, "this resource has the same Rust name")),
+                    "rename one of the resources so their snake_case forms differ",
                 );
                 continue;
             }
-            own_methods.insert(method.clone(), name.span);
+            let _ = own_methods.claim(&method, name.span);
             let uri = match (&r.uri, &r.uri_template) {
                 (Some(u), None) => match fixed_uri(&u.value) {
                     Ok(()) => Some((ResourceUri::Fixed(u.value.clone()), u.span)),
@@ -137,13 +132,13 @@ impl Validator<'_> {
                         .map(|first| (first, v.as_str()))
                 });
                 if let Some((first, second)) = clash {
-                    self.error(
-                        &codes::IDENT_COLLISION,
+                    self.collision(
                         format!(
                             "`{{{first}}}` and `{{{second}}}` become the same Rust field `{}`",
                             ident::snake(second)
                         ),
                         uri_span,
+                        None,
                         "rename one of the variables so their snake_case forms differ",
                     );
                     continue;
@@ -161,25 +156,14 @@ impl Validator<'_> {
                 );
                 continue;
             }
-            let mut text = |field: &Option<crate::source::Spanned<String>>, what: &str| {
-                let value = field
-                    .as_ref()
-                    .map(|f| f.value.trim().to_owned())
-                    .unwrap_or_default();
-                if let Some(f) = field
-                    && value.is_empty()
-                {
-                    self.error(
-                        &codes::EMPTY_TEXT,
+            let [title, description] =
+                [("title", &r.title), ("description", &r.description)].map(|(what, field)| {
+                    self.text(
+                        field,
                         format!("the resource's {what} is empty"),
-                        f.span,
                         format!("write the {what} a client lists"),
-                    );
-                }
-                value
-            };
-            let title = text(&r.title, "title");
-            let description = text(&r.description, "description");
+                    )
+                });
             let mime_type = r
                 .mime_type
                 .as_ref()

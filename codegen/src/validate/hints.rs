@@ -1,0 +1,170 @@
+//! The four hints: the publication policy, the named effects, and each tool's hints resolved
+//! from its effect and its own `hints:`.
+
+use std::collections::HashMap;
+
+use super::Validator;
+use super::names::Referent;
+use crate::diagnostic::codes;
+use crate::manifest::{self as raw, HINT_KEYS, HintPolicy, Manifest};
+use crate::model::{Hints, PublishedHints};
+use crate::source::{Span, Spanned};
+
+/// The hints a tool that fails to resolve stands in with: the least safe ones. It is never
+/// emitted (the build fails), but it is checked through.
+const UNSAFE: Hints = Hints {
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+    open_world: true,
+};
+
+impl Validator<'_> {
+    /// The hints left out on read-only tools.
+    pub(super) fn policy(&mut self, policy: Option<&Spanned<HintPolicy>>) -> Vec<String> {
+        let Some(Spanned {
+            value: HintPolicy::OmitOnReadOnly(names),
+            ..
+        }) = policy
+        else {
+            return Vec::new();
+        };
+        let mut omit = Vec::new();
+        for name in names {
+            if name.value == "destructive" || name.value == "idempotent" {
+                omit.push(name.value.clone());
+            } else {
+                self.report(
+                    &codes::BAD_HINT_POLICY,
+                    format!("`{}` cannot be left out on read-only tools", name.value),
+                    name.span,
+                );
+            }
+        }
+        omit
+    }
+
+    /// The effects whose hints are complete and consistent, by name.
+    pub(super) fn effects(&mut self, effects: &[raw::Effect]) -> HashMap<String, Hints> {
+        let mut out = HashMap::new();
+        for e in effects {
+            let hints = self.complete_hints(
+                &e.hints,
+                None,
+                e.name.span,
+                &format!("the effect `{}`", e.name.value),
+            );
+            if let Some(h) = hints {
+                out.insert(e.name.value.clone(), h);
+            }
+        }
+        out
+    }
+
+    /// A tool's four hints (its effect's, under its own), and the hints it publishes.
+    pub(super) fn tool_hints(
+        &mut self,
+        t: &raw::Tool,
+        name: &Spanned<String>,
+        manifest: &Manifest,
+        effects: &HashMap<String, Hints>,
+        omit: &[String],
+    ) -> (Hints, PublishedHints) {
+        // A tool whose hints cannot be resolved is still checked through, so one build
+        // reports its parameters' problems too; it is never emitted, as the build fails.
+        let mut effect_ok = true;
+        let base = match &t.effect {
+            None => None,
+            Some(e) => match effects.get(&e.value) {
+                Some(h) => Some(*h),
+                None => {
+                    // A declared but broken effect is reported where it is declared.
+                    if !manifest.effects.iter().any(|d| d.name.value == e.value) {
+                        self.unknown(
+                            e,
+                            Referent::Effect,
+                            manifest.effects.iter().map(|d| d.name.value.as_str()),
+                        );
+                    }
+                    effect_ok = false;
+                    None
+                }
+            },
+        };
+        let written = t.hints.clone().unwrap_or_default();
+        let at = t.hints.as_ref().map_or(name.span, |h| h.span);
+        let hints = effect_ok
+            .then(|| self.complete_hints(&written, base, at, &format!("the tool `{}`", name.value)))
+            .flatten()
+            .unwrap_or(UNSAFE);
+        (hints, published(hints, omit))
+    }
+
+    /// Merges written hints over a base and checks that all four are decided and agree.
+    fn complete_hints(
+        &mut self,
+        written: &raw::Hints,
+        base: Option<Hints>,
+        span: Span,
+        what: &str,
+    ) -> Option<Hints> {
+        let pick = |h: &Option<Spanned<bool>>, b: Option<bool>| h.as_ref().map(|s| s.value).or(b);
+        let values = [
+            pick(&written.read_only, base.map(|b| b.read_only)),
+            pick(&written.destructive, base.map(|b| b.destructive)),
+            pick(&written.idempotent, base.map(|b| b.idempotent)),
+            pick(&written.open_world, base.map(|b| b.open_world)),
+        ];
+        let missing: Vec<&str> = HINT_KEYS
+            .iter()
+            .zip(values)
+            .filter(|(_, v)| v.is_none())
+            .map(|(k, _)| *k)
+            .collect();
+        if !missing.is_empty() {
+            let list = missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.report(
+                &codes::UNRESOLVED_HINT,
+                format!("{what} leaves {list} undecided"),
+                span,
+            );
+            return None;
+        }
+        let [read_only, destructive, idempotent, open_world] =
+            values.map(|v| v.unwrap_or_default());
+        if read_only && destructive {
+            let at = written
+                .destructive
+                .as_ref()
+                .or(written.read_only.as_ref())
+                .map_or(span, |s| s.span);
+            self.report(
+                &codes::CONTRADICTORY_HINTS,
+                format!("{what} is both read-only and destructive"),
+                at,
+            );
+            return None;
+        }
+        Some(Hints {
+            read_only,
+            destructive,
+            idempotent,
+            open_world,
+        })
+    }
+}
+
+/// The hints as published: on a read-only tool, the policy may leave some out.
+fn published(hints: Hints, omit: &[String]) -> PublishedHints {
+    let omitted = |h: &str| hints.read_only && omit.iter().any(|o| o == h);
+    PublishedHints {
+        read_only: Some(hints.read_only),
+        destructive: (!omitted("destructive")).then_some(hints.destructive),
+        idempotent: (!omitted("idempotent")).then_some(hints.idempotent),
+        open_world: Some(hints.open_world),
+    }
+}

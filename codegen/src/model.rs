@@ -9,6 +9,11 @@ use serde_json::{Map, Value};
 
 use crate::source::{Span, Spanned};
 
+mod integer;
+pub(crate) mod json_schema;
+
+pub(crate) use integer::RustInteger;
+
 /// A whole validated manifest.
 #[derive(Debug, Clone)]
 pub struct Contract {
@@ -433,14 +438,4 @@ pub(crate) struct Constraints {
     pub min_items: Option<u64>,
     /// `maxItems`.
     pub max_items: Option<u64>,
-}
-
-impl Constraints {
-    /// Whether an integer under these constraints can never be negative.
-    pub(crate) fn non_negative(&self) -> bool {
-        self.minimum
-            .as_ref()
-            .and_then(serde_json::Number::as_f64)
-            .is_some_and(|m| m >= 0.0)
-    }
 }

@@ -5,8 +5,7 @@ use serde_json::Value;
 use super::Validator;
 use super::types::reaches;
 use crate::diagnostic::codes;
-use crate::emit::wire as schema;
-use crate::model::{Contract, Kind, Schema};
+use crate::model::{Contract, Kind, RustInteger, Schema};
 use crate::source::Span;
 
 /// An example or default waiting to be checked once every shared type is known.
@@ -36,7 +35,7 @@ impl Validator<'_> {
     }
 
     fn check_example(&mut self, contract: &Contract, pending: &PendingExample) {
-        let schema = schema::value_schema(contract, &pending.schema);
+        let schema = contract.value_schema(&pending.schema);
         let Ok(validator) = jsonschema::options()
             .should_validate_formats(true)
             .build(&schema)
@@ -69,12 +68,8 @@ impl Validator<'_> {
                 ),
             );
         } else if pending.what == "default"
-            && let Some((at, ty)) = crate::emit::rust::integer_out_of_range(
-                contract,
-                &pending.schema,
-                &pending.value,
-                "",
-            )
+            && let Some((at, ty)) =
+                contract.integer_out_of_range(&pending.schema, &pending.value, "")
         {
             let place = if at.is_empty() {
                 String::new()
@@ -83,9 +78,12 @@ impl Validator<'_> {
             };
             self.error(
                 &codes::DEFAULT_OUT_OF_RANGE,
-                format!("this default holds an integer{place} that the generated `{ty}` cannot"),
+                format!(
+                    "this default holds an integer{place} that the generated `{}` cannot",
+                    ty.name()
+                ),
                 pending.span,
-                if ty == "u64" {
+                if ty == RustInteger::U64 {
                     "the handler receives the default as a `u64`: keep it at most 18446744073709551615"
                 } else {
                     "the handler receives the default as an `i64`: keep it from -9223372036854775808 to 9223372036854775807, or add `minimum: 0` for a `u64`"

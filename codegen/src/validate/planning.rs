@@ -11,7 +11,6 @@ use serde_json::Value;
 use super::Validator;
 use super::names::{Referent, is_group_name};
 use crate::diagnostic::codes;
-use crate::emit::wire as schema;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
 use crate::source::Spanned;
@@ -213,8 +212,8 @@ impl Validator<'_> {
         tool: &ToolDef,
         refused_kinds: &[&str],
     ) -> ArtifactsDef {
-        let input = schema::input_schema(contract, tool);
-        let output = schema::output_schema(contract, tool);
+        let input = contract.input_schema(tool);
+        let output = contract.output_schema(tool);
         let mut def = ArtifactsDef::default();
         if a.produces.is_empty() && a.consumes.is_empty() {
             self.report(

@@ -3,7 +3,6 @@
 use serde_json::Value;
 
 use super::Validator;
-use super::types::reaches;
 use crate::diagnostic::codes;
 use crate::model::{Contract, Kind, RustInteger, Schema};
 use crate::source::Span;
@@ -21,13 +20,10 @@ impl Validator<'_> {
     /// JSON Schema validator rather than our own reading of the keywords.
     pub(super) fn check_examples(&mut self, contract: &Contract) {
         for pending in std::mem::take(&mut self.examples) {
-            // A broken type stands in as a plain string and a recursive one would inline
-            // forever; both are reported where they are written, so values using them wait.
-            if self
-                .broken_types
-                .iter()
-                .any(|&b| reaches(&contract.types, &pending.schema, b, &mut Vec::new()))
-            {
+            // A broken type stands in as a plain string, a recursive one would inline
+            // forever, and an object that lost a property refuses it; each is reported where
+            // it is written, so values holding one wait.
+            if self.refused.within(&contract.types, &pending.schema) {
                 continue;
             }
             self.check_example(contract, &pending);

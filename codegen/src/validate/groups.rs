@@ -31,6 +31,7 @@ impl Validator<'_> {
                     format!("`{}` is not a valid group name", g.name.value),
                     g.name.span,
                 );
+                self.refused.refuse(Referent::Group, &g.name.value);
                 continue;
             }
             let constant = ident::shouty(&g.name.value);
@@ -62,12 +63,7 @@ impl Validator<'_> {
 
     /// The groups a tool lists; once groups are declared, every tool belongs to one. Also
     /// says whether a listed group was unknown or the list was missing.
-    pub(super) fn membership(
-        &mut self,
-        t: &raw::Tool,
-        groups: &[Declared],
-        refused: &[&str],
-    ) -> (Vec<String>, bool) {
+    pub(super) fn membership(&mut self, t: &raw::Tool, groups: &[Declared]) -> (Vec<String>, bool) {
         let mut out: Vec<String> = Vec::new();
         let mut reported = false;
         for g in &t.groups {
@@ -79,7 +75,7 @@ impl Validator<'_> {
                 );
             } else if groups.iter().any(|d| d.name == g.value) {
                 out.push(g.value.clone());
-            } else if !refused.contains(&g.value.as_str()) {
+            } else if !self.refused.contains(Referent::Group, &g.value) {
                 self.unknown(g, Referent::Group, groups.iter().map(|d| d.name.as_str()));
                 reported = true;
             }

@@ -54,8 +54,11 @@ impl Validator<'_> {
                 e.name.span,
                 &format!("the effect `{}`", e.name.value),
             );
-            if let Some(h) = hints {
-                out.insert(e.name.value.clone(), h);
+            match hints {
+                Some(h) => {
+                    out.insert(e.name.value.clone(), h);
+                }
+                None => self.refused.refuse(Referent::Effect, &e.name.value),
             }
         }
         out
@@ -78,14 +81,11 @@ impl Validator<'_> {
             Some(e) => match effects.get(&e.value) {
                 Some(h) => Some(*h),
                 None => {
-                    // A declared but broken effect is reported where it is declared.
-                    if !manifest.effects.iter().any(|d| d.name.value == e.value) {
-                        self.unknown(
-                            e,
-                            Referent::Effect,
-                            manifest.effects.iter().map(|d| d.name.value.as_str()),
-                        );
-                    }
+                    self.unknown(
+                        e,
+                        Referent::Effect,
+                        manifest.effects.iter().map(|d| d.name.value.as_str()),
+                    );
                     effect_ok = false;
                     None
                 }

@@ -21,6 +21,7 @@ mod hints;
 mod meta;
 mod names;
 mod planning;
+mod refused;
 mod resources;
 mod schema;
 mod server;
@@ -30,6 +31,7 @@ mod tools;
 mod types;
 mod vocabulary;
 
+#[cfg(feature = "editor-schema")]
 pub(crate) use vocabulary::RESERVED_ERROR_CODES;
 
 /// Checks a decoded manifest and builds the contract from it.
@@ -42,7 +44,7 @@ pub(crate) fn validate(
         diags,
         rust_types: names::NameTable::default(),
         examples: Vec::new(),
-        broken_types: Vec::new(),
+        refused: refused::Refused::default(),
     };
     let server = v.server(manifest.server.as_ref());
     let omit = v.policy(manifest.hint_policy.as_ref());
@@ -93,8 +95,8 @@ struct Validator<'d> {
     rust_types: names::NameTable,
     /// Examples and defaults, checked once every shared type is built.
     examples: Vec<examples::PendingExample>,
-    /// Shared types that could not be built or that contain themselves, by index.
-    broken_types: Vec<usize>,
+    /// What earlier rules refused, which later ones skip.
+    refused: refused::Refused,
 }
 
 impl Validator<'_> {

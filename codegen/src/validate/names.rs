@@ -135,13 +135,17 @@ impl Validator<'_> {
         }
     }
 
-    /// Reports a name that refers to nothing of its kind, suggesting the closest that exists.
+    /// Reports a name that refers to nothing of its kind, suggesting the closest that exists;
+    /// a declaration refused where it is written was reported there, so its uses are not.
     pub(super) fn unknown<'a>(
         &mut self,
         name: &Spanned<String>,
         referent: Referent,
         known: impl Iterator<Item = &'a str>,
     ) {
+        if self.refused.contains(referent, &name.value) {
+            return;
+        }
         let what = referent.noun();
         let known: Vec<&str> = known.collect();
         let help = match suggest(&name.value, &known) {

@@ -9,7 +9,7 @@ use std::collections::{HashMap, VecDeque};
 use serde_json::Value;
 
 use super::Validator;
-use super::names::{Referent, is_group_name};
+use super::names::Referent;
 use crate::diagnostic::codes;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
@@ -102,6 +102,7 @@ impl Validator<'_> {
                     format!("`{}` is not a valid artifact kind", name.value),
                     name.span,
                 );
+                self.refused.refuse(Referent::ArtifactKind, &name.value);
             } else if kinds.iter().any(|(k, _)| *k == name.value) {
                 self.report(
                     &codes::DUPLICATE_KIND,
@@ -126,20 +127,6 @@ impl Validator<'_> {
     /// Fills each built tool's artifacts, composition and groups, and the contract's groups.
     pub(super) fn relations(&mut self, manifest: &Manifest, contract: &mut Contract) {
         let groups = self.groups(manifest);
-        // Names already refused where they are declared: a tool that uses one is not told again.
-        let refused_groups: Vec<&str> = manifest
-            .groups
-            .iter()
-            .map(|g| g.name.value.as_str())
-            .filter(|n| !is_group_name(n))
-            .collect();
-        let refused_kinds: Vec<&str> = manifest
-            .artifacts
-            .iter()
-            .flat_map(|a| &a.kinds)
-            .map(|(k, _)| k.value.as_str())
-            .filter(|k| !is_kind(k))
-            .collect();
         let mut membership_reported = false;
         for t in &manifest.tools {
             // The tool this entry built; an entry skipped for its name (a duplicate, say) has
@@ -154,13 +141,13 @@ impl Validator<'_> {
             let artifacts = t
                 .artifacts
                 .as_ref()
-                .map(|a| self.artifacts(a, contract, &contract.tools[i], &refused_kinds));
+                .map(|a| self.artifacts(a, contract, &contract.tools[i]));
             let encapsulates = t
                 .complete_operation
                 .as_ref()
                 .map(|list| self.encapsulates(list, &contract.tools[i].name, manifest))
                 .unwrap_or_default();
-            let (member_of, reported) = self.membership(t, &groups, &refused_groups);
+            let (member_of, reported) = self.membership(t, &groups);
             membership_reported |= reported;
             self.planning_keys_are_free(t, &contract.planning, &artifacts, &encapsulates);
             let tool = &mut contract.tools[i];
@@ -210,10 +197,20 @@ impl Validator<'_> {
         a: &raw::ToolArtifacts,
         contract: &Contract,
         tool: &ToolDef,
-        refused_kinds: &[&str],
     ) -> ArtifactsDef {
         let input = contract.input_schema(tool);
         let output = contract.output_schema(tool);
+        // A pointer into a schema that lost a property to a rule may lead to that property.
+        let input_refused =
+            self.refused
+                .within_object(&contract.types, &tool.args_type(), &tool.parameters);
+        let output_refused = match &tool.output {
+            OutputDef::Text => false,
+            OutputDef::Object { fields, .. } => {
+                self.refused
+                    .within_object(&contract.types, &tool.output_type(), fields)
+            }
+        };
         let mut def = ArtifactsDef::default();
         if a.produces.is_empty() && a.consumes.is_empty() {
             self.report(
@@ -223,7 +220,7 @@ impl Validator<'_> {
             );
         }
         for p in &a.produces {
-            let kind = self.kind(p.kind.as_ref(), &contract.planning, refused_kinds);
+            let kind = self.kind(p.kind.as_ref(), &contract.planning);
             if let Some(mode) = &p.mode
                 && mode.value != "materialize"
             {
@@ -257,7 +254,7 @@ impl Validator<'_> {
                 );
                 continue;
             };
-            let Some(field) = self.pointer(pointer, output, "output") else {
+            let Some(field) = self.pointer(pointer, output, "output", output_refused) else {
                 continue;
             };
             let string = is_string(field);
@@ -276,9 +273,9 @@ impl Validator<'_> {
             }
         }
         for c in &a.consumes {
-            let kind = self.kind(c.kind.as_ref(), &contract.planning, refused_kinds);
+            let kind = self.kind(c.kind.as_ref(), &contract.planning);
             let Some(pointer) = &c.pointer else { continue };
-            let Some(field) = self.pointer(pointer, &input, "input") else {
+            let Some(field) = self.pointer(pointer, &input, "input", input_refused) else {
                 continue;
             };
             let string = is_string(field);
@@ -292,23 +289,16 @@ impl Validator<'_> {
     }
 
     /// A declared kind, or a diagnostic (none for a kind already refused where it is declared).
-    fn kind(
-        &mut self,
-        kind: Option<&Spanned<String>>,
-        planning: &Planning,
-        refused: &[&str],
-    ) -> Option<String> {
+    fn kind(&mut self, kind: Option<&Spanned<String>>, planning: &Planning) -> Option<String> {
         let kind = kind?;
         if planning.kinds.iter().any(|(k, _)| *k == kind.value) {
             return Some(kind.value.clone());
         }
-        if !refused.contains(&kind.value.as_str()) {
-            self.unknown(
-                kind,
-                Referent::ArtifactKind,
-                planning.kinds.iter().map(|(k, _)| k.as_str()),
-            );
-        }
+        self.unknown(
+            kind,
+            Referent::ArtifactKind,
+            planning.kinds.iter().map(|(k, _)| k.as_str()),
+        );
         None
     }
 
@@ -323,15 +313,18 @@ impl Validator<'_> {
         }
     }
 
-    /// Resolves an instance pointer in a schema, or reports where it stops.
+    /// Resolves an instance pointer in a schema, or reports where it stops; in a `refused`
+    /// schema (one that lost a property) it may stop at that property, so nothing is said.
     fn pointer<'s>(
         &mut self,
         pointer: &Spanned<String>,
         schema: &'s Value,
         side: &str,
+        refused: bool,
     ) -> Option<&'s Value> {
         match resolve(schema, &pointer.value) {
             Ok(field) => Some(field),
+            Err(_) if refused => None,
             Err(problem) => {
                 self.error(
                     &codes::BAD_POINTER,

@@ -37,6 +37,9 @@ pub(super) const FORMATS: &[&str] = &[
     "regex",
 ];
 
+/// The JSON types a `type:` may name besides the shared types.
+const JSON_TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+
 /// Where a schema sits, which decides what it must carry.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Place {
@@ -65,10 +68,14 @@ impl Validator<'_> {
         scope: &Scope<'_>,
     ) -> Vec<Field> {
         let mut idents = NameTable::default();
-        props
+        let fields: Vec<Field> = props
             .iter()
             .filter_map(|p| self.field(p, owner, place, top_level, scope, &mut idents))
-            .collect()
+            .collect();
+        if fields.len() < props.len() {
+            self.refused.refuse_object(owner);
+        }
+        fields
     }
 
     /// One property; `idents` holds the Rust fields its struct already has.
@@ -230,7 +237,10 @@ impl Validator<'_> {
             );
             return None;
         };
-        self.keywords_apply(s, ty);
+        // Against a type that does not exist, no keyword can be judged.
+        if JSON_TYPES.contains(&ty.value.as_str()) || scope.index.contains_key(&ty.value) {
+            self.keywords_apply(s, ty);
+        }
         self.ranges(s);
         self.pattern_and_format(s);
         let kind = self.type_kind(s, ty, rust_name, place, scope)?;
@@ -417,8 +427,7 @@ impl Validator<'_> {
             other => match scope.index.get(other) {
                 Some(&i) => Kind::Named(i),
                 None => {
-                    let mut known: Vec<&str> =
-                        vec!["string", "integer", "number", "boolean", "array", "object"];
+                    let mut known: Vec<&str> = JSON_TYPES.to_vec();
                     known.extend(scope.types.iter().map(|t| t.name.value.as_str()));
                     self.unknown(ty, Referent::Type, known.into_iter());
                     return None;
@@ -442,6 +451,7 @@ impl Validator<'_> {
         let mut out = Vec::new();
         for (position, v) in values.iter().enumerate() {
             let variant = ident::variant(&v.value, position + 1);
+            // The value stays: it is still on the wire, so an example naming it is valid.
             if let Err(first) = variants.claim(&variant, v.span) {
                 self.collision(
                     format!(
@@ -452,7 +462,6 @@ impl Validator<'_> {
                     Some((first, "this value has the same Rust name")),
                     "enum values must differ after conversion to PascalCase",
                 );
-                continue;
             }
             out.push((v.value.clone(), variant));
         }

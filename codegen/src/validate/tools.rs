@@ -43,7 +43,10 @@ impl Validator<'_> {
                     (t.output_type(), "output"),
                     (t.error_type(), "error"),
                 ] {
-                    self.claim_type(ty, span, what);
+                    // The three share the tool's PascalCase name: one clash is one fault.
+                    if !self.claim_type(ty, span, what) {
+                        break;
+                    }
                 }
                 self.headers(&t, &contract.types);
                 contract.tools.push(t);

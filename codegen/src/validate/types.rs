@@ -1,7 +1,7 @@
 //! Shared types: their names, their schemas, and the rule that none contains itself.
 
 use super::Validator;
-use super::names::{RESERVED_TYPE_NAMES, is_type_name};
+use super::names::{RESERVED_TYPE_NAMES, Referent, is_type_name};
 use super::schema::{Place, Scope};
 use crate::diagnostic::codes;
 use crate::manifest as raw;
@@ -12,12 +12,13 @@ impl Validator<'_> {
     pub(super) fn types(&mut self, scope: &Scope<'_>) -> Vec<NamedType> {
         let types = scope.types;
         let mut out = Vec::new();
-        for (i, t) in types.iter().enumerate() {
+        for t in types {
             self.type_name(t);
             let schema = self
                 .schema(&t.schema, &t.name.value, Place::Shared, scope)
                 .unwrap_or_else(|| {
-                    self.broken_types.push(i);
+                    // A stand-in for the rules after this one, which skip it.
+                    self.refused.refuse(Referent::Type, &t.name.value);
                     Schema {
                         kind: Kind::String,
                         description: None,
@@ -33,7 +34,7 @@ impl Validator<'_> {
         // A type that contains itself would inline forever.
         for (i, t) in types.iter().enumerate() {
             if reaches(&out, &out[i].schema, i, &mut Vec::new()) {
-                self.broken_types.push(i);
+                self.refused.refuse(Referent::Type, &t.name.value);
                 self.report(
                     &codes::RECURSIVE_TYPE,
                     format!("the type `{}` contains itself", t.name.value),
@@ -67,12 +68,7 @@ impl Validator<'_> {
 }
 
 /// Whether `schema` refers to the shared type `target`, directly or through others.
-pub(super) fn reaches(
-    types: &[NamedType],
-    schema: &Schema,
-    target: usize,
-    seen: &mut Vec<usize>,
-) -> bool {
+fn reaches(types: &[NamedType], schema: &Schema, target: usize, seen: &mut Vec<usize>) -> bool {
     match &schema.kind {
         Kind::Named(i) if *i == target => true,
         Kind::Named(i) => {

@@ -2,7 +2,7 @@
 //! message and hint templates.
 
 use super::Validator;
-use super::names::{NameTable, is_snake};
+use super::names::{NameTable, Referent, is_snake};
 use crate::diagnostic::codes;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
@@ -30,6 +30,7 @@ impl Validator<'_> {
                     s.name.span,
                     "use lowercase letters, digits and `_`, starting with a letter",
                 );
+                self.refused.refuse(Referent::Sentence, &s.name.value);
                 continue;
             }
             if s.text.value.trim().is_empty() {

@@ -1867,3 +1867,69 @@ fn each_code_is_registered_once_in_kebab_case() {
         assert!(seen.insert(id), "`{id}` is registered twice");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Every problem of a resource is reported, each once.
+
+#[test]
+fn a_bad_uri_hides_no_other_problem_of_its_resource() {
+    let text = with(&format!("resources:\n{}", resource("r", "uri: /no-scheme")))
+        .replace("title: Resource r", "title: \" \"")
+        .replace("mime_type: text/plain", "mime_type: text");
+    let (source, diags) = refused(&text);
+    let found: Vec<(&str, String)> = diags
+        .iter()
+        .map(|d| (d.code.as_str(), d.location(&source)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("bad-uri", "tools.yaml:11:10".to_owned()),
+            ("empty-text", "tools.yaml:12:12".to_owned()),
+            ("bad-mime-type", "tools.yaml:14:16".to_owned()),
+        ],
+        "{}",
+        render_all(&diags, &source)
+    );
+}
+
+#[test]
+fn a_duplicate_resource_name_hides_no_other_problem() {
+    // The second `r` repeats the name (line 15) and has a bad template (line 16); its method,
+    // the first's, is not reported as a second collision.
+    let text = with(&format!(
+        "resources:\n{}{}",
+        resource("r", "uri: x://a"),
+        resource("r", "uri_template: x:///{+path}")
+    ));
+    let (source, diags) = refused(&text);
+    let found: Vec<(&str, String)> = diags
+        .iter()
+        .map(|d| (d.code.as_str(), d.location(&source)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("duplicate-resource", "tools.yaml:15:11".to_owned()),
+            ("bad-uri-template", "tools.yaml:16:19".to_owned()),
+        ],
+        "{}",
+        render_all(&diags, &source)
+    );
+}
+
+#[test]
+fn a_pointer_to_a_refused_property_is_not_also_unresolved() {
+    // `dir` (line 16) has an unknown type, so it is not in the output the pointer resolves in.
+    let text = produces("workspace.directory", "/dir", "").replacen(
+        "type: string\n          description: The directory.",
+        "type: Strng\n          description: The directory.",
+        1,
+    );
+    single(
+        &text,
+        "unknown-type",
+        "unknown type `Strng`",
+        "tools.yaml:16:17",
+    );
+}

@@ -19,6 +19,7 @@ pub mod diff;
 mod editor_schema;
 mod emit;
 mod ident;
+mod keyword;
 mod manifest;
 mod model;
 mod source;

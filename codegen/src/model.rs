@@ -7,6 +7,7 @@
 use mcp_contract_spec::Revision;
 use serde_json::{Map, Value};
 
+use crate::keyword::{Keyword, Limit};
 use crate::source::{Span, Spanned};
 
 mod integer;
@@ -419,23 +420,19 @@ pub(crate) struct ObjectDef {
     pub fields: Vec<Field>,
 }
 
-/// Constraint keywords, published as written.
+/// Constraint keywords, published as written, in [`KEYWORDS`](crate::keyword::KEYWORDS)
+/// order; a `format` is one of the closed list.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Constraints {
-    /// `minLength`.
-    pub min_length: Option<u64>,
-    /// `maxLength`.
-    pub max_length: Option<u64>,
-    /// `pattern`.
-    pub pattern: Option<String>,
-    /// `format`.
-    pub format: Option<String>,
-    /// `minimum`.
-    pub minimum: Option<serde_json::Number>,
-    /// `maximum`.
-    pub maximum: Option<serde_json::Number>,
-    /// `minItems`.
-    pub min_items: Option<u64>,
-    /// `maxItems`.
-    pub max_items: Option<u64>,
+pub(crate) struct Constraints(pub Vec<(Keyword, Limit)>);
+
+impl Constraints {
+    /// The value of `keyword`, if written.
+    pub(crate) fn get(&self, keyword: Keyword) -> Option<&Limit> {
+        self.0.iter().find(|(k, _)| *k == keyword).map(|(_, v)| v)
+    }
+
+    /// The value of a bound, as a number.
+    pub(crate) fn number(&self, keyword: Keyword) -> Option<f64> {
+        self.get(keyword).and_then(Limit::as_f64)
+    }
 }

@@ -1023,3 +1023,44 @@ fn the_checked_in_schema_is_current() {
          and commit the result."
     );
 }
+
+/// The constraint keywords an editor offers, and the ones it says each JSON type takes, are
+/// the table's (`keyword::KEYWORDS`).
+#[test]
+fn the_constraint_keywords_are_the_tables() {
+    use crate::keyword::KEYWORDS;
+    let schema = manifest_schema();
+    let property = object_schema(&schema, "/tools/0/parameters/when");
+    let offered = property_names(property);
+    for def in &KEYWORDS {
+        assert!(
+            offered.contains(def.name),
+            "the editor schema offers no `{}`",
+            def.name
+        );
+    }
+    let types = schema["$defs"]["JsonType"]["oneOf"]
+        .as_array()
+        .expect("the JSON types are a choice");
+    for branch in types {
+        let ty = branch["const"].as_str().expect("a JSON type");
+        let description = branch["description"].as_str().unwrap_or_default();
+        let said = names(
+            description
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|word| KEYWORDS.iter().any(|d| d.name == *word)),
+        );
+        let applies = names(
+            KEYWORDS
+                .iter()
+                .filter(|d| d.applies_to.contains(&ty))
+                .map(|d| d.name),
+        );
+        assert_eq!(
+            said, applies,
+            "the editor schema says `{ty}` takes {said:?}, the table {applies:?}"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 use minijinja::Environment;
 use serde_json::{Value, json};
 
+use crate::keyword::Limit;
 use crate::model::*;
 
 /// The README table goes between these two lines, which the user places.
@@ -263,20 +264,13 @@ fn type_name(c: &Contract, s: &Schema) -> String {
 }
 
 fn constraints(c: &Constraints) -> String {
-    let mut parts = Vec::new();
-    let mut push = |name: &str, value: Option<String>| {
-        if let Some(v) = value {
-            parts.push(format!("{name} {v}"));
-        }
-    };
-    push("minLength", c.min_length.map(|v| v.to_string()));
-    push("maxLength", c.max_length.map(|v| v.to_string()));
-    push("pattern", c.pattern.as_ref().map(|p| format!("`{p}`")));
-    push("format", c.format.clone());
-    push("minimum", c.minimum.as_ref().map(ToString::to_string));
-    push("maximum", c.maximum.as_ref().map(ToString::to_string));
-    push("minItems", c.min_items.map(|v| v.to_string()));
-    push("maxItems", c.max_items.map(|v| v.to_string()));
+    let parts: Vec<String> =
+        c.0.iter()
+            .map(|(keyword, value)| match value {
+                Limit::Text(pattern) => format!("{} `{pattern}`", keyword.name()),
+                value => format!("{} {value}", keyword.name()),
+            })
+            .collect();
     parts.join(", ")
 }
 

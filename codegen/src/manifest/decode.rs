@@ -4,6 +4,7 @@
 use super::reader::{Decoder, Fields};
 use super::*;
 use crate::diagnostic::{Diagnostic, codes};
+use crate::keyword::{KEYWORDS, Limit, Operand};
 use crate::source::Spanned;
 use crate::yaml::{Node, NodeKind};
 
@@ -440,13 +441,23 @@ fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
     s.properties = f
         .get("properties")
         .map(|n| properties(n, de, "`properties`"));
-    s.min_length = f.get("minLength").and_then(|n| de.count(n, "`minLength`"));
-    s.max_length = f.get("maxLength").and_then(|n| de.count(n, "`maxLength`"));
-    s.pattern = f.get("pattern").and_then(|n| de.string(n, "`pattern`"));
-    s.format = f.get("format").and_then(|n| de.string(n, "`format`"));
-    s.minimum = f.get("minimum").and_then(|n| de.number(n, "`minimum`"));
-    s.maximum = f.get("maximum").and_then(|n| de.number(n, "`maximum`"));
-    s.min_items = f.get("minItems").and_then(|n| de.count(n, "`minItems`"));
-    s.max_items = f.get("maxItems").and_then(|n| de.count(n, "`maxItems`"));
+    for def in &KEYWORDS {
+        let Some(n) = f.get(def.name) else { continue };
+        let what = format!("`{}`", def.name);
+        let limit = match def.operand {
+            Operand::Count => de
+                .count(n, &what)
+                .map(|v| Spanned::new(Limit::Count(v.value), v.span)),
+            Operand::Number => de
+                .number(n, &what)
+                .map(|v| Spanned::new(Limit::Number(v.value), v.span)),
+            Operand::Text => de
+                .string(n, &what)
+                .map(|v| Spanned::new(Limit::Text(v.value), v.span)),
+        };
+        if let Some(limit) = limit {
+            s.constraints.push((def.keyword, limit));
+        }
+    }
     s
 }

@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use crate::keyword::{Keyword, Limit};
 use crate::source::{Span, Spanned};
 
 mod decode;
@@ -280,20 +281,16 @@ pub(crate) struct Schema {
     pub items: Option<Box<Schema>>,
     /// `properties:` for objects.
     pub properties: Option<Vec<Property>>,
-    /// `minLength:`.
-    pub min_length: Option<Spanned<u64>>,
-    /// `maxLength:`.
-    pub max_length: Option<Spanned<u64>>,
-    /// `pattern:`.
-    pub pattern: Option<Spanned<String>>,
-    /// `format:`.
-    pub format: Option<Spanned<String>>,
-    /// `minimum:`.
-    pub minimum: Option<Spanned<serde_json::Number>>,
-    /// `maximum:`.
-    pub maximum: Option<Spanned<serde_json::Number>>,
-    /// `minItems:`.
-    pub min_items: Option<Spanned<u64>>,
-    /// `maxItems:`.
-    pub max_items: Option<Spanned<u64>>,
+    /// The constraint keywords written, in [`KEYWORDS`](crate::keyword::KEYWORDS) order.
+    pub constraints: Vec<(Keyword, Spanned<Limit>)>,
+}
+
+impl Schema {
+    /// The value written for `keyword`, if any.
+    pub(crate) fn constraint(&self, keyword: Keyword) -> Option<&Spanned<Limit>> {
+        self.constraints
+            .iter()
+            .find(|(k, _)| *k == keyword)
+            .map(|(_, v)| v)
+    }
 }

@@ -4,6 +4,7 @@
 use serde_json::{Number, Value};
 
 use super::{Contract, Kind, Schema};
+use crate::keyword::Keyword;
 
 /// The Rust type of an `integer`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,9 +52,7 @@ impl Schema {
         };
         let non_negative = self
             .constraints
-            .minimum
-            .as_ref()
-            .and_then(Number::as_f64)
+            .number(Keyword::Minimum)
             .is_some_and(|m| m >= 0.0);
         Some(if non_negative {
             RustInteger::U64
@@ -95,6 +94,7 @@ impl Contract {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::keyword::Limit;
     use crate::model::Constraints;
 
     fn integer(minimum: Option<i64>) -> Schema {
@@ -102,10 +102,12 @@ mod tests {
             kind: Kind::Integer,
             description: None,
             examples: Vec::new(),
-            constraints: Constraints {
-                minimum: minimum.map(Number::from),
-                ..Constraints::default()
-            },
+            constraints: Constraints(
+                minimum
+                    .map(|m| (Keyword::Minimum, Limit::Number(m.into())))
+                    .into_iter()
+                    .collect(),
+            ),
         }
     }
 

@@ -135,21 +135,8 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
     {
         o.insert("description".into(), d.into());
     }
-    let c = &schema.constraints;
-    let constraints: [(&str, Option<Value>); 8] = [
-        ("minLength", c.min_length.map(Value::from)),
-        ("maxLength", c.max_length.map(Value::from)),
-        ("pattern", c.pattern.clone().map(Value::from)),
-        ("format", c.format.clone().map(Value::from)),
-        ("minimum", c.minimum.clone().map(Value::Number)),
-        ("maximum", c.maximum.clone().map(Value::Number)),
-        ("minItems", c.min_items.map(Value::from)),
-        ("maxItems", c.max_items.map(Value::from)),
-    ];
-    for (key, value) in constraints {
-        if let Some(v) = value {
-            o.insert(key.into(), v);
-        }
+    for (keyword, value) in &schema.constraints.0 {
+        o.insert(keyword.name().into(), value.to_json());
     }
     if !schema.examples.is_empty() {
         o.insert("examples".into(), schema.examples.clone().into());

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::Validator;
 use crate::diagnostic::{Diagnostic, codes};
+use crate::keyword::Keyword;
 use crate::model::*;
 use crate::source::{Span, Spanned};
 
@@ -100,13 +101,13 @@ impl Validator<'_> {
         match &schema.kind {
             Kind::String | Kind::Boolean | Kind::Enum(_) => {}
             Kind::Integer => {
-                let c = &schema.constraints;
-                let within = |n: &Option<serde_json::Number>| {
-                    n.as_ref()
-                        .and_then(serde_json::Number::as_f64)
+                let within = |bound| {
+                    schema
+                        .constraints
+                        .number(bound)
                         .is_some_and(|v| v.abs() <= SAFE_INTEGER)
                 };
-                if !within(&c.minimum) || !within(&c.maximum) {
+                if !within(Keyword::Minimum) || !within(Keyword::Maximum) {
                     self.report(
                         &codes::HEADER_INTEGER_RANGE,
                         format!("the header `{name}` carries an integer without bounds inside ±(2^53−1)"),

@@ -10,32 +10,10 @@ use super::examples::{PendingExample, derive_nested_examples};
 use super::names::{NameTable, Referent, is_property_name};
 use crate::diagnostic::{codes, suggest};
 use crate::ident;
+use crate::keyword::{Bound, Format, KEYWORDS, Keyword, Limit};
 use crate::manifest as raw;
 use crate::model::*;
 use crate::source::{Span, Spanned};
-
-/// Formats defined by JSON Schema 2020-12.
-pub(super) const FORMATS: &[&str] = &[
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "idn-email",
-    "hostname",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "uri",
-    "uri-reference",
-    "iri",
-    "iri-reference",
-    "uuid",
-    "uri-template",
-    "json-pointer",
-    "relative-json-pointer",
-    "regex",
-];
 
 /// The JSON types a `type:` may name besides the shared types.
 const JSON_TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
@@ -262,40 +240,32 @@ impl Validator<'_> {
         Some(schema)
     }
 
-    /// Refuses each constraint keyword, and `properties`, written on a type it does not
-    /// apply to.
+    /// Refuses each constraint keyword, and `enum`, `items` and `properties`, written on a
+    /// type it does not apply to.
     fn keywords_apply(&mut self, s: &raw::Schema, ty: &Spanned<String>) {
-        let allowed: &[&str] = match ty.value.as_str() {
-            "string" => &["minLength", "maxLength", "pattern", "format", "enum"],
-            "integer" | "number" => &["minimum", "maximum"],
-            "boolean" => &[],
-            "array" => &["items", "minItems", "maxItems"],
-            "object" => &["properties"],
-            _ => &[],
-        };
-        let written: [(&str, Option<Span>); 10] = [
-            ("minLength", s.min_length.as_ref().map(|v| v.span)),
-            ("maxLength", s.max_length.as_ref().map(|v| v.span)),
-            ("pattern", s.pattern.as_ref().map(|v| v.span)),
-            ("format", s.format.as_ref().map(|v| v.span)),
-            ("enum", s.enum_values.as_ref().map(|v| v.span)),
-            ("minimum", s.minimum.as_ref().map(|v| v.span)),
-            ("maximum", s.maximum.as_ref().map(|v| v.span)),
-            ("items", s.items.as_ref().map(|v| v.span)),
-            ("minItems", s.min_items.as_ref().map(|v| v.span)),
-            ("maxItems", s.max_items.as_ref().map(|v| v.span)),
+        let structural = [
+            ("enum", "string", s.enum_values.as_ref().map(|v| v.span)),
+            ("items", "array", s.items.as_ref().map(|v| v.span)),
         ];
-        for (key, span) in written {
-            if let Some(span) = span
-                && !allowed.contains(&key)
-            {
-                self.error(
-                    &codes::KEYWORD_TYPE_MISMATCH,
-                    format!("`{key}` does not apply to `type: {}`", ty.value),
-                    span,
-                    format!("remove `{key}`, or change the type it belongs to"),
-                );
-            }
+        let constraints = s.constraints.iter().map(|(k, v)| {
+            (
+                k.name(),
+                k.def().applies_to.contains(&ty.value.as_str()),
+                v.span,
+            )
+        });
+        let misplaced = structural
+            .into_iter()
+            .filter_map(|(key, on, span)| span.map(|span| (key, on == ty.value, span)))
+            .chain(constraints)
+            .filter(|(_, applies, _)| !applies);
+        for (key, _, span) in misplaced {
+            self.error(
+                &codes::KEYWORD_TYPE_MISMATCH,
+                format!("`{key}` does not apply to `type: {}`", ty.value),
+                span,
+                format!("remove `{key}`, or change the type it belongs to"),
+            );
         }
         if let Some(props) = &s.properties
             && ty.value != "object"
@@ -312,36 +282,20 @@ impl Validator<'_> {
 
     /// Each lower bound is at most its upper bound, so some value is valid.
     fn ranges(&mut self, s: &raw::Schema) {
-        let pairs = [
-            (
-                "minLength",
-                "maxLength",
-                s.min_length.as_ref().map(|v| v.value as f64),
-                s.max_length.as_ref().map(|v| (v.value as f64, v.span)),
-            ),
-            (
-                "minItems",
-                "maxItems",
-                s.min_items.as_ref().map(|v| v.value as f64),
-                s.max_items.as_ref().map(|v| (v.value as f64, v.span)),
-            ),
-            (
-                "minimum",
-                "maximum",
-                s.minimum.as_ref().and_then(|v| v.value.as_f64()),
-                s.maximum
-                    .as_ref()
-                    .and_then(|v| v.value.as_f64().map(|m| (m, v.span))),
-            ),
-        ];
-        for (lo_name, hi_name, lo, hi) in pairs {
-            if let (Some(lo), Some((hi, span))) = (lo, hi)
-                && lo > hi
+        for def in &KEYWORDS {
+            let Bound::Lower(upper) = def.bound else {
+                continue;
+            };
+            let lo = s.constraint(def.keyword).and_then(|v| v.value.as_f64());
+            let hi = s.constraint(upper);
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && hi.value.as_f64().is_some_and(|hi| lo > hi)
             {
+                let (lo_name, hi_name) = (def.name, upper.name());
                 self.error(
                     &codes::EMPTY_RANGE,
                     format!("`{hi_name}` is below `{lo_name}`, so no value is valid"),
-                    span,
+                    hi.span,
                     format!("make `{lo_name}` at most `{hi_name}`"),
                 );
             }
@@ -350,26 +304,33 @@ impl Validator<'_> {
 
     /// A pattern compiles, and a format is one JSON Schema defines.
     fn pattern_and_format(&mut self, s: &raw::Schema) {
-        if let Some(p) = &s.pattern
-            && let Err(e) = jsonschema::validator_for(&serde_json::json!({ "pattern": p.value }))
+        if let Some(Spanned {
+            value: Limit::Text(p),
+            span,
+        }) = s.constraint(Keyword::Pattern)
+            && let Err(e) = jsonschema::validator_for(&serde_json::json!({ "pattern": p }))
         {
             self.report(
                 &codes::BAD_PATTERN,
                 format!("the pattern is not a valid regular expression: {e}"),
-                p.span,
+                *span,
             );
         }
-        if let Some(f) = &s.format
-            && !FORMATS.contains(&f.value.as_str())
+        if let Some(Spanned {
+            value: Limit::Text(f),
+            span,
+        }) = s.constraint(Keyword::Format)
+            && Format::parse(f).is_none()
         {
-            let help = match suggest(&f.value, FORMATS) {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+            let help = match suggest(f, &names) {
                 Some(g) => format!("did you mean `{g}`?"),
-                None => format!("the JSON Schema formats are: {}", FORMATS.join(", ")),
+                None => format!("the JSON Schema formats are: {}", names.join(", ")),
             };
             self.error(
                 &codes::UNKNOWN_FORMAT,
-                format!("unknown format `{}`", f.value),
-                f.span,
+                format!("unknown format `{f}`"),
+                *span,
                 help,
             );
         }
@@ -473,16 +434,18 @@ impl Validator<'_> {
     }
 }
 
-/// The constraint keywords as written.
+/// The constraint keywords as written, each `format` one of the closed list (an unknown one
+/// is reported and left out).
 fn constraints(s: &raw::Schema) -> Constraints {
-    Constraints {
-        min_length: s.min_length.as_ref().map(|v| v.value),
-        max_length: s.max_length.as_ref().map(|v| v.value),
-        pattern: s.pattern.as_ref().map(|v| v.value.clone()),
-        format: s.format.as_ref().map(|v| v.value.clone()),
-        minimum: s.minimum.as_ref().map(|v| v.value.clone()),
-        maximum: s.maximum.as_ref().map(|v| v.value.clone()),
-        min_items: s.min_items.as_ref().map(|v| v.value),
-        max_items: s.max_items.as_ref().map(|v| v.value),
-    }
+    Constraints(
+        s.constraints
+            .iter()
+            .filter_map(|(k, v)| match (&v.value, *k) {
+                (Limit::Text(f), Keyword::Format) => {
+                    Format::parse(f).map(|f| (*k, Limit::Format(f)))
+                }
+                (value, k) => Some((k, value.clone())),
+            })
+            .collect(),
+    )
 }

@@ -18,6 +18,7 @@ pub mod diff;
 #[cfg(feature = "editor-schema")]
 mod editor_schema;
 mod emit;
+mod hint;
 mod ident;
 mod keyword;
 mod manifest;

@@ -2,6 +2,7 @@
 //! client could notice.
 
 use super::rules::*;
+use crate::hint::Hint;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
     Contract, Field, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema, ToolDef,
@@ -352,23 +353,12 @@ impl<'c> Differ<'c> {
 
     /// Compares the resolved hints (effect plus overrides), which is what a client acts on.
     fn hints(&mut self, o: &ToolDef, n: &ToolDef, path: &str) {
-        // (key, old, new, the value that promises safety)
-        let pairs = [
-            ("read_only", o.hints.read_only, n.hints.read_only, true),
-            (
-                "destructive",
-                o.hints.destructive,
-                n.hints.destructive,
-                false,
-            ),
-            ("idempotent", o.hints.idempotent, n.hints.idempotent, true),
-            ("open_world", o.hints.open_world, n.hints.open_world, false),
-        ];
-        for (key, was, is, safe) in pairs {
+        for hint in Hint::ALL {
+            let (key, was, is) = (hint.key(), o.hints.get(hint), n.hints.get(hint));
             if was == is {
                 continue;
             }
-            let rule = if is == safe {
+            let rule = if is == hint.safe() {
                 &HINT_SAFER
             } else {
                 &HINT_NO_LESS_SAFE

@@ -39,7 +39,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::manifest::HINT_KEYS;
+use crate::hint::HINT_KEYS;
 use crate::validate::RESERVED_ERROR_CODES;
 
 /// The title of the schema's root.

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use crate::diagnostic::Diagnostics;
 use crate::editor_schema::{self as format, editor_schema as manifest_schema};
-use crate::manifest::HINT_KEYS;
+use crate::hint::HINT_KEYS;
 use crate::{Diagnostic, Source, load, write as output, yaml};
 use serde_json::{Map, Value, json};
 

@@ -4,6 +4,7 @@
 use minijinja::Environment;
 use serde_json::{Value, json};
 
+use crate::hint::Hint;
 use crate::keyword::Limit;
 use crate::model::*;
 
@@ -141,7 +142,6 @@ fn cell(value: minijinja::Value) -> String {
 }
 
 fn tool_view(c: &Contract, t: &ToolDef) -> Value {
-    let h = &t.published_hints;
     let shown = |v: Option<bool>| v.map_or("*unset*".to_owned(), |b| b.to_string());
     let mut parameters = Vec::new();
     for f in &t.parameters {
@@ -174,12 +174,10 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "summary": first_sentence(&t.description),
         "description": t.published_description,
         "read_only": t.hints.read_only,
-        "hints": {
-            "read_only": shown(h.read_only),
-            "destructive": shown(h.destructive),
-            "idempotent": shown(h.idempotent),
-            "open_world": shown(h.open_world),
-        },
+        "hints": Hint::ALL
+            .map(|hint| (hint.key().to_owned(), shown(t.published_hints.get(hint)).into()))
+            .into_iter()
+            .collect::<serde_json::Map<_, _>>(),
         "parameters": parameters,
         "why": t.why,
         "output": output,

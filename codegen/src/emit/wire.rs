@@ -5,6 +5,7 @@ use serde_json::{Map, Value, json};
 
 use mcp_contract_spec::Revision;
 
+use crate::hint::Hint;
 use crate::model::json_schema::HEADER;
 use crate::model::*;
 
@@ -61,15 +62,9 @@ pub(crate) fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
     }
     let mut annotations = Map::new();
     annotations.insert("title".into(), tool.title.clone().into());
-    let h = &tool.published_hints;
-    for (key, value) in [
-        ("readOnlyHint", h.read_only),
-        ("destructiveHint", h.destructive),
-        ("idempotentHint", h.idempotent),
-        ("openWorldHint", h.open_world),
-    ] {
-        if let Some(v) = value {
-            annotations.insert(key.into(), v.into());
+    for hint in Hint::ALL {
+        if let Some(v) = tool.published_hints.get(hint) {
+            annotations.insert(hint.wire_name().into(), v.into());
         }
     }
     t.insert("annotations".into(), annotations.into());

@@ -4,6 +4,7 @@
 use super::reader::{Decoder, Fields};
 use super::*;
 use crate::diagnostic::{Diagnostic, codes};
+use crate::hint::Hint;
 use crate::keyword::{KEYWORDS, Limit, Operand};
 use crate::source::Spanned;
 use crate::yaml::{Node, NodeKind};
@@ -150,9 +151,11 @@ fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>>
         NodeKind::Str(s) if s == "all" => Some(Spanned::new(HintPolicy::All, node.span)),
         NodeKind::Str(s) if s == "minimal" => Some(Spanned::new(
             HintPolicy::OmitOnReadOnly(
-                ["destructive", "idempotent"]
-                    .map(|h| Spanned::new(h.to_owned(), node.span))
-                    .into(),
+                Hint::ALL
+                    .into_iter()
+                    .filter(|h| h.omissible())
+                    .map(|h| Spanned::new(h, node.span))
+                    .collect(),
             ),
             node.span,
         )),
@@ -162,7 +165,17 @@ fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>>
                 .require(de, "omit_on_read_only")
                 .map(|n| de.strings(n, "a hint name"));
             f.finish(de);
-            Some(Spanned::new(HintPolicy::OmitOnReadOnly(omit?), node.span))
+            let omit = omit?
+                .into_iter()
+                .filter_map(|name| match Hint::from_key(&name.value) {
+                    Some(hint) => Some(Spanned::new(hint, name.span)),
+                    None => {
+                        de.diags.push(cannot_omit(&name));
+                        None
+                    }
+                })
+                .collect();
+            Some(Spanned::new(HintPolicy::OmitOnReadOnly(omit), node.span))
         }
         _ => {
             de.diags.push(
@@ -178,20 +191,24 @@ fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>>
     }
 }
 
-/// The four hint keys, with the names they are written under.
-pub(crate) const HINT_KEYS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
+/// `bad-hint-policy`: a name in `omit_on_read_only` that no policy may leave out, whether it
+/// is no hint at all (reported here) or one with meaning on a read-only tool (reported by
+/// the validator).
+pub(crate) fn cannot_omit<T: std::fmt::Display>(name: &Spanned<T>) -> Diagnostic {
+    Diagnostic::new(
+        &codes::BAD_HINT_POLICY,
+        format!("`{}` cannot be left out on read-only tools", name.value),
+        name.span,
+    )
+}
 
 fn hints(node: &Node, de: &mut Decoder<'_>, what: &'static str) -> Option<Hints> {
     let mut f = de.fields(node, what)?;
-    let [read_only, destructive, idempotent, open_world] =
-        HINT_KEYS.map(|k| f.get(k).and_then(|n| de.bool(n, "a hint")));
+    let values = Hint::ALL.map(|h| f.get(h.key()).and_then(|n| de.bool(n, "a hint")));
     f.finish(de);
     Some(Hints {
         span: node.span,
-        read_only,
-        destructive,
-        idempotent,
-        open_world,
+        values,
     })
 }
 

@@ -5,13 +5,14 @@
 
 use serde_json::Value;
 
+use crate::hint::Hint;
 use crate::keyword::{Keyword, Limit};
 use crate::source::{Span, Spanned};
 
 mod decode;
 pub(crate) mod reader;
 
-pub(crate) use decode::{HINT_KEYS, decode};
+pub(crate) use decode::{cannot_omit, decode};
 
 /// A whole `tools.yaml`.
 #[derive(Debug, Default)]
@@ -149,7 +150,7 @@ pub(crate) enum HintPolicy {
     /// All four on every tool.
     All,
     /// The named hints are left out on read-only tools, where the spec gives them no meaning.
-    OmitOnReadOnly(Vec<Spanned<String>>),
+    OmitOnReadOnly(Vec<Spanned<Hint>>),
 }
 
 /// Four optional hints, as written on an effect or a tool.
@@ -157,14 +158,15 @@ pub(crate) enum HintPolicy {
 pub(crate) struct Hints {
     /// Where they are written.
     pub span: Span,
-    /// `readOnlyHint`.
-    pub read_only: Option<Spanned<bool>>,
-    /// `destructiveHint`.
-    pub destructive: Option<Spanned<bool>>,
-    /// `idempotentHint`.
-    pub idempotent: Option<Spanned<bool>>,
-    /// `openWorldHint`.
-    pub open_world: Option<Spanned<bool>>,
+    /// Each hint as written, in [`Hint::ALL`] order.
+    pub values: [Option<Spanned<bool>>; 4],
+}
+
+impl Hints {
+    /// One hint as written.
+    pub(crate) fn get(&self, hint: Hint) -> Option<&Spanned<bool>> {
+        self.values[hint as usize].as_ref()
+    }
 }
 
 /// A named effect: `effects: {read: {read_only: true, …}}`.

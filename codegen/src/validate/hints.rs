@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use super::Validator;
 use super::names::Referent;
 use crate::diagnostic::codes;
-use crate::manifest::{self as raw, HINT_KEYS, HintPolicy, Manifest};
+use crate::hint::Hint;
+use crate::manifest::{self as raw, HintPolicy, Manifest, cannot_omit};
 use crate::model::{Hints, PublishedHints};
 use crate::source::{Span, Spanned};
 
@@ -21,7 +22,7 @@ const UNSAFE: Hints = Hints {
 
 impl Validator<'_> {
     /// The hints left out on read-only tools.
-    pub(super) fn policy(&mut self, policy: Option<&Spanned<HintPolicy>>) -> Vec<String> {
+    pub(super) fn policy(&mut self, policy: Option<&Spanned<HintPolicy>>) -> Vec<Hint> {
         let Some(Spanned {
             value: HintPolicy::OmitOnReadOnly(names),
             ..
@@ -31,14 +32,10 @@ impl Validator<'_> {
         };
         let mut omit = Vec::new();
         for name in names {
-            if name.value == "destructive" || name.value == "idempotent" {
-                omit.push(name.value.clone());
+            if name.value.omissible() {
+                omit.push(name.value);
             } else {
-                self.report(
-                    &codes::BAD_HINT_POLICY,
-                    format!("`{}` cannot be left out on read-only tools", name.value),
-                    name.span,
-                );
+                self.diags.push(cannot_omit(name));
             }
         }
         omit
@@ -71,7 +68,7 @@ impl Validator<'_> {
         name: &Spanned<String>,
         manifest: &Manifest,
         effects: &HashMap<String, Hints>,
-        omit: &[String],
+        omit: &[Hint],
     ) -> (Hints, PublishedHints) {
         // A tool whose hints cannot be resolved is still checked through, so one build
         // reports its parameters' problems too; it is never emitted, as the build fails.
@@ -108,18 +105,12 @@ impl Validator<'_> {
         span: Span,
         what: &str,
     ) -> Option<Hints> {
-        let pick = |h: &Option<Spanned<bool>>, b: Option<bool>| h.as_ref().map(|s| s.value).or(b);
-        let values = [
-            pick(&written.read_only, base.map(|b| b.read_only)),
-            pick(&written.destructive, base.map(|b| b.destructive)),
-            pick(&written.idempotent, base.map(|b| b.idempotent)),
-            pick(&written.open_world, base.map(|b| b.open_world)),
-        ];
-        let missing: Vec<&str> = HINT_KEYS
+        let values = Hint::ALL.map(|h| written.get(h).map(|s| s.value).or(base.map(|b| b.get(h))));
+        let missing: Vec<&str> = Hint::ALL
             .iter()
             .zip(values)
             .filter(|(_, v)| v.is_none())
-            .map(|(k, _)| *k)
+            .map(|(h, _)| h.key())
             .collect();
         if !missing.is_empty() {
             let list = missing
@@ -134,13 +125,11 @@ impl Validator<'_> {
             );
             return None;
         }
-        let [read_only, destructive, idempotent, open_world] =
-            values.map(|v| v.unwrap_or_default());
-        if read_only && destructive {
+        let hints = Hints::from_fn(|h| values[h as usize].unwrap_or_default());
+        if hints.read_only && hints.destructive {
             let at = written
-                .destructive
-                .as_ref()
-                .or(written.read_only.as_ref())
+                .get(Hint::Destructive)
+                .or(written.get(Hint::ReadOnly))
                 .map_or(span, |s| s.span);
             self.report(
                 &codes::CONTRADICTORY_HINTS,
@@ -149,22 +138,14 @@ impl Validator<'_> {
             );
             return None;
         }
-        Some(Hints {
-            read_only,
-            destructive,
-            idempotent,
-            open_world,
-        })
+        Some(hints)
     }
 }
 
 /// The hints as published: on a read-only tool, the policy may leave some out.
-fn published(hints: Hints, omit: &[String]) -> PublishedHints {
-    let omitted = |h: &str| hints.read_only && omit.iter().any(|o| o == h);
-    PublishedHints {
-        read_only: Some(hints.read_only),
-        destructive: (!omitted("destructive")).then_some(hints.destructive),
-        idempotent: (!omitted("idempotent")).then_some(hints.idempotent),
-        open_world: Some(hints.open_world),
-    }
+fn published(hints: Hints, omit: &[Hint]) -> PublishedHints {
+    PublishedHints::from_fn(|h| {
+        let omitted = hints.read_only && omit.contains(&h);
+        (!omitted).then_some(hints.get(h))
+    })
 }

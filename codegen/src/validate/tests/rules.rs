@@ -285,6 +285,13 @@ fn bad_hint_policy() {
         d.help.as_deref(),
         Some("only `destructive` and `idempotent` have no meaning on a read-only tool")
     );
+    // A name that is no hint at all is told the same.
+    single(
+        &with("hint_policy: {omit_on_read_only: [idempotent, fast]}\n"),
+        "bad-hint-policy",
+        "`fast` cannot be left out on read-only tools",
+        "tools.yaml:9:47",
+    );
 }
 
 #[test]

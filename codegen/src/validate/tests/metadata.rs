@@ -7,7 +7,7 @@
 //! from the text in the test) and, for most, its help; it also pins the number of diagnostics,
 //! so a rule that fires twice, or drags another one along, fails here.
 
-use super::{VALID, loads, refused, related_at, single, with};
+use super::{VALID, loads, refused, refused_at, related_at, single, with};
 use crate::emit::wire::{tool_json, tools_list};
 use crate::model::{ArtifactsDef, Field, Kind, OutputDef, ResourceUri, ToolDef};
 use crate::{Contract, Revision, Source, render_all};
@@ -1876,20 +1876,13 @@ fn a_bad_uri_hides_no_other_problem_of_its_resource() {
     let text = with(&format!("resources:\n{}", resource("r", "uri: /no-scheme")))
         .replace("title: Resource r", "title: \" \"")
         .replace("mime_type: text/plain", "mime_type: text");
-    let (source, diags) = refused(&text);
-    let found: Vec<(&str, String)> = diags
-        .iter()
-        .map(|d| (d.code.as_str(), d.location(&source)))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            ("bad-uri", "tools.yaml:11:10".to_owned()),
-            ("empty-text", "tools.yaml:12:12".to_owned()),
-            ("bad-mime-type", "tools.yaml:14:16".to_owned()),
+    refused_at(
+        &text,
+        &[
+            ("bad-uri", "tools.yaml:11:10"),
+            ("empty-text", "tools.yaml:12:12"),
+            ("bad-mime-type", "tools.yaml:14:16"),
         ],
-        "{}",
-        render_all(&diags, &source)
     );
 }
 
@@ -1902,19 +1895,12 @@ fn a_duplicate_resource_name_hides_no_other_problem() {
         resource("r", "uri: x://a"),
         resource("r", "uri_template: x:///{+path}")
     ));
-    let (source, diags) = refused(&text);
-    let found: Vec<(&str, String)> = diags
-        .iter()
-        .map(|d| (d.code.as_str(), d.location(&source)))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            ("duplicate-resource", "tools.yaml:15:11".to_owned()),
-            ("bad-uri-template", "tools.yaml:16:19".to_owned()),
+    refused_at(
+        &text,
+        &[
+            ("duplicate-resource", "tools.yaml:15:11"),
+            ("bad-uri-template", "tools.yaml:16:19"),
         ],
-        "{}",
-        render_all(&diags, &source)
     );
 }
 

@@ -5,7 +5,7 @@
 //! in the test) and, for most, its help; it also pins the number of diagnostics, so a rule
 //! that fires twice, or drags another one along, fails here.
 
-use super::{VALID, refused, related_at, single, with};
+use super::{VALID, refused, refused_at, related_at, single, with};
 use crate::model::{Kind, OutputDef};
 use crate::{Diagnostic, Severity, Source, load, render_all};
 
@@ -729,19 +729,12 @@ fn missing_titles_are_not_duplicates() {
     let text = second_tool("pong", "Pong")
         .replacen("    title: Ping\n", "", 1)
         .replacen("    title: Pong\n", "", 1);
-    let (source, diags) = refused(&text);
-    let found: Vec<(&str, String)> = diags
-        .iter()
-        .map(|d| (d.code.as_str(), d.location(&source)))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            ("missing-field", "tools.yaml:4:5".to_owned()),
-            ("missing-field", "tools.yaml:8:5".to_owned()),
+    refused_at(
+        &text,
+        &[
+            ("missing-field", "tools.yaml:4:5"),
+            ("missing-field", "tools.yaml:8:5"),
         ],
-        "{}",
-        render_all(&diags, &source)
     );
 }
 
@@ -1508,26 +1501,19 @@ hint_policy: sometimes
 sentences:
   Pinned: Say it.
 ";
-    let (source, diags) = refused(text);
-    let found: Vec<(&str, String)> = diags
-        .iter()
-        .map(|d| (d.code.as_str(), d.location(&source)))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            ("unknown-key", "tools.yaml:3:3".to_owned()),
-            ("bad-tool-name", "tools.yaml:5:11".to_owned()),
-            ("empty-description", "tools.yaml:7:18".to_owned()),
-            ("unknown-error-code", "tools.yaml:10:14".to_owned()),
-            ("unknown-hint-policy", "tools.yaml:11:14".to_owned()),
-            ("bad-name", "tools.yaml:13:3".to_owned()),
+    let diags = refused_at(
+        text,
+        &[
+            ("unknown-key", "tools.yaml:3:3"),
+            ("bad-tool-name", "tools.yaml:5:11"),
+            ("empty-description", "tools.yaml:7:18"),
+            ("unknown-error-code", "tools.yaml:10:14"),
+            ("unknown-hint-policy", "tools.yaml:11:14"),
+            ("bad-name", "tools.yaml:13:3"),
         ],
-        "{}",
-        render_all(&diags, &source)
     );
     assert_eq!(diags[0].help.as_deref(), Some("did you mean `title`?"));
-    let rendered = render_all(&diags, &source);
+    let rendered = render_all(&diags, &Source::new("tools.yaml", text));
     assert!(rendered.ends_with("error: could not load `tools.yaml` due to 6 previous errors"));
 }
 
@@ -1856,19 +1842,12 @@ fn an_unknown_type_is_not_also_told_its_keywords_do_not_apply() {
     // A shared type's name is a type: constraints beside it are still refused.
     let text = text.replace("Strng", "Size")
         + "types:\n  Size:\n    type: integer\n    description: A size.\n";
-    let (source, diags) = refused(&text);
-    let found: Vec<(&str, String)> = diags
-        .iter()
-        .map(|d| (d.code.as_str(), d.location(&source)))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            ("keyword-type-mismatch", "tools.yaml:13:18".to_owned()),
-            ("keyword-type-mismatch", "tools.yaml:14:20".to_owned()),
+    refused_at(
+        &text,
+        &[
+            ("keyword-type-mismatch", "tools.yaml:13:18"),
+            ("keyword-type-mismatch", "tools.yaml:14:20"),
         ],
-        "{}",
-        render_all(&diags, &source)
     );
 }
 

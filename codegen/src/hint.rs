@@ -12,7 +12,8 @@ pub(crate) enum Hint {
     OpenWorld,
 }
 
-/// The manifest keys of the hints, in [`Hint::ALL`] order.
+/// The manifest keys of the hints, in [`Hint::ALL`] order, as the editor schema requires them.
+#[cfg(feature = "editor-schema")]
 pub(crate) const HINT_KEYS: [&str; 4] = [
     Hint::ReadOnly.key(),
     Hint::Destructive.key(),

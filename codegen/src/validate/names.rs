@@ -2,6 +2,7 @@
 //! the grammars manifest names follow, and what a name that refers to nothing is told.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use super::Validator;
 use crate::diagnostic::{Code, Diagnostic, codes, suggest};
@@ -35,8 +36,8 @@ impl NameTable {
     /// Claims `name` for what is written at `span`; a name claimed before gives back where.
     pub(super) fn claim(&mut self, name: impl Into<String>, span: Span) -> Result<(), Span> {
         match self.claimed.entry(name.into()) {
-            std::collections::hash_map::Entry::Occupied(first) => Err(*first.get()),
-            std::collections::hash_map::Entry::Vacant(free) => {
+            Entry::Occupied(first) => Err(*first.get()),
+            Entry::Vacant(free) => {
                 free.insert(span);
                 Ok(())
             }

@@ -18,9 +18,10 @@ pub mod diff;
 #[cfg(feature = "editor-schema")]
 mod editor_schema;
 mod emit;
+mod hint;
 mod ident;
+mod keyword;
 mod manifest;
-mod meta_key;
 mod model;
 mod source;
 mod validate;
@@ -29,7 +30,7 @@ mod yaml;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::{Diagnostic, Severity, render_all};
+pub use diagnostic::{Code, Diagnostic, Severity, render_all};
 #[cfg(feature = "editor-schema")]
 pub use editor_schema::{editor_schema, editor_schema_text};
 pub use emit::docs::{MarkerError, TABLE_BEGIN, TABLE_END, splice};

@@ -8,7 +8,13 @@ use mcp_contract_spec::Revision;
 pub(crate) use mcp_contract_spec::{CacheHint, PublishedHints};
 use serde_json::{Map, Value};
 
+use crate::keyword::{Keyword, Limit};
 use crate::source::{Span, Spanned};
+
+mod integer;
+pub(crate) mod json_schema;
+
+pub(crate) use integer::RustInteger;
 
 /// A whole validated manifest.
 #[derive(Debug, Clone)]
@@ -387,33 +393,19 @@ pub(crate) struct ObjectDef {
     pub fields: Vec<Field>,
 }
 
-/// Constraint keywords, published as written.
+/// Constraint keywords, published as written, in [`KEYWORDS`](crate::keyword::KEYWORDS)
+/// order; a `format` is one of the closed list.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Constraints {
-    /// `minLength`.
-    pub min_length: Option<u64>,
-    /// `maxLength`.
-    pub max_length: Option<u64>,
-    /// `pattern`.
-    pub pattern: Option<String>,
-    /// `format`.
-    pub format: Option<String>,
-    /// `minimum`.
-    pub minimum: Option<serde_json::Number>,
-    /// `maximum`.
-    pub maximum: Option<serde_json::Number>,
-    /// `minItems`.
-    pub min_items: Option<u64>,
-    /// `maxItems`.
-    pub max_items: Option<u64>,
-}
+pub(crate) struct Constraints(pub Vec<(Keyword, Limit)>);
 
 impl Constraints {
-    /// Whether an integer under these constraints can never be negative.
-    pub(crate) fn non_negative(&self) -> bool {
-        self.minimum
-            .as_ref()
-            .and_then(serde_json::Number::as_f64)
-            .is_some_and(|m| m >= 0.0)
+    /// The value of `keyword`, if written.
+    pub(crate) fn get(&self, keyword: Keyword) -> Option<&Limit> {
+        self.0.iter().find(|(k, _)| *k == keyword).map(|(_, v)| v)
+    }
+
+    /// The value of a bound, as a number.
+    pub(crate) fn number(&self, keyword: Keyword) -> Option<f64> {
+        self.get(keyword).and_then(Limit::as_f64)
     }
 }

@@ -7,7 +7,7 @@
 use saphyr::Scalar;
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Diagnostic, Diagnostics, codes};
 use crate::source::{Source, Span};
 
 /// One node of the document.
@@ -108,8 +108,8 @@ pub(crate) fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
             Err(e) => {
                 let at = source.byte_of_char(e.marker().index());
                 builder.diags.push(
-                    Diagnostic::error(
-                        "yaml-syntax",
+                    Diagnostic::new(
+                        &codes::YAML_SYNTAX,
                         format!("invalid YAML: {}", e.info()),
                         Span::new(at, at),
                     )
@@ -256,7 +256,7 @@ impl Builder<'_, '_> {
                     self.expanded += node.size();
                     if self.expanded > ALIAS_BUDGET {
                         self.diags.push(
-                            Diagnostic::error("yaml-syntax", "aliases here expand to too many nodes", span)
+                            Diagnostic::new(&codes::YAML_SYNTAX, "aliases here expand to too many nodes", span)
                                 .help(format!("a manifest's aliases may expand to at most {ALIAS_BUDGET} nodes; write the values out")),
                         );
                         self.ignore_rest = true;
@@ -268,7 +268,7 @@ impl Builder<'_, '_> {
             }
             Event::DocumentStart(_) if self.root.is_some() => {
                 self.diags.push(
-                    Diagnostic::error("yaml-syntax", "a manifest is one YAML document, but a second one starts here", span)
+                    Diagnostic::new(&codes::YAML_SYNTAX, "a manifest is one YAML document, but a second one starts here", span)
                         .help("remove the `---` and everything after it, or merge it into the first document"),
                 );
                 self.ignore_rest = true;
@@ -301,8 +301,8 @@ impl Builder<'_, '_> {
                         .find(|(e, _)| e.key_text() == k.key_text() && !k.key_text().is_empty())
                     {
                         self.diags.push(
-                            Diagnostic::error(
-                                "duplicate-key",
+                            Diagnostic::new(
+                                &codes::DUPLICATE_KEY,
                                 format!(
                                     "the key `{}` is written twice in this mapping",
                                     k.key_text()
@@ -310,8 +310,7 @@ impl Builder<'_, '_> {
                                 k.span,
                             )
                             .label("written again here")
-                            .related(first.span, "first written here")
-                            .help("keep one of the two entries"),
+                            .related(first.span, "first written here"),
                         );
                     } else {
                         entries.push((k, node));

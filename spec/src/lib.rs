@@ -13,7 +13,7 @@ mod revision;
 pub mod uri_template;
 
 pub use headers::{MCP_HEADER, strip_mcp_headers};
-pub use hints::{CacheHint, PublishedHints};
+pub use hints::{CacheHint, Hint, PublishedHints};
 pub use revision::{Revision, UnknownRevision};
 
 /// The name of the Rust file the generator writes into `OUT_DIR`, as a literal, for macros

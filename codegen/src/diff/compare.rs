@@ -4,6 +4,8 @@
 use mcp_contract_spec::planning::Encoding;
 
 use super::rules::*;
+use crate::hint::Hint;
+use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
     Contract, Field, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema, ToolDef,
 };
@@ -356,23 +358,12 @@ impl<'c> Differ<'c> {
 
     /// Compares the resolved hints (effect plus overrides), which is what a client acts on.
     fn hints(&mut self, o: &ToolDef, n: &ToolDef, path: &str) {
-        // (key, old, new, the value that promises safety)
-        let pairs = [
-            ("read_only", o.hints.read_only, n.hints.read_only, true),
-            (
-                "destructive",
-                o.hints.destructive,
-                n.hints.destructive,
-                false,
-            ),
-            ("idempotent", o.hints.idempotent, n.hints.idempotent, true),
-            ("open_world", o.hints.open_world, n.hints.open_world, false),
-        ];
-        for (key, was, is, safe) in pairs {
+        for hint in Hint::ALL {
+            let (key, was, is) = (hint.key(), o.hints.get(hint), n.hints.get(hint));
             if was == is {
                 continue;
             }
-            let rule = if is == safe {
+            let rule = if is == hint.safe() {
                 &HINT_SAFER
             } else {
                 &HINT_NO_LESS_SAFE
@@ -584,11 +575,34 @@ impl<'c> Differ<'c> {
     fn constraints(&mut self, o: &Schema, n: &Schema, path: &str, name: &str, at: Span) {
         let (oc, nc) = (&o.constraints, &n.constraints);
         let mut found: Vec<(bool, String)> = Vec::new();
-        // A lower bound tightens when it appears or grows; an upper one when it appears or shrinks.
-        let mut bound = |key: &str, was: Option<f64>, is: Option<f64>, lower: bool| {
+        for def in &KEYWORDS {
+            let key = def.name;
+            let (was, is) = (oc.get(def.keyword), nc.get(def.keyword));
+            if was == is {
+                continue;
+            }
+            let lower = match def.bound {
+                Bound::Lower(_) => true,
+                Bound::Upper => false,
+                Bound::Other => {
+                    found.push(match (was, is) {
+                        (Some(w), Some(i)) => (
+                            true,
+                            format!("`{name}` changed its {key} from `{w}` to `{i}`"),
+                        ),
+                        (None, Some(i)) => (true, format!("`{name}` gained the {key} `{i}`")),
+                        (Some(w), _) => (false, format!("`{name}` lost the {key} `{w}`")),
+                        (None, None) => continue,
+                    });
+                    continue;
+                }
+            };
+            // A lower bound tightens when it appears or grows; an upper one when it appears
+            // or shrinks.
+            let (was, is) = (was.and_then(Limit::as_f64), is.and_then(Limit::as_f64));
             let tighter = match (was, is) {
-                (None, None) => return,
-                (Some(w), Some(i)) if w == i => return,
+                (Some(w), Some(i)) if w == i => continue,
+                (None, None) => continue,
                 (None, Some(_)) => true,
                 (Some(_), None) => false,
                 (Some(w), Some(i)) => (i > w) == lower,
@@ -598,40 +612,6 @@ impl<'c> Differ<'c> {
                 tighter,
                 format!("`{name}` changed {key} from {} to {}", show(was), show(is)),
             ));
-        };
-        let count = |v: Option<u64>| v.map(|v| v as f64);
-        let number = |v: &Option<serde_json::Number>| v.as_ref().and_then(|n| n.as_f64());
-        bound(
-            "minLength",
-            count(oc.min_length),
-            count(nc.min_length),
-            true,
-        );
-        bound(
-            "maxLength",
-            count(oc.max_length),
-            count(nc.max_length),
-            false,
-        );
-        bound("minimum", number(&oc.minimum), number(&nc.minimum), true);
-        bound("maximum", number(&oc.maximum), number(&nc.maximum), false);
-        bound("minItems", count(oc.min_items), count(nc.min_items), true);
-        bound("maxItems", count(oc.max_items), count(nc.max_items), false);
-        // Whether one pattern or format accepts more than another is undecidable in general,
-        // so any new or changed one counts as tightening; only a removal loosens.
-        for (key, was, is) in [
-            ("pattern", &oc.pattern, &nc.pattern),
-            ("format", &oc.format, &nc.format),
-        ] {
-            match (was, is) {
-                (Some(w), Some(i)) if w != i => found.push((
-                    true,
-                    format!("`{name}` changed its {key} from `{w}` to `{i}`"),
-                )),
-                (None, Some(i)) => found.push((true, format!("`{name}` gained the {key} `{i}`"))),
-                (Some(w), None) => found.push((false, format!("`{name}` lost the {key} `{w}`"))),
-                _ => {}
-            }
         }
         for (tighter, message) in found {
             let rule = if tighter {

@@ -39,7 +39,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::manifest::HINT_KEYS;
+use crate::hint::HINT_KEYS;
 
 /// The title of the schema's root.
 pub(crate) const TITLE: &str = "mcp-contract tools.yaml";

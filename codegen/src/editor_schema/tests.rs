@@ -14,7 +14,7 @@ use std::path::Path;
 
 use crate::diagnostic::Diagnostics;
 use crate::editor_schema::{self as format, editor_schema as manifest_schema};
-use crate::manifest::HINT_KEYS;
+use crate::hint::HINT_KEYS;
 use crate::{Diagnostic, Source, load, write as output, yaml};
 use serde_json::{Map, Value, json};
 
@@ -430,7 +430,7 @@ fn the_decoder_reads_every_key_with_the_value_types_the_schema_gives() {
                 object_mut(&mut manifest, pointer).insert(key.clone(), sample.clone());
                 let complaints: Vec<Diagnostic> = diagnostics(&manifest)
                     .into_iter()
-                    .filter(|d| matches!(d.code, "unknown-key" | "wrong-type"))
+                    .filter(|d| matches!(d.code.as_str(), "unknown-key" | "wrong-type"))
                     .collect();
                 assert!(
                     complaints.is_empty(),
@@ -453,7 +453,7 @@ fn every_object_requires_the_keys_the_loader_reports_missing() {
         *manifest.pointer_mut(pointer).expect("the object") = json!({});
         let mut missing = BTreeSet::new();
         for d in diagnostics(&manifest) {
-            match d.code {
+            match d.code.as_str() {
                 "missing-field" => {
                     let (_, rest) = d
                         .message
@@ -1022,4 +1022,45 @@ fn the_checked_in_schema_is_current() {
          MCP_CONTRACT_BLESS=1 cargo test -p mcp-contract-codegen --features editor-schema editor_schema\n\n\
          and commit the result."
     );
+}
+
+/// The constraint keywords an editor offers, and the ones it says each JSON type takes, are
+/// the table's (`keyword::KEYWORDS`).
+#[test]
+fn the_constraint_keywords_are_the_tables() {
+    use crate::keyword::KEYWORDS;
+    let schema = manifest_schema();
+    let property = object_schema(&schema, "/tools/0/parameters/when");
+    let offered = property_names(property);
+    for def in &KEYWORDS {
+        assert!(
+            offered.contains(def.name),
+            "the editor schema offers no `{}`",
+            def.name
+        );
+    }
+    let types = schema["$defs"]["JsonType"]["oneOf"]
+        .as_array()
+        .expect("the JSON types are a choice");
+    for branch in types {
+        let ty = branch["const"].as_str().expect("a JSON type");
+        let description = branch["description"].as_str().unwrap_or_default();
+        let said = names(
+            description
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|word| KEYWORDS.iter().any(|d| d.name == *word)),
+        );
+        let applies = names(
+            KEYWORDS
+                .iter()
+                .filter(|d| d.applies_to.contains(&ty))
+                .map(|d| d.name),
+        );
+        assert_eq!(
+            said, applies,
+            "the editor schema says `{ty}` takes {said:?}, the table {applies:?}"
+        );
+    }
 }

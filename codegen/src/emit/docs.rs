@@ -5,6 +5,8 @@ use mcp_contract_spec::planning::Encoding;
 use minijinja::Environment;
 use serde_json::{Value, json};
 
+use crate::hint::Hint;
+use crate::keyword::Limit;
 use crate::model::*;
 
 /// The README table goes between these two lines, which the user places.
@@ -141,7 +143,6 @@ fn cell(value: minijinja::Value) -> String {
 }
 
 fn tool_view(c: &Contract, t: &ToolDef) -> Value {
-    let h = &t.published_hints;
     let shown = |v: Option<bool>| v.map_or("*unset*".to_owned(), |b| b.to_string());
     let mut parameters = Vec::new();
     for f in &t.parameters {
@@ -174,12 +175,10 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "summary": first_sentence(&t.description),
         "description": t.published_description,
         "read_only": t.hints.read_only,
-        "hints": {
-            "read_only": shown(h.read_only),
-            "destructive": shown(h.destructive),
-            "idempotent": shown(h.idempotent),
-            "open_world": shown(h.open_world),
-        },
+        "hints": Hint::ALL
+            .map(|hint| (hint.key().to_owned(), shown(t.published_hints.get(hint)).into()))
+            .into_iter()
+            .collect::<serde_json::Map<_, _>>(),
         "parameters": parameters,
         "why": t.why,
         "output": output,
@@ -264,20 +263,13 @@ fn type_name(c: &Contract, s: &Schema) -> String {
 }
 
 fn constraints(c: &Constraints) -> String {
-    let mut parts = Vec::new();
-    let mut push = |name: &str, value: Option<String>| {
-        if let Some(v) = value {
-            parts.push(format!("{name} {v}"));
-        }
-    };
-    push("minLength", c.min_length.map(|v| v.to_string()));
-    push("maxLength", c.max_length.map(|v| v.to_string()));
-    push("pattern", c.pattern.as_ref().map(|p| format!("`{p}`")));
-    push("format", c.format.clone());
-    push("minimum", c.minimum.as_ref().map(ToString::to_string));
-    push("maximum", c.maximum.as_ref().map(ToString::to_string));
-    push("minItems", c.min_items.map(|v| v.to_string()));
-    push("maxItems", c.max_items.map(|v| v.to_string()));
+    let parts: Vec<String> =
+        c.0.iter()
+            .map(|(keyword, value)| match value {
+                Limit::Text(pattern) => format!("{} `{pattern}`", keyword.name()),
+                value => format!("{} {value}", keyword.name()),
+            })
+            .collect();
     parts.join(", ")
 }
 

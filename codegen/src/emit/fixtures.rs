@@ -3,9 +3,10 @@
 //! the two catches an emitter that drifts.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 use serde_json::{Map, Value};
 
+use crate::hint::Hint;
 use crate::model::*;
 
 /// `pub static FIXTURES: &[ToolFixture]`, one per tool in manifest order.
@@ -13,17 +14,13 @@ pub(crate) fn fixtures(c: &Contract) -> TokenStream {
     let items = c.tools.iter().map(|t| {
         let name = &t.name;
         let title = &t.title;
-        let h = &t.published_hints;
-        let hint = |v: Option<bool>| match v {
-            Some(b) => quote!(Some(#b)),
-            None => quote!(None),
-        };
-        let (read_only, destructive, idempotent, open_world) = (
-            hint(h.read_only),
-            hint(h.destructive),
-            hint(h.idempotent),
-            hint(h.open_world),
-        );
+        let hints = Hint::ALL.map(|h| {
+            let field = format_ident!("{}", h.key());
+            match t.published_hints.get(h) {
+                Some(b) => quote!(#field: Some(#b)),
+                None => quote!(#field: None),
+            }
+        });
         let properties = t.parameters.iter().map(|f| &f.name);
         let required = t.parameters.iter().filter(|f| f.required).map(|f| &f.name);
         let sentences = t.sentences.iter().map(|&i| &c.sentences[i].text);
@@ -40,12 +37,7 @@ pub(crate) fn fixtures(c: &Contract) -> TokenStream {
             ::mcp_contract::codegen::ToolFixture {
                 name: #name,
                 title: #title,
-                hints: ::mcp_contract::codegen::PublishedHints {
-                    read_only: #read_only,
-                    destructive: #destructive,
-                    idempotent: #idempotent,
-                    open_world: #open_world,
-                },
+                hints: ::mcp_contract::codegen::PublishedHints { #(#hints),* },
                 properties: &[#(#properties),*],
                 required: &[#(#required),*],
                 sentences: &[#(#sentences),*],

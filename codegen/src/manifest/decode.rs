@@ -3,7 +3,9 @@
 
 use super::reader::{Decoder, Fields};
 use super::*;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, codes};
+use crate::hint::Hint;
+use crate::keyword::{KEYWORDS, Limit, Operand};
 use crate::source::Spanned;
 use crate::yaml::{Node, NodeKind};
 
@@ -149,9 +151,11 @@ fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>>
         NodeKind::Str(s) if s == "all" => Some(Spanned::new(HintPolicy::All, node.span)),
         NodeKind::Str(s) if s == "minimal" => Some(Spanned::new(
             HintPolicy::OmitOnReadOnly(
-                ["destructive", "idempotent"]
-                    .map(|h| Spanned::new(h.to_owned(), node.span))
-                    .into(),
+                Hint::ALL
+                    .into_iter()
+                    .filter(|h| h.omissible())
+                    .map(|h| Spanned::new(h, node.span))
+                    .collect(),
             ),
             node.span,
         )),
@@ -161,33 +165,50 @@ fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>>
                 .require(de, "omit_on_read_only")
                 .map(|n| de.strings(n, "a hint name"));
             f.finish(de);
-            Some(Spanned::new(HintPolicy::OmitOnReadOnly(omit?), node.span))
+            let omit = omit?
+                .into_iter()
+                .filter_map(|name| match Hint::from_key(&name.value) {
+                    Some(hint) => Some(Spanned::new(hint, name.span)),
+                    None => {
+                        de.diags.push(cannot_omit(&name));
+                        None
+                    }
+                })
+                .collect();
+            Some(Spanned::new(HintPolicy::OmitOnReadOnly(omit), node.span))
         }
         _ => {
             de.diags.push(
-                Diagnostic::error("unknown-hint-policy", "unknown hint policy", node.span)
-                    .label("not a hint policy")
-                    .help("write `all`, `minimal`, or `{omit_on_read_only: [idempotent]}`"),
+                Diagnostic::new(
+                    &codes::UNKNOWN_HINT_POLICY,
+                    "unknown hint policy",
+                    node.span,
+                )
+                .label("not a hint policy"),
             );
             None
         }
     }
 }
 
-/// The four hint keys, with the names they are written under.
-pub(crate) const HINT_KEYS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
+/// `bad-hint-policy`: a name in `omit_on_read_only` that no policy may leave out, whether it
+/// is no hint at all (reported here) or one with meaning on a read-only tool (reported by
+/// the validator).
+pub(crate) fn cannot_omit<T: std::fmt::Display>(name: &Spanned<T>) -> Diagnostic {
+    Diagnostic::new(
+        &codes::BAD_HINT_POLICY,
+        format!("`{}` cannot be left out on read-only tools", name.value),
+        name.span,
+    )
+}
 
 fn hints(node: &Node, de: &mut Decoder<'_>, what: &'static str) -> Option<Hints> {
     let mut f = de.fields(node, what)?;
-    let [read_only, destructive, idempotent, open_world] =
-        HINT_KEYS.map(|k| f.get(k).and_then(|n| de.bool(n, "a hint")));
+    let values = Hint::ALL.map(|h| f.get(h.key()).and_then(|n| de.bool(n, "a hint")));
     f.finish(de);
     Some(Hints {
         span: node.span,
-        read_only,
-        destructive,
-        idempotent,
-        open_world,
+        values,
     })
 }
 
@@ -338,10 +359,11 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
         if s == "text" {
             return Some(Output::Text);
         }
-        de.diags.push(
-            Diagnostic::error("unknown-output", format!("unknown output `{s}`"), node.span)
-                .help("write `output: text`, or a mapping with `properties:`"),
-        );
+        de.diags.push(Diagnostic::new(
+            &codes::UNKNOWN_OUTPUT,
+            format!("unknown output `{s}`"),
+            node.span,
+        ));
         return None;
     }
     let mut f = de.fields(node, "`output`")?;
@@ -362,8 +384,8 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
     f.finish(de);
     if s.properties.is_none() {
         de.diags.push(
-            Diagnostic::error(
-                "missing-field",
+            Diagnostic::new(
+                &codes::MISSING_FIELD,
                 "`output` is missing the required key `properties`",
                 node.span,
             )
@@ -410,14 +432,11 @@ fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
     let example = f.get("example");
     let examples = f.get("examples");
     if let (Some(_), Some(both)) = (example, examples) {
-        de.diags.push(
-            Diagnostic::error(
-                "example-and-examples",
-                "write `example` or `examples`, not both",
-                both.span,
-            )
-            .help("move the single example into the `examples` list"),
-        );
+        de.diags.push(Diagnostic::new(
+            &codes::EXAMPLE_AND_EXAMPLES,
+            "write `example` or `examples`, not both",
+            both.span,
+        ));
     }
     if let Some(n) = example {
         s.examples.push(Spanned::new(n.to_json(), n.span));
@@ -439,13 +458,23 @@ fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
     s.properties = f
         .get("properties")
         .map(|n| properties(n, de, "`properties`"));
-    s.min_length = f.get("minLength").and_then(|n| de.count(n, "`minLength`"));
-    s.max_length = f.get("maxLength").and_then(|n| de.count(n, "`maxLength`"));
-    s.pattern = f.get("pattern").and_then(|n| de.string(n, "`pattern`"));
-    s.format = f.get("format").and_then(|n| de.string(n, "`format`"));
-    s.minimum = f.get("minimum").and_then(|n| de.number(n, "`minimum`"));
-    s.maximum = f.get("maximum").and_then(|n| de.number(n, "`maximum`"));
-    s.min_items = f.get("minItems").and_then(|n| de.count(n, "`minItems`"));
-    s.max_items = f.get("maxItems").and_then(|n| de.count(n, "`maxItems`"));
+    for def in &KEYWORDS {
+        let Some(n) = f.get(def.name) else { continue };
+        let what = format!("`{}`", def.name);
+        let limit = match def.operand {
+            Operand::Count => de
+                .count(n, &what)
+                .map(|v| Spanned::new(Limit::Count(v.value), v.span)),
+            Operand::Number => de
+                .number(n, &what)
+                .map(|v| Spanned::new(Limit::Number(v.value), v.span)),
+            Operand::Text => de
+                .string(n, &what)
+                .map(|v| Spanned::new(Limit::Text(v.value), v.span)),
+        };
+        if let Some(limit) = limit {
+            s.constraints.push((def.keyword, limit));
+        }
+    }
     s
 }

@@ -5,12 +5,14 @@
 
 use serde_json::Value;
 
+use crate::hint::Hint;
+use crate::keyword::{Keyword, Limit};
 use crate::source::{Span, Spanned};
 
 mod decode;
 pub(crate) mod reader;
 
-pub(crate) use decode::{HINT_KEYS, decode};
+pub(crate) use decode::{cannot_omit, decode};
 
 /// A whole `tools.yaml`.
 #[derive(Debug, Default)]
@@ -148,7 +150,7 @@ pub(crate) enum HintPolicy {
     /// All four on every tool.
     All,
     /// The named hints are left out on read-only tools, where the spec gives them no meaning.
-    OmitOnReadOnly(Vec<Spanned<String>>),
+    OmitOnReadOnly(Vec<Spanned<Hint>>),
 }
 
 /// Four optional hints, as written on an effect or a tool.
@@ -156,14 +158,15 @@ pub(crate) enum HintPolicy {
 pub(crate) struct Hints {
     /// Where they are written.
     pub span: Span,
-    /// `readOnlyHint`.
-    pub read_only: Option<Spanned<bool>>,
-    /// `destructiveHint`.
-    pub destructive: Option<Spanned<bool>>,
-    /// `idempotentHint`.
-    pub idempotent: Option<Spanned<bool>>,
-    /// `openWorldHint`.
-    pub open_world: Option<Spanned<bool>>,
+    /// Each hint as written, in [`Hint::ALL`] order.
+    pub values: [Option<Spanned<bool>>; 4],
+}
+
+impl Hints {
+    /// One hint as written.
+    pub(crate) fn get(&self, hint: Hint) -> Option<&Spanned<bool>> {
+        self.values[hint as usize].as_ref()
+    }
 }
 
 /// A named effect: `effects: {read: {read_only: true, …}}`.
@@ -280,20 +283,16 @@ pub(crate) struct Schema {
     pub items: Option<Box<Schema>>,
     /// `properties:` for objects.
     pub properties: Option<Vec<Property>>,
-    /// `minLength:`.
-    pub min_length: Option<Spanned<u64>>,
-    /// `maxLength:`.
-    pub max_length: Option<Spanned<u64>>,
-    /// `pattern:`.
-    pub pattern: Option<Spanned<String>>,
-    /// `format:`.
-    pub format: Option<Spanned<String>>,
-    /// `minimum:`.
-    pub minimum: Option<Spanned<serde_json::Number>>,
-    /// `maximum:`.
-    pub maximum: Option<Spanned<serde_json::Number>>,
-    /// `minItems:`.
-    pub min_items: Option<Spanned<u64>>,
-    /// `maxItems:`.
-    pub max_items: Option<Spanned<u64>>,
+    /// The constraint keywords written, in [`KEYWORDS`](crate::keyword::KEYWORDS) order.
+    pub constraints: Vec<(Keyword, Spanned<Limit>)>,
+}
+
+impl Schema {
+    /// The value written for `keyword`, if any.
+    pub(crate) fn constraint(&self, keyword: Keyword) -> Option<&Spanned<Limit>> {
+        self.constraints
+            .iter()
+            .find(|(k, _)| *k == keyword)
+            .map(|(_, v)| v)
+    }
 }

@@ -3,7 +3,7 @@
 //! Each reader returns `None` after recording a diagnostic, so a caller carries on with the
 //! rest of the manifest and the user sees every problem in one build.
 
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Diagnostic, Diagnostics, codes, suggest};
 use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
 
@@ -16,8 +16,8 @@ pub(crate) struct Decoder<'d> {
 impl Decoder<'_> {
     fn mismatch(&mut self, node: &Node, expected: &str, what: &str) {
         self.diags.push(
-            Diagnostic::error(
-                "wrong-type",
+            Diagnostic::new(
+                &codes::WRONG_TYPE,
                 format!("{what} must be {expected}, found {}", node.kind_name()),
                 node.span,
             )
@@ -178,8 +178,8 @@ impl<'n> Fields<'n> {
         let node = self.get(key);
         if node.is_none() {
             de.diags.push(
-                Diagnostic::error(
-                    "missing-field",
+                Diagnostic::new(
+                    &codes::MISSING_FIELD,
                     format!("{} is missing the required key `{key}`", self.what),
                     self.first_key_span(),
                 )
@@ -202,8 +202,8 @@ impl<'n> Fields<'n> {
                 continue;
             }
             let name = key.key_text();
-            let mut d = Diagnostic::error(
-                "unknown-key",
+            let mut d = Diagnostic::new(
+                &codes::UNKNOWN_KEY,
                 format!("unknown key `{name}` in {}", self.what),
                 key.span,
             )
@@ -219,14 +219,4 @@ impl<'n> Fields<'n> {
             de.diags.push(d);
         }
     }
-}
-
-/// The known name closest to `name`, if it is close enough to be a likely typo.
-pub(crate) fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| (strsim::jaro_winkler(name, k), *k))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, k)| k)
 }

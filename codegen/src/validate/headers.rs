@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use super::Validator;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, codes};
+use crate::keyword::Keyword;
 use crate::model::*;
 use crate::source::{Span, Spanned};
 
@@ -63,30 +64,30 @@ impl Validator<'_> {
     ) {
         let (name, span) = (header.value.as_str(), header.span);
         if name.is_empty() || !name.bytes().all(is_tchar) {
-            self.error(
-                "bad-header",
+            self.report(
+                &codes::BAD_HEADER,
                 format!("`{name}` is not an HTTP header token"),
                 span,
-                "use letters, digits and `-` (an RFC 9110 token), such as `Region`; it is sent as `Mcp-Param-{name}`",
             );
         }
         if !reachable {
-            self.error(
-                "header-unreachable",
-                format!("`{}` sits inside an array, where a header cannot reach it", field.name),
+            self.report(
+                &codes::HEADER_UNREACHABLE,
+                format!(
+                    "`{}` sits inside an array, where a header cannot reach it",
+                    field.name
+                ),
                 span,
-                "only parameters reached through object properties can be mirrored; remove `header:`",
             );
         }
         if let Some(first) = seen.insert(name.to_ascii_lowercase(), span) {
             self.diags.push(
-                Diagnostic::error(
-                    "duplicate-header",
+                Diagnostic::new(
+                    &codes::DUPLICATE_HEADER,
                     format!("the header `{name}` is used twice in `{}`", tool.name),
                     span,
                 )
-                .related(first, "first used here (header names ignore case)")
-                .help("give each mirrored parameter a header of its own"),
+                .related(first, "first used here (header names ignore case)"),
             );
         }
         let mut schema = &field.schema;
@@ -100,29 +101,28 @@ impl Validator<'_> {
         match &schema.kind {
             Kind::String | Kind::Boolean | Kind::Enum(_) => {}
             Kind::Integer => {
-                let c = &schema.constraints;
-                let within = |n: &Option<serde_json::Number>| {
-                    n.as_ref()
-                        .and_then(serde_json::Number::as_f64)
+                let within = |bound| {
+                    schema
+                        .constraints
+                        .number(bound)
                         .is_some_and(|v| v.abs() <= SAFE_INTEGER)
                 };
-                if !within(&c.minimum) || !within(&c.maximum) {
-                    self.error(
-                        "header-integer-range",
+                if !within(Keyword::Minimum) || !within(Keyword::Maximum) {
+                    self.report(
+                        &codes::HEADER_INTEGER_RANGE,
                         format!("the header `{name}` carries an integer without bounds inside ±(2^53−1)"),
                         span,
-                        "give the parameter `minimum:` and `maximum:` within ±9007199254740991",
                     );
                 }
             }
             Kind::Number => self.error(
-                "header-type",
+                &codes::HEADER_TYPE,
                 format!("the header `{name}` is on a `number`"),
                 span,
                 "headers carry strings, integers and booleans only; use `type: integer` or drop `header:`",
             ),
             Kind::Array(_) | Kind::Object(_) | Kind::Named(_) => self.error(
-                "header-type",
+                &codes::HEADER_TYPE,
                 format!("the header `{name}` is on a value with structure"),
                 span,
                 "headers carry strings, integers and booleans only",

@@ -1,11 +1,9 @@
-//! Planning metadata and groups: the artifact contract, complete operations and tool groups
-//! (seed 003), checked once every tool is built, since they refer to each other.
+//! Planning metadata (seed 003): the artifact contract and complete operations, checked once
+//! every tool is built, since they refer to each other; tools' groups are filled in here too.
 //!
 //! The rules come from `mcp_contract_spec::planning`, which the runtime's
 //! `mcp_contract::metadata` parsers apply to any server's `tools/list`; here they are proved at
 //! build time, with the manifest line to fix.
-
-use std::collections::{HashMap, HashSet};
 
 use mcp_contract_spec::planning::{
     self as spec, CompositionProblem, Consumed, Encoding, Mode, Produced, WORKSPACE_DIRECTORY,
@@ -14,11 +12,11 @@ use mcp_contract_spec::planning::{
 use mcp_contract_spec::pointer::{self, SchemaNode};
 
 use super::Validator;
-use crate::diagnostic::Diagnostic;
-use crate::ident;
+use super::names::Referent;
+use crate::diagnostic::codes;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
-use crate::source::{Span, Spanned};
+use crate::source::Spanned;
 
 /// Kinds every manifest knows, with what each stands for.
 pub(crate) const STANDARD_KINDS: [(&str, &str); 1] = [(
@@ -34,6 +32,16 @@ pub(crate) const DEFAULT_COMPOSITION_KEY: &str = "io.github.mcp-contract/composi
 impl Validator<'_> {
     /// The `_meta` keys and the kind vocabulary.
     pub(super) fn planning(&mut self, manifest: &Manifest) -> Planning {
+        let (artifacts_key, composition_key) = self.planning_keys(manifest);
+        Planning {
+            artifacts_key,
+            composition_key,
+            kinds: self.kinds(manifest),
+        }
+    }
+
+    /// The `_meta` keys of the artifact and composition contracts, which must differ.
+    fn planning_keys(&mut self, manifest: &Manifest) -> (String, String) {
         let mut key = |written: Option<&Spanned<String>>, default: &str| match written {
             Some(k) if self.meta_key(k) => k.value.clone(),
             _ => default.to_owned(),
@@ -67,43 +75,47 @@ impl Validator<'_> {
             // artifacts key is written, at that key, which takes the composition's default.
             if let Some(k) = composition.filter(|_| written(composition)) {
                 self.error(
-                    "duplicate-meta-key",
+                    &codes::DUPLICATE_META_KEY,
                     format!("`{}` is already the artifacts key", k.value),
                     k.span,
                     "publish the two contracts under different `_meta` keys",
                 );
             } else if let Some(k) = artifacts.filter(|_| written(artifacts)) {
                 self.error(
-                    "duplicate-meta-key",
+                    &codes::DUPLICATE_META_KEY,
                     format!("`{}` is where the composition contract is published", k.value),
                     k.span,
                     "choose another key, or move the composition contract with `composition: {meta_key: ...}`",
                 );
             }
         }
+        (artifacts_key, composition_key)
+    }
+
+    /// The artifact kinds, standard ones first, with what each stands for.
+    fn kinds(&mut self, manifest: &Manifest) -> Vec<(String, String)> {
         let mut kinds: Vec<(String, String)> = STANDARD_KINDS
             .iter()
             .map(|(k, d)| ((*k).to_owned(), (*d).to_owned()))
             .collect();
         for (name, description) in manifest.artifacts.iter().flat_map(|a| &a.kinds) {
             if !is_kind(&name.value) {
-                self.error(
-                    "bad-kind",
+                self.report(
+                    &codes::BAD_KIND,
                     format!("`{}` is not a valid artifact kind", name.value),
                     name.span,
-                    "write dot-separated lowercase words, such as `workspace.file`",
                 );
+                self.refused.refuse(Referent::ArtifactKind, &name.value);
             } else if kinds.iter().any(|(k, _)| *k == name.value) {
-                self.error(
-                    "duplicate-kind",
+                self.report(
+                    &codes::DUPLICATE_KIND,
                     format!("`{}` is a standard kind", name.value),
                     name.span,
-                    "remove it; standard kinds are always known",
                 );
             } else {
                 if description.value.trim().is_empty() {
                     self.error(
-                        "empty-text",
+                        &codes::EMPTY_TEXT,
                         format!("the description of the kind `{}` is empty", name.value),
                         description.span,
                         "say what the kind stands for",
@@ -112,30 +124,12 @@ impl Validator<'_> {
                 kinds.push((name.value.clone(), description.value.trim().to_owned()));
             }
         }
-        Planning {
-            artifacts_key,
-            composition_key,
-            kinds,
-        }
+        kinds
     }
 
     /// Fills each built tool's artifacts, composition and groups, and the contract's groups.
     pub(super) fn relations(&mut self, manifest: &Manifest, contract: &mut Contract) {
         let groups = self.groups(manifest);
-        // Names already refused where they are declared: a tool that uses one is not told again.
-        let refused_groups: Vec<&str> = manifest
-            .groups
-            .iter()
-            .map(|g| g.name.value.as_str())
-            .filter(|n| !is_group_name(n))
-            .collect();
-        let refused_kinds: Vec<&str> = manifest
-            .artifacts
-            .iter()
-            .flat_map(|a| &a.kinds)
-            .map(|(k, _)| k.value.as_str())
-            .filter(|k| !is_kind(k))
-            .collect();
         let mut membership_reported = false;
         for t in &manifest.tools {
             // The tool this entry built; an entry skipped for its name (a duplicate, say) has
@@ -150,172 +144,54 @@ impl Validator<'_> {
             let artifacts = t
                 .artifacts
                 .as_ref()
-                .map(|a| self.artifacts(a, contract, &contract.tools[i], &refused_kinds));
+                .map(|a| self.artifacts(a, contract, &contract.tools[i]));
             let encapsulates = t
                 .complete_operation
                 .as_ref()
                 .map(|list| self.encapsulates(list, &contract.tools[i].name, manifest))
                 .unwrap_or_default();
-            let (member_of, reported) = self.membership(t, &groups, &refused_groups);
+            let (member_of, reported) = self.membership(t, &groups);
             membership_reported |= reported;
-            let planning = &contract.planning;
-            let published: Vec<&str> = [
-                (artifacts.is_some(), planning.artifacts_key.as_str()),
-                (!encapsulates.is_empty(), planning.composition_key.as_str()),
-            ]
-            .into_iter()
-            .filter_map(|(used, key)| used.then_some(key))
-            .collect();
-            for (key, _) in t
-                .meta
-                .iter()
-                .filter(|(k, _)| published.contains(&k.value.as_str()))
-            {
-                self.error(
-                    "duplicate-meta-key",
-                    format!(
-                        "`{}` is where this tool's planning metadata is published",
-                        key.value
-                    ),
-                    key.span,
-                    "remove this `_meta` entry; `artifacts:` and `complete_operation:` publish it",
-                );
-            }
+            self.planning_keys_are_free(t, &contract.planning, &artifacts, &encapsulates);
             let tool = &mut contract.tools[i];
             tool.artifacts = artifacts;
             tool.encapsulates = encapsulates;
             tool.groups = member_of;
         }
         self.cycles(manifest, contract);
-        // A group is empty when no tool entry lists it, built or not. While some tool's groups
-        // are wrong the report waits: fixing them (a misspelt name, a missing list) may be
-        // what fills the group.
-        let listed: HashSet<&str> = manifest
-            .tools
-            .iter()
-            .flat_map(|t| &t.groups)
-            .map(|g| g.value.as_str())
-            .collect();
-        let report_empty = !membership_reported && !manifest.tools.is_empty();
-        contract.groups = groups
-            .into_iter()
-            .map(|(name, description, span)| {
-                let tools: Vec<String> = contract
-                    .tools
-                    .iter()
-                    .filter(|t| t.groups.contains(&name))
-                    .map(|t| t.name.clone())
-                    .collect();
-                if report_empty && !listed.contains(name.as_str()) {
-                    self.error(
-                        "empty-group",
-                        format!("no tool belongs to the group `{name}`"),
-                        span,
-                        "list the group under a tool's `groups:`, or remove it",
-                    );
-                }
-                GroupDef {
-                    constant: ident::shouty(&name),
-                    name,
-                    description,
-                    tools,
-                    span,
-                }
-            })
-            .collect();
+        contract.groups = self.group_defs(manifest, contract, groups, membership_reported);
     }
 
-    /// The declared groups: name, description and where the name is written.
-    fn groups(&mut self, manifest: &Manifest) -> Vec<(String, String, Span)> {
-        let mut out = Vec::new();
-        // Each group becomes a constant of the generated `groups` module.
-        let mut constants: HashMap<String, Span> = HashMap::new();
-        for g in &manifest.groups {
-            if !is_group_name(&g.name.value) {
-                self.error(
-                    "bad-group-name",
-                    format!("`{}` is not a valid group name", g.name.value),
-                    g.name.span,
-                    "a group's name is its HTTP route: a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`",
-                );
-                continue;
-            }
-            let constant = ident::shouty(&g.name.value);
-            if let Some(&first) = constants.get(&constant) {
-                // Still a group: the tools that list it are not told it is unknown.
-                self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
-                        format!(
-                            "the group `{}` becomes the Rust constant `groups::{constant}`, which another group already has",
-                            g.name.value
-                        ),
-                        g.name.span,
-                    )
-                    .related(first, "this group has the same Rust name")
-                    .help("rename one of the groups so they differ other than in `-` and `_`"),
-                );
-            } else {
-                constants.insert(constant, g.name.span);
-            }
-            let description = g
-                .description
-                .as_ref()
-                .map(|d| d.value.trim().to_owned())
-                .unwrap_or_default();
-            if let Some(d) = &g.description
-                && description.is_empty()
-            {
-                self.error(
-                    "empty-text",
-                    "the group's description is empty",
-                    d.span,
-                    "say what the group's tools are for",
-                );
-            }
-            out.push((g.name.value.clone(), description, g.name.span));
-        }
-        out
-    }
-
-    /// The groups a tool lists; once groups are declared, every tool belongs to one. Also
-    /// says whether a listed group was unknown or the list was missing.
-    fn membership(
+    /// A tool's own `_meta` may not write the keys its planning metadata is published under.
+    fn planning_keys_are_free(
         &mut self,
         t: &raw::Tool,
-        groups: &[(String, String, Span)],
-        refused: &[&str],
-    ) -> (Vec<String>, bool) {
-        let mut out: Vec<String> = Vec::new();
-        let mut reported = false;
-        for g in &t.groups {
-            if out.contains(&g.value) {
-                self.error(
-                    "duplicate-group",
-                    format!("the group `{}` is listed twice", g.value),
-                    g.span,
-                    "list each group once",
-                );
-            } else if groups.iter().any(|(n, _, _)| *n == g.value) {
-                out.push(g.value.clone());
-            } else if !refused.contains(&g.value.as_str()) {
-                self.unknown(g, "group", groups.iter().map(|(n, _, _)| n.as_str()));
-                reported = true;
-            }
-        }
-        if t.groups.is_empty()
-            && !groups.is_empty()
-            && let Some(name) = &t.name
+        planning: &Planning,
+        artifacts: &Option<ArtifactsDef>,
+        encapsulates: &[String],
+    ) {
+        let published: Vec<&str> = [
+            (artifacts.is_some(), planning.artifacts_key.as_str()),
+            (!encapsulates.is_empty(), planning.composition_key.as_str()),
+        ]
+        .into_iter()
+        .filter_map(|(used, key)| used.then_some(key))
+        .collect();
+        for (key, _) in t
+            .meta
+            .iter()
+            .filter(|(k, _)| published.contains(&k.value.as_str()))
         {
             self.error(
-                "missing-group",
-                format!("the tool `{}` belongs to no group", name.value),
-                name.span,
-                "add `groups: [...]`; over HTTP each group is served at its own route, and a tool in none would be unreachable",
+                &codes::DUPLICATE_META_KEY,
+                format!(
+                    "`{}` is where this tool's planning metadata is published",
+                    key.value
+                ),
+                key.span,
+                "remove this `_meta` entry; `artifacts:` and `complete_operation:` publish it",
             );
-            reported = true;
         }
-        (out, reported)
     }
 
     /// Checks one tool's artifacts against its own published schemas, read from the model.
@@ -324,66 +200,74 @@ impl Validator<'_> {
         a: &raw::ToolArtifacts,
         contract: &Contract,
         tool: &ToolDef,
-        refused_kinds: &[&str],
     ) -> ArtifactsDef {
         let input = SchemaRef::Fields(contract, &tool.parameters);
         let output = match &tool.output {
             OutputDef::Text => None,
             OutputDef::Object { fields, .. } => Some(SchemaRef::Fields(contract, fields)),
         };
+        // A pointer into a schema that lost a property to a rule may lead to that property.
+        let input_refused =
+            self.refused
+                .within_object(&contract.types, &tool.args_type(), &tool.parameters);
+        let output_refused = match &tool.output {
+            OutputDef::Text => false,
+            OutputDef::Object { fields, .. } => {
+                self.refused
+                    .within_object(&contract.types, &tool.output_type(), fields)
+            }
+        };
         let mut def = ArtifactsDef::default();
         if a.produces.is_empty() && a.consumes.is_empty() {
-            self.error(
-                "empty-artifacts",
+            self.report(
+                &codes::EMPTY_ARTIFACTS,
                 format!("`{}` declares artifacts but lists none", tool.name),
                 a.span,
-                "list what the tool `produces:` or `consumes:`, or remove `artifacts:`",
             );
         }
         for p in &a.produces {
-            let kind = self.kind(p.kind.as_ref(), &contract.planning, refused_kinds);
+            let kind = self.kind(p.kind.as_ref(), &contract.planning);
             if let Some(mode) = &p.mode
                 && Mode::from_name(&mode.value).is_none()
             {
-                self.error(
-                    "unknown-mode",
+                self.report(
+                    &codes::UNKNOWN_MODE,
                     format!("unknown artifact mode `{}`", mode.value),
                     mode.span,
-                    "the only mode is `materialize` (the default)",
                 );
             }
             let encoding = p.encoding.as_ref().and_then(|e| {
                 let known = Encoding::from_name(&e.value);
                 if known.is_none() {
-                    self.error(
-                        "unknown-encoding",
+                    self.report(
+                        &codes::UNKNOWN_ENCODING,
                         format!("unknown artifact encoding `{}`", e.value),
                         e.span,
-                        "the only encoding is `json_array`, for a string field holding an exact JSON array",
                     );
                 }
                 known
             });
             let Some(pointer) = &p.pointer else { continue };
             let Some(output) = output else {
-                self.error(
-                    "artifact-without-output",
-                    format!("`{}` produces an artifact but has no structured output", tool.name),
+                self.report(
+                    &codes::ARTIFACT_WITHOUT_OUTPUT,
+                    format!(
+                        "`{}` produces an artifact but has no structured output",
+                        tool.name
+                    ),
                     pointer.span,
-                    "an artifact is found in the structured output: declare `output:` with `properties:`",
                 );
                 continue;
             };
-            let Some(field) = self.pointer(pointer, output, "output") else {
+            let Some(field) = self.pointer(pointer, output, "output", output_refused) else {
                 continue;
             };
             // One report for one wrong field: the kind's own check waits for the encoding's.
-            if let Some(encoding) = encoding.filter(|e| !e.fits(&field)) {
-                self.error(
-                    "bad-encoding",
+            if encoding.is_some_and(|e| !e.fits(&field)) {
+                self.report(
+                    &codes::BAD_ENCODING,
                     format!("`{}` is not a string field", pointer.value),
                     pointer.span,
-                    format!("`{encoding}` describes a string holding an exact JSON array; remove the encoding or point at a string"),
                 );
             } else {
                 self.kind_fits(kind.as_deref(), &field, pointer);
@@ -398,9 +282,9 @@ impl Validator<'_> {
             }
         }
         for c in &a.consumes {
-            let kind = self.kind(c.kind.as_ref(), &contract.planning, refused_kinds);
+            let kind = self.kind(c.kind.as_ref(), &contract.planning);
             let Some(pointer) = &c.pointer else { continue };
-            let Some(field) = self.pointer(pointer, input, "input") else {
+            let Some(field) = self.pointer(pointer, input, "input", input_refused) else {
                 continue;
             };
             self.kind_fits(kind.as_deref(), &field, pointer);
@@ -416,50 +300,45 @@ impl Validator<'_> {
     }
 
     /// A declared kind, or a diagnostic (none for a kind already refused where it is declared).
-    fn kind(
-        &mut self,
-        kind: Option<&Spanned<String>>,
-        planning: &Planning,
-        refused: &[&str],
-    ) -> Option<String> {
+    fn kind(&mut self, kind: Option<&Spanned<String>>, planning: &Planning) -> Option<String> {
         let kind = kind?;
         if planning.kinds.iter().any(|(k, _)| *k == kind.value) {
             return Some(kind.value.clone());
         }
-        if !refused.contains(&kind.value.as_str()) {
-            self.unknown(
-                kind,
-                "artifact kind",
-                planning.kinds.iter().map(|(k, _)| k.as_str()),
-            );
-        }
+        self.unknown(
+            kind,
+            Referent::ArtifactKind,
+            planning.kinds.iter().map(|(k, _)| k.as_str()),
+        );
         None
     }
 
     /// The standard `workspace.directory` kind is a path: a string.
     fn kind_fits(&mut self, kind: Option<&str>, field: &SchemaRef<'_>, pointer: &Spanned<String>) {
         if kind == Some(WORKSPACE_DIRECTORY) && field.type_name() != Some("string") {
-            self.error(
-                "bad-artifact-field",
+            self.report(
+                &codes::BAD_ARTIFACT_FIELD,
                 format!("`{}` is not a string field", pointer.value),
                 pointer.span,
-                "a `workspace.directory` is a workspace-relative path: point at a string",
             );
         }
     }
 
-    /// Resolves an instance pointer in a schema, or reports where it stops.
+    /// Resolves an instance pointer in a schema, or reports where it stops; in a `refused`
+    /// schema (one that lost a property) it may stop at that property, so nothing is said.
     fn pointer<'c>(
         &mut self,
         pointer: &Spanned<String>,
         schema: SchemaRef<'c>,
         side: &str,
+        refused: bool,
     ) -> Option<SchemaRef<'c>> {
         match pointer::resolve(schema, &pointer.value) {
             Ok(field) => Some(field),
+            Err(_) if refused => None,
             Err(problem) => {
                 self.error(
-                    "bad-pointer",
+                    &codes::BAD_POINTER,
                     format!("`{}` does not resolve in the tool's {side} schema: {problem}", pointer.value),
                     pointer.span,
                     format!("write a JSON pointer to a property of the {side}, such as `/path`; array items are `/name/0`"),
@@ -486,26 +365,24 @@ impl Validator<'_> {
         let (kept, problems) = spec::encapsulated(tool, &methods, |m| names().any(|n| n == m));
         for problem in problems {
             match problem {
-                CompositionProblem::Empty => self.error(
-                    "empty-composition",
+                CompositionProblem::Empty => self.report(
+                    &codes::EMPTY_COMPOSITION,
                     "a complete operation encapsulates at least one tool",
                     list.span,
-                    "list the tools it wraps, or remove `complete_operation:`",
                 ),
-                CompositionProblem::Itself { at } => self.error(
-                    "self-composition",
+                CompositionProblem::Itself { at } => self.report(
+                    &codes::SELF_COMPOSITION,
                     format!("`{tool}` cannot encapsulate itself"),
                     list.value[at].span,
-                    "list the other tools it wraps",
                 ),
                 CompositionProblem::Duplicate { at } => self.error(
-                    "duplicate-tool-name",
+                    &codes::DUPLICATE_TOOL_NAME,
                     format!("`{}` is listed twice", methods[at]),
                     list.value[at].span,
                     "list each tool once",
                 ),
                 CompositionProblem::UnknownTool { at } => {
-                    self.unknown(&list.value[at], "tool", names())
+                    self.unknown(&list.value[at], Referent::Tool, names())
                 }
             }
         }
@@ -528,15 +405,14 @@ impl Validator<'_> {
                 .find(|t| t.name.as_ref().is_some_and(|n| n.span == start.span))
                 .and_then(|t| t.complete_operation.as_ref())
                 .map_or(start.span, |c| c.span);
-            self.error(
-                "composition-cycle",
+            self.report(
+                &codes::COMPOSITION_CYCLE,
                 format!(
                     "`{}` encapsulates itself: {}",
                     start.name,
                     cycle.path.join(" → ")
                 ),
                 span,
-                "a complete operation wraps lower-level tools; break the cycle",
             );
         }
     }
@@ -603,11 +479,4 @@ impl SchemaNode for SchemaRef<'_> {
         };
         Some(SchemaRef::Schema(c, items))
     }
-}
-
-fn is_group_name(s: &str) -> bool {
-    s.len() <= 64
-        && s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
 }

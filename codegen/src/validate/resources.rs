@@ -5,11 +5,21 @@ use std::collections::HashMap;
 use mcp_contract_spec::uri_template::{self, UriTemplate};
 
 use super::Validator;
-use crate::diagnostic::Diagnostic;
+use super::names::{NameTable, is_tool_name};
+use crate::diagnostic::{Diagnostic, codes};
 use crate::ident;
-use crate::manifest::Manifest;
+use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
-use crate::source::Span;
+use crate::source::{Span, Spanned};
+
+/// What resources claim among themselves.
+#[derive(Default)]
+struct Claims {
+    names: NameTable,
+    uris: NameTable,
+    /// The resources' handler methods, which must differ from each other too.
+    methods: NameTable,
+}
 
 impl Validator<'_> {
     /// Checks every resource; `methods` holds the tools' handler methods, which a resource's
@@ -17,205 +27,227 @@ impl Validator<'_> {
     pub(super) fn resources(
         &mut self,
         manifest: &Manifest,
-        methods: &HashMap<String, Span>,
+        methods: &NameTable,
     ) -> Vec<ResourceDef> {
-        let mut out: Vec<ResourceDef> = Vec::new();
-        let mut names: HashMap<String, Span> = HashMap::new();
-        let mut uris: HashMap<String, Span> = HashMap::new();
-        // The resources' handler methods, which must differ from each other too.
-        let mut own_methods: HashMap<String, Span> = HashMap::new();
-        for r in &manifest.resources {
-            let Some(name) = &r.name else { continue };
-            if !super::is_tool_name(&name.value) {
-                self.error(
-                    "bad-resource-name",
-                    format!("`{}` is not a valid resource name", name.value),
-                    name.span,
-                    "resource names are snake_case: a lowercase letter, then lowercase letters, digits or `_`",
-                );
-                continue;
-            }
-            // Every named resource counts, even one refused further down for its URI.
-            if let Some(&first) = names.get(&name.value) {
-                self.diags.push(
-                    Diagnostic::error(
-                        "duplicate-resource",
-                        format!("the resource name `{}` is used twice", name.value),
-                        name.span,
-                    )
-                    .related(first, "first used here")
-                    .help("give each resource a name of its own"),
-                );
-                continue;
-            }
-            names.insert(name.value.clone(), name.span);
-            // Snake-cased whole, so `self_` gives `self_resource`, never a doubled `_`.
-            let method = ident::snake(&format!("{}_resource", name.value));
-            if let Some(&tool) = methods.get(&method) {
-                self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
-                        format!(
-                            "the resource `{}` becomes the Rust method `{method}`, which a tool already has",
-                            name.value
-                        ),
-                        name.span,
-                    )
-                    .related(tool, "this tool has the same Rust name")
-                    .help("rename the resource or the tool"),
-                );
-                continue;
-            }
-            if let Some(&first) = own_methods.get(&method) {
-                self.diags.push(
-                    Diagnostic::error(
-                        "ident-collision",
-                        format!(
-                            "the resource `{}` becomes the Rust method `{method}`, which another resource already has",
-                            name.value
-                        ),
-                        name.span,
-                    )
-                    .related(first, "this resource has the same Rust name")
-                    .help("rename one of the resources so their snake_case forms differ"),
-                );
-                continue;
-            }
-            own_methods.insert(method.clone(), name.span);
-            let uri = match (&r.uri, &r.uri_template) {
-                (Some(u), None) => match fixed_uri(&u.value) {
-                    Ok(()) => Some((ResourceUri::Fixed(u.value.clone()), u.span)),
-                    Err(problem) => {
-                        self.error(
-                            "bad-uri",
-                            format!("`{}` is not a resource URI: {problem}", u.value),
-                            u.span,
-                            "write an absolute URI with a scheme, such as `workspace:///README.md`; use `uri_template:` for one with `{variables}`",
-                        );
-                        None
-                    }
-                },
-                (None, Some(t)) => match template(&t.value) {
-                    Ok(variables) => Some((
-                        ResourceUri::Template {
-                            template: t.value.clone(),
-                            variables,
-                        },
-                        t.span,
-                    )),
-                    Err(problem) => {
-                        self.error(
-                            "bad-uri-template",
-                            format!("`{}` is not a level-1 URI template: {problem}", t.value),
-                            t.span,
-                            "write a URI with a scheme and `{name}` variables, each one path segment, such as `workspace:///files/{path}`",
-                        );
-                        None
-                    }
-                },
-                (Some(_), Some(t)) => {
-                    self.error(
-                        "resource-uri",
-                        "a resource has `uri` or `uri_template`, not both",
-                        t.span,
-                        "keep `uri` for one fixed resource, `uri_template` for a family of them",
-                    );
-                    None
-                }
-                (None, None) => {
-                    self.error(
-                        "resource-uri",
-                        format!("the resource `{}` has no `uri` or `uri_template`", name.value),
-                        r.span,
-                        "add `uri:` for one fixed resource, or `uri_template:` for a family of them",
-                    );
-                    None
-                }
-            };
-            let Some((uri, uri_span)) = uri else { continue };
-            if let ResourceUri::Template { variables, .. } = &uri {
-                // Each variable becomes a field of the parameters struct.
-                let mut fields: HashMap<String, &str> = HashMap::new();
-                let clash = variables.iter().find_map(|v| {
-                    fields
-                        .insert(ident::snake(v), v.as_str())
-                        .map(|first| (first, v.as_str()))
-                });
-                if let Some((first, second)) = clash {
-                    self.error(
-                        "ident-collision",
-                        format!(
-                            "`{{{first}}}` and `{{{second}}}` become the same Rust field `{}`",
-                            ident::snake(second)
-                        ),
-                        uri_span,
-                        "rename one of the variables so their snake_case forms differ",
-                    );
-                    continue;
-                }
-            }
-            if let Some(first) = uris.insert(uri.text().to_owned(), uri_span) {
-                self.diags.push(
-                    Diagnostic::error(
-                        "duplicate-resource",
-                        format!("`{}` is declared twice", uri.text()),
-                        uri_span,
-                    )
-                    .related(first, "first declared here")
-                    .help("each URI or template names one resource"),
-                );
-                continue;
-            }
-            let mut text = |field: &Option<crate::source::Spanned<String>>, what: &str| {
-                let value = field
-                    .as_ref()
-                    .map(|f| f.value.trim().to_owned())
-                    .unwrap_or_default();
-                if let Some(f) = field
-                    && value.is_empty()
-                {
-                    self.error(
-                        "empty-text",
-                        format!("the resource's {what} is empty"),
-                        f.span,
-                        format!("write the {what} a client lists"),
-                    );
-                }
-                value
-            };
-            let title = text(&r.title, "title");
-            let description = text(&r.description, "description");
-            let mime_type = r
-                .mime_type
-                .as_ref()
-                .map(|m| m.value.trim().to_owned())
-                .unwrap_or_default();
-            if let Some(m) = &r.mime_type
-                && !is_mime_type(&mime_type)
-            {
-                self.error(
-                    "bad-mime-type",
-                    format!("`{}` is not a MIME type", m.value),
-                    m.span,
-                    "write `type/subtype`, such as `text/plain` or `application/json`",
-                );
-            }
-            let params_type = format!("{}Params", ident::type_prefix(&name.value));
-            if matches!(uri, ResourceUri::Template { .. }) {
-                self.claim_type(params_type.clone(), name.span, "resource parameters");
-            }
-            out.push(ResourceDef {
-                name: name.value.clone(),
-                uri,
-                title,
-                description,
-                mime_type,
-                method,
-                params_type,
-                span: name.span,
+        let mut claims = Claims::default();
+        manifest
+            .resources
+            .iter()
+            .filter_map(|r| self.resource(r, methods, &mut claims))
+            .collect()
+    }
+
+    /// One resource. Its name, its address and its text are independent, so each is checked
+    /// whatever the others hold; only what derives from a refused one is skipped.
+    fn resource(
+        &mut self,
+        r: &raw::Resource,
+        tool_methods: &NameTable,
+        claims: &mut Claims,
+    ) -> Option<ResourceDef> {
+        let name = r.name.as_ref()?;
+        let method = self.resource_method(name, tool_methods, claims);
+        let uri = self.resource_uri(r, name, &mut claims.uris);
+        let [title, description] =
+            [("title", &r.title), ("description", &r.description)].map(|(what, field)| {
+                self.text(
+                    field,
+                    format!("the resource's {what} is empty"),
+                    format!("write the {what} a client lists"),
+                )
             });
+        let mime_type = self.mime_type(r);
+        let (method, uri) = (method?, uri?);
+        let params_type = format!("{}Params", ident::type_prefix(&name.value));
+        if matches!(uri, ResourceUri::Template { .. }) {
+            self.claim_type(params_type.clone(), name.span, "resource parameters");
         }
-        out
+        Some(ResourceDef {
+            name: name.value.clone(),
+            uri,
+            title,
+            description,
+            mime_type,
+            method,
+            params_type,
+            span: name.span,
+        })
+    }
+
+    /// The handler method a resource's name gives, once the name is valid and its own.
+    fn resource_method(
+        &mut self,
+        name: &Spanned<String>,
+        tool_methods: &NameTable,
+        claims: &mut Claims,
+    ) -> Option<String> {
+        if !is_tool_name(&name.value) {
+            self.report(
+                &codes::BAD_RESOURCE_NAME,
+                format!("`{}` is not a valid resource name", name.value),
+                name.span,
+            );
+            return None;
+        }
+        // Every named resource counts, even one refused for its URI.
+        if let Err(first) = claims.names.claim(&name.value, name.span) {
+            self.diags.push(
+                Diagnostic::new(
+                    &codes::DUPLICATE_RESOURCE,
+                    format!("the resource name `{}` is used twice", name.value),
+                    name.span,
+                )
+                .related(first, "first used here")
+                .help("give each resource a name of its own"),
+            );
+            return None;
+        }
+        // Snake-cased whole, so `self_` gives `self_resource`, never a doubled `_`.
+        let method = ident::snake(&format!("{}_resource", name.value));
+        if let Some(tool) = tool_methods.get(&method) {
+            self.collision(
+                format!(
+                    "the resource `{}` becomes the Rust method `{method}`, which a tool already has",
+                    name.value
+                ),
+                name.span,
+                Some((tool, "this tool has the same Rust name")),
+                "rename the resource or the tool",
+            );
+            return None;
+        }
+        if let Err(first) = claims.methods.claim(&method, name.span) {
+            self.collision(
+                format!(
+                    "the resource `{}` becomes the Rust method `{method}`, which another resource already has",
+                    name.value
+                ),
+                name.span,
+                Some((first, "this resource has the same Rust name")),
+                "rename one of the resources so their snake_case forms differ",
+            );
+            return None;
+        }
+        Some(method)
+    }
+
+    /// The resource's fixed URI or template, once it is valid and no other resource's.
+    fn resource_uri(
+        &mut self,
+        r: &raw::Resource,
+        name: &Spanned<String>,
+        uris: &mut NameTable,
+    ) -> Option<ResourceUri> {
+        let (uri, span) = self.address(r, name)?;
+        if let ResourceUri::Template { variables, .. } = &uri {
+            // Each variable becomes a field of the parameters struct.
+            let mut fields: HashMap<String, &str> = HashMap::new();
+            let clash = variables.iter().find_map(|v| {
+                fields
+                    .insert(ident::snake(v), v.as_str())
+                    .map(|first| (first, v.as_str()))
+            });
+            if let Some((first, second)) = clash {
+                self.collision(
+                    format!(
+                        "`{{{first}}}` and `{{{second}}}` become the same Rust field `{}`",
+                        ident::snake(second)
+                    ),
+                    span,
+                    None,
+                    "rename one of the variables so their snake_case forms differ",
+                );
+                return None;
+            }
+        }
+        if let Err(first) = uris.claim(uri.text(), span) {
+            self.diags.push(
+                Diagnostic::new(
+                    &codes::DUPLICATE_RESOURCE,
+                    format!("`{}` is declared twice", uri.text()),
+                    span,
+                )
+                .related(first, "first declared here")
+                .help("each URI or template names one resource"),
+            );
+            return None;
+        }
+        Some(uri)
+    }
+
+    /// The trimmed MIME type, reported when it is not `type/subtype`.
+    fn mime_type(&mut self, r: &raw::Resource) -> String {
+        let Some(m) = &r.mime_type else {
+            return String::new();
+        };
+        let mime_type = m.value.trim().to_owned();
+        if !is_mime_type(&mime_type) {
+            self.report(
+                &codes::BAD_MIME_TYPE,
+                format!("`{}` is not a MIME type", m.value),
+                m.span,
+            );
+        }
+        mime_type
+    }
+
+    /// `uri` or `uri_template`, exactly one of them, well formed; with where it is written.
+    fn address(
+        &mut self,
+        r: &raw::Resource,
+        name: &Spanned<String>,
+    ) -> Option<(ResourceUri, Span)> {
+        match (&r.uri, &r.uri_template) {
+            (Some(u), None) => match fixed_uri(&u.value) {
+                Ok(()) => Some((ResourceUri::Fixed(u.value.clone()), u.span)),
+                Err(problem) => {
+                    self.report(
+                        &codes::BAD_URI,
+                        format!("`{}` is not a resource URI: {problem}", u.value),
+                        u.span,
+                    );
+                    None
+                }
+            },
+            (None, Some(t)) => match template(&t.value) {
+                Ok(variables) => Some((
+                    ResourceUri::Template {
+                        template: t.value.clone(),
+                        variables,
+                    },
+                    t.span,
+                )),
+                Err(problem) => {
+                    self.report(
+                        &codes::BAD_URI_TEMPLATE,
+                        format!("`{}` is not a level-1 URI template: {problem}", t.value),
+                        t.span,
+                    );
+                    None
+                }
+            },
+            (Some(_), Some(t)) => {
+                self.error(
+                    &codes::RESOURCE_URI,
+                    "a resource has `uri` or `uri_template`, not both",
+                    t.span,
+                    "keep `uri` for one fixed resource, `uri_template` for a family of them",
+                );
+                None
+            }
+            (None, None) => {
+                self.error(
+                    &codes::RESOURCE_URI,
+                    format!(
+                        "the resource `{}` has no `uri` or `uri_template`",
+                        name.value
+                    ),
+                    r.span,
+                    "add `uri:` for one fixed resource, or `uri_template:` for a family of them",
+                );
+                None
+            }
+        }
     }
 }
 

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use mcp_contract_spec::MCP_HEADER;
 use mcp_contract_spec::error_codes::ARGUMENT_UNKNOWN;
+use mcp_contract_spec::{Hint, MCP_HEADER};
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
 use serde_json::Value;
 
@@ -231,14 +231,15 @@ fn tool_problems(f: &ToolFixture, tool: &Tool, wire: &Value) -> Vec<String> {
             tool.title, annotations.title, f.title
         ));
     }
-    // The rmcp object model's fields, in the order of `PublishedHints::keyed`.
-    let on_object = [
-        annotations.read_only_hint,
-        annotations.destructive_hint,
-        annotations.idempotent_hint,
-        annotations.open_world_hint,
-    ];
-    for ((key, declared), model) in f.hints.keyed().into_iter().zip(on_object) {
+    for hint in Hint::ALL {
+        let model = match hint {
+            Hint::ReadOnly => annotations.read_only_hint,
+            Hint::Destructive => annotations.destructive_hint,
+            Hint::Idempotent => annotations.idempotent_hint,
+            Hint::OpenWorld => annotations.open_world_hint,
+        };
+        let key = hint.wire_name();
+        let declared = f.hints.get(hint);
         let on_wire = wire["annotations"].get(key).and_then(Value::as_bool);
         if model != declared || on_wire != declared {
             problems.push(format!(

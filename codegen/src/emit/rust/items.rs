@@ -170,8 +170,10 @@ pub(super) fn array_depth(c: &Contract, schema: &Schema) -> usize {
 pub(super) fn rust_type(c: &Contract, schema: &Schema) -> TokenStream {
     match &schema.kind {
         Kind::String => quote!(String),
-        Kind::Integer if schema.constraints.non_negative() => quote!(u64),
-        Kind::Integer => quote!(i64),
+        Kind::Integer => match schema.rust_integer() {
+            Some(RustInteger::U64) => quote!(u64),
+            _ => quote!(i64),
+        },
         Kind::Number => quote!(f64),
         Kind::Boolean => quote!(bool),
         Kind::Enum(e) => {
@@ -211,7 +213,7 @@ pub(super) fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenS
             }
         }
         (Kind::String, Value::String(s)) => quote!(String::from(#s)),
-        (Kind::Integer, Value::Number(n)) if schema.constraints.non_negative() => {
+        (Kind::Integer, Value::Number(n)) if schema.rust_integer() == Some(RustInteger::U64) => {
             // `2.0` is a valid integer in JSON Schema, so read whole floats too.
             let lit = Literal::u64_suffixed(
                 n.as_u64()
@@ -240,45 +242,6 @@ pub(super) fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenS
         }
         (Kind::Object(o), v) => object_expr(c, &o.rust_name, &o.fields, v),
         _ => quote!(Default::default()),
-    }
-}
-
-/// The first place in a (validated) default that holds an integer its Rust type cannot, as a
-/// JSON pointer and that type (`i64`, or `u64` under `minimum: 0`); [`value_expr`] would
-/// otherwise saturate it silently.
-pub(crate) fn integer_out_of_range(
-    c: &Contract,
-    schema: &Schema,
-    value: &Value,
-    at: &str,
-) -> Option<(String, &'static str)> {
-    match (&schema.kind, value) {
-        (Kind::Named(i), v) => integer_out_of_range(c, &c.types[*i].schema, v, at),
-        (Kind::Integer, Value::Number(n)) => {
-            // 2^64 and 2^63, exactly representable as f64.
-            let (ty, fits) = if schema.constraints.non_negative() {
-                let whole = n
-                    .as_f64()
-                    .is_some_and(|f| (0.0..18_446_744_073_709_551_616.0).contains(&f));
-                ("u64", n.as_u64().is_some() || whole)
-            } else {
-                let whole = n.as_f64().is_some_and(|f| {
-                    (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
-                });
-                ("i64", n.as_i64().is_some() || whole)
-            };
-            (!fits).then(|| (at.to_owned(), ty))
-        }
-        (Kind::Array(items), Value::Array(values)) => values
-            .iter()
-            .enumerate()
-            .find_map(|(i, v)| integer_out_of_range(c, items, v, &format!("{at}/{i}"))),
-        (Kind::Object(o), Value::Object(given)) => o.fields.iter().find_map(|f| {
-            given
-                .get(&f.name)
-                .and_then(|v| integer_out_of_range(c, &f.schema, v, &format!("{at}/{}", f.name)))
-        }),
-        _ => None,
     }
 }
 

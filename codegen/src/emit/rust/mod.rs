@@ -18,8 +18,6 @@ use items::*;
 use registration::*;
 use rustdoc::*;
 
-pub(crate) use items::integer_out_of_range;
-
 /// The generated module's text, formatted and headed.
 ///
 /// Each tool's types are independent of the others', so large manifests are emitted in

@@ -7,7 +7,7 @@
 //! from the text in the test) and, for most, its help; it also pins the number of diagnostics,
 //! so a rule that fires twice, or drags another one along, fails here.
 
-use super::{VALID, loads, refused, related_at, single, with};
+use super::{VALID, loads, refused, refused_at, related_at, single, with};
 use crate::emit::wire::{tool_json, tools_list};
 use crate::model::{ArtifactsDef, Field, Kind, OutputDef, ResourceUri, ToolDef};
 use crate::{Contract, Revision, Source, render_all};
@@ -605,7 +605,7 @@ fn composition_cycle_reports_each_tool_on_it_once() {
     let (source, diags) = refused(&text);
     let found: Vec<(&str, &str, String)> = diags
         .iter()
-        .map(|d| (d.code, d.message.as_str(), d.location(&source)))
+        .map(|d| (d.code.as_str(), d.message.as_str(), d.location(&source)))
         .collect();
     // `ping` wraps the cycle but is not on it.
     assert_eq!(
@@ -884,7 +884,7 @@ fn duplicate_resource_name() {
         resource("r", "uri: x://b")
     ));
     let (source, diags) = refused(&text);
-    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["bad-uri", "duplicate-resource"]);
     let d = &diags[1];
     assert_eq!(d.message, "the resource name `r` is used twice");
@@ -1860,78 +1860,82 @@ fn x_mcp_header_is_published_on_2026_07_28_only() {
 // ---------------------------------------------------------------------------------------
 // The reference lists every code.
 
-/// Whether `s` has the form of a diagnostic code: lowercase words joined by `-`.
-fn is_code(s: &str) -> bool {
-    s.contains('-')
-        && s.split('-')
-            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()))
-}
-
-/// Every code the loader's source can report: the first argument of an `error(` or
-/// `warning(` call, or a code chosen in a `match` arm (`=> "code"`, `=> ("code", …)`).
-fn codes_in_source(dir: &std::path::Path, out: &mut std::collections::BTreeSet<String>) {
-    for entry in std::fs::read_dir(dir).expect("codegen/src is readable") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            codes_in_source(&path, out);
-            continue;
-        }
-        if path.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).expect("a source file");
-        for marker in ["error(", "warning(", "=>"] {
-            for (at, _) in text.match_indices(marker) {
-                let rest = text[at + marker.len()..].trim_start();
-                let rest = rest.strip_prefix('(').unwrap_or(rest).trim_start();
-                let Some(rest) = rest.strip_prefix('"') else {
-                    continue;
-                };
-                let literal = rest.split('"').next().unwrap_or_default();
-                if is_code(literal) {
-                    out.insert(literal.to_owned());
-                }
-            }
-        }
-    }
+/// The reference's table is the registry's, word for word: every code the loader can report
+/// is a constant of the registry (no call site writes one as text), so nothing else can drift.
+#[test]
+fn the_reference_carries_the_registry_of_codes_verbatim() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let reference = std::fs::read_to_string(root.join("../docs/manifest.md"))
+        .expect("docs/manifest.md is readable");
+    let table = crate::diagnostic::codes::table();
+    assert!(
+        reference.contains(&table),
+        "the Diagnostics section of docs/manifest.md must carry this table verbatim:\n{table}"
+    );
 }
 
 #[test]
-fn the_reference_lists_every_diagnostic_code_and_no_other() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut in_source = std::collections::BTreeSet::new();
-    codes_in_source(&root.join("src"), &mut in_source);
-    // Sanity: the scan finds codes from each part of the loader.
-    for code in [
-        "yaml-syntax",
-        "unknown-key",
-        "ident-collision",
-        "bad-pointer",
-        "header-type",
-    ] {
-        assert!(in_source.contains(code), "{code} not found in the source");
+fn each_code_is_registered_once_in_kebab_case() {
+    let mut seen = std::collections::BTreeSet::new();
+    for code in crate::diagnostic::codes::CODES {
+        let id = code.as_str();
+        assert!(
+            id.split('-')
+                .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())),
+            "`{id}` is not lowercase words joined by `-`"
+        );
+        assert!(seen.insert(id), "`{id}` is registered twice");
     }
-    let reference = std::fs::read_to_string(root.join("../docs/manifest.md"))
-        .expect("docs/manifest.md is readable");
-    let section = reference
-        .split("\n## ")
-        .find(|s| {
-            s.split_once('\n')
-                .is_some_and(|(h, _)| h.ends_with(". Diagnostics"))
-        })
-        .expect("a Diagnostics section");
-    let in_reference: std::collections::BTreeSet<String> = section
-        .lines()
-        .filter_map(|l| l.strip_prefix("| `"))
-        .filter_map(|l| l.split('`').next())
-        .filter(|c| is_code(c))
-        .map(str::to_owned)
-        .collect();
-    let undocumented: Vec<&String> = in_source.difference(&in_reference).collect();
-    let unknown: Vec<&String> = in_reference.difference(&in_source).collect();
-    assert!(
-        undocumented.is_empty() && unknown.is_empty(),
-        "the Diagnostics table of docs/manifest.md lacks {undocumented:?} and lists {unknown:?}, \
-         which codegen/src never reports"
+}
+
+// ---------------------------------------------------------------------------------------
+// Every problem of a resource is reported, each once.
+
+#[test]
+fn a_bad_uri_hides_no_other_problem_of_its_resource() {
+    let text = with(&format!("resources:\n{}", resource("r", "uri: /no-scheme")))
+        .replace("title: Resource r", "title: \" \"")
+        .replace("mime_type: text/plain", "mime_type: text");
+    refused_at(
+        &text,
+        &[
+            ("bad-uri", "tools.yaml:11:10"),
+            ("empty-text", "tools.yaml:12:12"),
+            ("bad-mime-type", "tools.yaml:14:16"),
+        ],
+    );
+}
+
+#[test]
+fn a_duplicate_resource_name_hides_no_other_problem() {
+    // The second `r` repeats the name (line 15) and has a bad template (line 16); its method,
+    // the first's, is not reported as a second collision.
+    let text = with(&format!(
+        "resources:\n{}{}",
+        resource("r", "uri: x://a"),
+        resource("r", "uri_template: x:///{+path}")
+    ));
+    refused_at(
+        &text,
+        &[
+            ("duplicate-resource", "tools.yaml:15:11"),
+            ("bad-uri-template", "tools.yaml:16:19"),
+        ],
+    );
+}
+
+#[test]
+fn a_pointer_to_a_refused_property_is_not_also_unresolved() {
+    // `dir` (line 16) has an unknown type, so it is not in the output the pointer resolves in.
+    let text = produces("workspace.directory", "/dir", "").replacen(
+        "type: string\n          description: The directory.",
+        "type: Strng\n          description: The directory.",
+        1,
+    );
+    single(
+        &text,
+        "unknown-type",
+        "unknown type `Strng`",
+        "tools.yaml:16:17",
     );
 }

@@ -67,6 +67,23 @@ pub(super) fn single(text: &str, code: &str, message: &str, at: &str) -> Diagnos
     d.clone()
 }
 
+/// Loads `text`, which must be refused with exactly these diagnostics (code and
+/// `tools.yaml:LINE:COL`, in file order), and gives them back.
+#[track_caller]
+pub(super) fn refused_at(text: &str, expected: &[(&str, &str)]) -> Vec<Diagnostic> {
+    let (source, diags) = refused(text);
+    let found: Vec<(&str, String)> = diags
+        .iter()
+        .map(|d| (d.code.as_str(), d.location(&source)))
+        .collect();
+    let expected: Vec<(&str, String)> = expected
+        .iter()
+        .map(|(code, at)| (*code, (*at).to_owned()))
+        .collect();
+    assert_eq!(found, expected, "{}", render_all(&diags, &source));
+    diags
+}
+
 /// `tools.yaml:LINE:COL` of a related span.
 pub(super) fn related_at(d: &Diagnostic, source_text: &str, i: usize) -> String {
     let source = Source::new("tools.yaml", source_text);

@@ -5,7 +5,7 @@
 //! in the test) and, for most, its help; it also pins the number of diagnostics, so a rule
 //! that fires twice, or drags another one along, fails here.
 
-use super::{VALID, refused, related_at, single, with};
+use super::{VALID, refused, refused_at, related_at, single, with};
 use crate::model::{Kind, OutputDef};
 use crate::{Diagnostic, Severity, Source, load, render_all};
 
@@ -284,6 +284,13 @@ fn bad_hint_policy() {
     assert_eq!(
         d.help.as_deref(),
         Some("only `destructive` and `idempotent` have no meaning on a read-only tool")
+    );
+    // A name that is no hint at all is told the same.
+    single(
+        &with("hint_policy: {omit_on_read_only: [idempotent, fast]}\n"),
+        "bad-hint-policy",
+        "`fast` cannot be left out on read-only tools",
+        "tools.yaml:9:47",
     );
 }
 
@@ -722,19 +729,12 @@ fn missing_titles_are_not_duplicates() {
     let text = second_tool("pong", "Pong")
         .replacen("    title: Ping\n", "", 1)
         .replacen("    title: Pong\n", "", 1);
-    let (source, diags) = refused(&text);
-    let found: Vec<(&str, String)> = diags
-        .iter()
-        .map(|d| (d.code, d.location(&source)))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            ("missing-field", "tools.yaml:4:5".to_owned()),
-            ("missing-field", "tools.yaml:8:5".to_owned()),
+    refused_at(
+        &text,
+        &[
+            ("missing-field", "tools.yaml:4:5"),
+            ("missing-field", "tools.yaml:8:5"),
         ],
-        "{}",
-        render_all(&diags, &source)
     );
 }
 
@@ -1307,7 +1307,7 @@ fn empty_range_of_lengths_and_items() {
     let (source, diags) = refused(&text);
     let found: Vec<(&str, &str, String)> = diags
         .iter()
-        .map(|d| (d.code, d.message.as_str(), d.location(&source)))
+        .map(|d| (d.code.as_str(), d.message.as_str(), d.location(&source)))
         .collect();
     assert_eq!(
         found,
@@ -1501,26 +1501,19 @@ hint_policy: sometimes
 sentences:
   Pinned: Say it.
 ";
-    let (source, diags) = refused(text);
-    let found: Vec<(&str, String)> = diags
-        .iter()
-        .map(|d| (d.code, d.location(&source)))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            ("unknown-key", "tools.yaml:3:3".to_owned()),
-            ("bad-tool-name", "tools.yaml:5:11".to_owned()),
-            ("empty-description", "tools.yaml:7:18".to_owned()),
-            ("unknown-error-code", "tools.yaml:10:14".to_owned()),
-            ("unknown-hint-policy", "tools.yaml:11:14".to_owned()),
-            ("bad-name", "tools.yaml:13:3".to_owned()),
+    let diags = refused_at(
+        text,
+        &[
+            ("unknown-key", "tools.yaml:3:3"),
+            ("bad-tool-name", "tools.yaml:5:11"),
+            ("empty-description", "tools.yaml:7:18"),
+            ("unknown-error-code", "tools.yaml:10:14"),
+            ("unknown-hint-policy", "tools.yaml:11:14"),
+            ("bad-name", "tools.yaml:13:3"),
         ],
-        "{}",
-        render_all(&diags, &source)
     );
     assert_eq!(diags[0].help.as_deref(), Some("did you mean `title`?"));
-    let rendered = render_all(&diags, &source);
+    let rendered = render_all(&diags, &Source::new("tools.yaml", text));
     assert!(rendered.ends_with("error: could not load `tools.yaml` due to 6 previous errors"));
 }
 
@@ -1713,7 +1706,7 @@ fn a_tool_with_unresolved_hints_is_still_checked_through() {
         "    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n",
         "    effect: reed\n    parameters:\n      n: {type: strng, description: N., example: 1}\n",
     ));
-    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(
         codes,
         ["unknown-effect", "unknown-type"],
@@ -1822,4 +1815,104 @@ fn bad_template_placeholder_not_in_snake_form() {
         "errors:\n  e:\n    message: \"A {a__b} and {a_b}.\"\n",
     ));
     assert!(diags.iter().any(|d| d.code == "bad-template" && d.message == "`{a__b}` is not a valid placeholder"), "{diags:#?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Each fault reported once: what one rule refused, the rules after it skip.
+
+#[test]
+fn an_unknown_type_is_not_also_told_its_keywords_do_not_apply() {
+    // `Strng` is no type, so no keyword can be judged against it.
+    let text = with(
+        "    parameters:
+      n:
+        type: Strng
+        description: N.
+        minimum: 1
+        maxLength: 3
+        example: 1
+",
+    );
+    single(
+        &text,
+        "unknown-type",
+        "unknown type `Strng`",
+        "tools.yaml:11:15",
+    );
+    // A shared type's name is a type: constraints beside it are still refused.
+    let text = text.replace("Strng", "Size")
+        + "types:\n  Size:\n    type: integer\n    description: A size.\n";
+    refused_at(
+        &text,
+        &[
+            ("keyword-type-mismatch", "tools.yaml:13:18"),
+            ("keyword-type-mismatch", "tools.yaml:14:20"),
+        ],
+    );
+}
+
+#[test]
+fn tools_whose_rust_types_meet_are_one_collision() {
+    // `ab1` and `ab_1` are two methods but one PascalCase name, `Ab1`: their arguments, output
+    // and error types all meet, and that is one fault.
+    let text = second_tool("ab_1", "Pong").replacen("name: ping", "name: ab1", 1);
+    let d = single(
+        &text,
+        "ident-collision",
+        "the arguments type `Ab1Args` would be generated twice",
+        "tools.yaml:9:11",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:4:11");
+}
+
+#[test]
+fn a_badly_named_sentence_is_not_unknown_where_it_is_used() {
+    let text = with("    sentences: [Pinned]\nsentences:\n  Pinned: Say it.\n");
+    single(
+        &text,
+        "bad-name",
+        "the sentence name `Pinned` is not snake_case",
+        "tools.yaml:11:3",
+    );
+}
+
+#[test]
+fn an_enum_value_whose_variant_collides_is_still_a_value() {
+    // The collision is the fault; an example naming the value is not a second one.
+    let text = with(
+        "    parameters:
+      mode:
+        type: string
+        description: M.
+        enum: [a-b, a_b]
+        example: a_b
+",
+    );
+    single(
+        &text,
+        "ident-collision",
+        "`a_b` becomes the variant `AB`, which another value already has",
+        "tools.yaml:13:21",
+    );
+}
+
+#[test]
+fn an_object_that_lost_a_property_does_not_fail_its_examples() {
+    // `1x` is refused, so the object's example holding it is not judged against the rest.
+    let text = with(
+        "    parameters:
+      window:
+        type: object
+        description: W.
+        example: {1x: 1}
+        properties:
+          1x: {type: integer, description: X.}
+",
+    );
+    single(
+        &text,
+        "bad-name",
+        "`1x` is not a valid property name",
+        "tools.yaml:15:11",
+    );
 }

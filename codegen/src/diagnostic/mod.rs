@@ -6,6 +6,10 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use crate::source::{Source, Span};
 
+pub(crate) mod codes;
+
+pub use codes::Code;
+
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -20,8 +24,8 @@ pub enum Severity {
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
-    /// A stable identifier of the rule, such as `unknown-key`.
-    pub code: &'static str,
+    /// The rule, whose stable identifier (`unknown-key`) it prints as.
+    pub code: &'static Code,
     /// One line saying what is wrong.
     pub message: String,
     /// Where.
@@ -35,24 +39,17 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// An error for rule `code` at `span`.
-    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Self {
+    /// A finding of rule `code` at `span`, as serious as the code is, with the code's help
+    /// when the registry fixes it.
+    pub(crate) fn new(code: &'static Code, message: impl Into<String>, span: Span) -> Self {
         Diagnostic {
-            severity: Severity::Error,
+            severity: code.severity(),
             code,
             message: message.into(),
             span,
             label: None,
             related: Vec::new(),
-            help: None,
-        }
-    }
-
-    /// A warning for rule `code` at `span`.
-    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(code, message, span)
+            help: code.fixed_help().map(str::to_owned),
         }
     }
 
@@ -68,8 +65,13 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the `help:` line.
+    /// Sets the `help:` line of a code whose help varies.
     pub fn help(mut self, help: impl Into<String>) -> Self {
+        debug_assert!(
+            self.code.fixed_help().is_none(),
+            "the help of `{}` is fixed in the registry",
+            self.code
+        );
         self.help = Some(help.into());
         self
     }
@@ -101,7 +103,7 @@ impl Diagnostic {
         }
         let mut group: Group<'_> = level
             .primary_title(self.message.as_str())
-            .id(self.code)
+            .id(self.code.as_str())
             .element(snippet);
         if let Some(help) = &self.help {
             group = group.element(Level::HELP.message(help.as_str()));
@@ -141,6 +143,16 @@ impl Diagnostics {
         self.items.sort_by_key(|d| (d.span.start, d.span.end));
         self.items
     }
+}
+
+/// The known name closest to `name`, if it is close enough to be a likely typo.
+pub(crate) fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(name, k), *k))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
 }
 
 /// Renders diagnostics one after another, with a closing count as cargo prints it.

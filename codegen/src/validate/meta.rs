@@ -1,11 +1,35 @@
-//! The `_meta` key grammar of the MCP specification (basic/index, "_meta").
+//! `_meta` keys: the key grammar of the MCP specification (basic/index, "_meta"), checked on
+//! every key a tool writes and on the keys the planning contracts are published under.
 //!
 //! A key is an optional prefix — dot-separated labels ending in `/` — and a name. Prefixes
 //! whose second label is `modelcontextprotocol` or `mcp` are reserved for the spec itself.
 
+use super::Validator;
+use crate::diagnostic::codes;
+use crate::source::Spanned;
+
+impl Validator<'_> {
+    /// Checks a `_meta` key's grammar and prefix; false when it is refused.
+    pub(super) fn meta_key(&mut self, key: &Spanned<String>) -> bool {
+        let Err(problem) = check(&key.value) else {
+            return true;
+        };
+        let code = match problem {
+            Problem::Reserved => &codes::RESERVED_META_KEY,
+            Problem::Syntax => &codes::BAD_META_KEY,
+        };
+        self.report(
+            code,
+            format!("`{}` is not a valid `_meta` key", key.value),
+            key.span,
+        );
+        false
+    }
+}
+
 /// Why a key is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Problem {
+enum Problem {
     /// The key does not follow the grammar.
     Syntax,
     /// The prefix is reserved for the specification.
@@ -13,7 +37,7 @@ pub(crate) enum Problem {
 }
 
 /// Checks one `_meta` key.
-pub(crate) fn check(key: &str) -> Result<(), Problem> {
+fn check(key: &str) -> Result<(), Problem> {
     let (prefix, name) = match key.rfind('/') {
         Some(i) => (Some(&key[..i]), &key[i + 1..]),
         None => (None, key),

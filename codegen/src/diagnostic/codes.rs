@@ -1,0 +1,375 @@
+//! The diagnostic registry: every code the loader can report, with what it means, an example
+//! fix, and the help it gives when that help never varies, in the order of the manifest
+//! reference's table (`docs/manifest.md`, § Diagnostics), which [`table`] renders.
+//!
+//! Codes are user-facing identifiers (people search for them, CI logs quote them), so each is
+//! written once, here; call sites name the constant.
+
+use std::fmt;
+
+use super::Severity;
+
+/// A diagnostic's code: a stable identifier such as `unknown-key`, its severity and its entry
+/// in the manifest reference.
+#[derive(PartialEq, Eq)]
+pub struct Code {
+    id: &'static str,
+    severity: Severity,
+    summary: &'static str,
+    fix: &'static str,
+    help: Option<&'static str>,
+}
+
+impl Code {
+    /// The identifier, as `error[CODE]` prints it.
+    pub fn as_str(&self) -> &'static str {
+        self.id
+    }
+
+    /// Whether the manifest is refused or only warned about.
+    pub fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    /// What the code means, as the manifest reference says it.
+    pub fn summary(&self) -> &'static str {
+        self.summary
+    }
+
+    /// An example fix, as the manifest reference gives it.
+    pub fn example_fix(&self) -> &'static str {
+        self.fix
+    }
+
+    /// The `help:` line every diagnostic of this code gives, when it never varies.
+    pub(crate) fn fixed_help(&self) -> Option<&'static str> {
+        self.help
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+// A code prints as its identifier, so a failing `assert_eq!(d.code, "…")` reads like the output.
+impl fmt::Debug for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.id)
+    }
+}
+
+impl PartialEq<str> for Code {
+    fn eq(&self, other: &str) -> bool {
+        self.id == other
+    }
+}
+
+macro_rules! codes {
+    ($($name:ident = $id:literal, $severity:ident, $summary:literal, $fix:literal $(, help $help:literal)?;)*) => {
+        $(#[doc = $summary] pub(crate) const $name: Code = Code {
+            id: $id,
+            severity: Severity::$severity,
+            summary: $summary,
+            fix: $fix,
+            help: codes!(@help $($help)?),
+        };)*
+        /// Every code, in the order of the manifest reference's table.
+        #[cfg(test)]
+        pub(crate) const CODES: &[Code] = &[$($name),*];
+    };
+    (@help $help:literal) => { Some($help) };
+    (@help) => { None };
+}
+
+/// The manifest reference's table of codes, as `docs/manifest.md` carries it.
+#[cfg(test)]
+pub(crate) fn table() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("| code | what it means | example fix |\n| --- | --- | --- |\n");
+    for c in CODES {
+        let warning = match c.severity {
+            Severity::Error => "",
+            Severity::Warning => " (warning)",
+        };
+        let _ = writeln!(out, "| `{}`{warning} | {} | {} |", c.id, c.summary, c.fix);
+    }
+    out
+}
+
+codes! {
+    YAML_SYNTAX = "yaml-syntax", Error,
+        "The file is not valid YAML. Only the first syntax error is reported, and no other check runs.",
+        "Fix the indentation or quoting at the position shown.";
+    DUPLICATE_KEY = "duplicate-key", Error,
+        "A key is written twice in one mapping; both places are shown.",
+        "Delete one of the two entries.",
+        help "keep one of the two entries";
+    WRONG_TYPE = "wrong-type", Error,
+        r#"A value has the wrong YAML type: a string where a mapping is expected, `ttl_ms: -1`, `read_only: "yes"`."#,
+        "`hints: {read_only: true}`, `ttl_ms: 0`.";
+    MISSING_FIELD = "missing-field", Error,
+        "A required key is absent: `server`, `tools`, `server.name`, `cache.ttl_ms`/`scope`, a tool's `name`/`title`/`description`/`output`, an error's `message`, `omit_on_read_only`, a schema's `type`, an array's `items`, an object's `properties`, an output's `properties`, a group's `description`, a resource's `name`/`title`/`description`/`mime_type`, an artifact's `kind`/`pointer`.",
+        "Add the key, e.g. `items: {type: string}`.";
+    UNKNOWN_KEY = "unknown-key", Error,
+        "A key the mapping does not take; the closest known key is suggested, or the known keys are listed.",
+        "`descripton` → `description`.";
+    UNKNOWN_HINT_POLICY = "unknown-hint-policy", Error,
+        "`hint_policy` is not `all`, `minimal` or a mapping.",
+        "`hint_policy: minimal`.",
+        help "write `all`, `minimal`, or `{omit_on_read_only: [idempotent]}`";
+    BAD_HINT_POLICY = "bad-hint-policy", Error,
+        "`omit_on_read_only` names a hint other than `destructive` or `idempotent`.",
+        "`omit_on_read_only: [idempotent]`.",
+        help "only `destructive` and `idempotent` have no meaning on a read-only tool";
+    BAD_CACHE_SCOPE = "bad-cache-scope", Error,
+        "`cache.scope` is not `public` or `private`.",
+        "`scope: private`.",
+        help "write `public` (the list is the same for every caller) or `private`";
+    UNRESOLVED_HINT = "unresolved-hint", Error,
+        "An effect, or a tool after merging its effect and `hints:`, leaves a hint undecided.",
+        "Add the missing hint, or an `effect:`.",
+        help "set every hint, either under `hints:` or through an `effect:` from the `effects:` table";
+    CONTRADICTORY_HINTS = "contradictory-hints", Error,
+        "An effect or tool is both `read_only: true` and `destructive: true`.",
+        "`destructive: false`, or `read_only: false`.",
+        help "a read-only tool does not modify anything: set `destructive: false`, or `read_only: false`";
+    EMPTY_TEXT = "empty-text", Error,
+        "The server name, a pinned sentence, an error message, a tool title, a group's or an artifact kind's description, or a resource's title or description is blank.",
+        "Write the text.";
+    EMPTY_DESCRIPTION = "empty-description", Error,
+        "A tool's description is blank.",
+        "Describe what the tool does and when to use it.",
+        help "describe for a model what the tool does and when to use it";
+    BAD_NAME = "bad-name", Error,
+        "A sentence name or error code is not snake_case, a shared type name is not PascalCase, or a property name is not a letter followed by letters, digits and `_`.",
+        "`NotFound` → `not_found`; `lineRange` → `LineRange`; `1x` → `x1`.";
+    BAD_TOOL_NAME = "bad-tool-name", Error,
+        "A tool name does not match `^[a-z][a-z0-9_]{0,63}$`.",
+        "`Read-File` → `read_file`.",
+        help "tool names are snake_case: a lowercase letter, then up to 63 lowercase letters, digits or `_`";
+    DUPLICATE_TOOL_NAME = "duplicate-tool-name", Error,
+        "Two tools have the same name, or `complete_operation` lists a tool twice.",
+        "Rename one; list each tool once.";
+    DUPLICATE_TITLE = "duplicate-title", Error,
+        "Two tools have the same title.",
+        "Give each its own title.",
+        help "give each tool a title of its own, so people can tell them apart";
+    IDENT_COLLISION = "ident-collision", Error,
+        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants; resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, a template's variables (`{fooBar}` and `{foo_bar}`) or group constants (`read-only` and `read_only`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
+        "Rename one so the Rust forms differ.";
+    RESERVED_ERROR_CODE = "reserved-error-code", Error,
+        "An error code is one of `argument_missing`, `argument_invalid`, `argument_unknown`, `internal_error`.",
+        "Choose another code.",
+        help "argument errors and internal errors are reported by the runtime; choose another code";
+    BAD_TEMPLATE = "bad-template", Error,
+        "A message or hint template has an unclosed `{`, a lone `}`, or a placeholder that is not snake_case.",
+        "`{Path}` → `{path}`; write `{{` for a brace.";
+    UNUSED_ERROR = "unused-error", Warning,
+        "No tool lists this error code.",
+        "List it under a tool's `errors:`, or remove it.",
+        help "list it under a tool's `errors:`, or remove it";
+    UNKNOWN_SENTENCE = "unknown-sentence", Error,
+        "A tool lists a sentence that is not declared.",
+        "Declare it under `sentences:`, or fix the name.";
+    UNKNOWN_EFFECT = "unknown-effect", Error,
+        "A tool names an effect that is not declared.",
+        "`raed` → `read`.";
+    UNKNOWN_ERROR_CODE = "unknown-error-code", Error,
+        "A tool lists an error code that is not declared.",
+        "Declare it under `errors:`, or fix the name.";
+    DUPLICATE_ERROR_CODE = "duplicate-error-code", Error,
+        "A tool lists the same error code twice.",
+        "List it once.",
+        help "list each code once";
+    UNKNOWN_TYPE = "unknown-type", Error,
+        "`type:` is neither a built-in type nor a shared type.",
+        "`Strng` → `string`.";
+    RECURSIVE_TYPE = "recursive-type", Error,
+        "A shared type contains itself.",
+        "Break the cycle.",
+        help "schemas are published inline, so a type cannot refer back to itself";
+    UNKNOWN_OUTPUT = "unknown-output", Error,
+        "`output:` is a string other than `text`.",
+        "`output: text`, or `output: {properties: …}`.",
+        help "write `output: text`, or a mapping with `properties:`";
+    BAD_OUTPUT = "bad-output", Error,
+        "A structured output has a `type` other than `object`.",
+        "Remove `type:`, or write `type: object`.",
+        help "remove `type:` or write `type: object`; both MCP revisions accept an object root";
+    MISSING_DESCRIPTION = "missing-description", Error,
+        "A property has no description, or a blank one.",
+        "Add `description:`.",
+        help "add `description:` saying what the value means, for the model that fills it in";
+    MISSING_EXAMPLE = "missing-example", Error,
+        "A top-level parameter has no example.",
+        "Add `example:` with a realistic value.",
+        help "add `example:` with a realistic value; models copy examples";
+    EXAMPLE_AND_EXAMPLES = "example-and-examples", Error,
+        "A schema has both `example` and `examples`.",
+        "Keep `examples: [a, b]`.",
+        help "move the single example into the `examples` list";
+    INVALID_EXAMPLE = "invalid-example", Error,
+        "An example or default does not match its own schema.",
+        "`default: 0` under `minimum: 1` → `default: 1`.";
+    REQUIRED_WITH_DEFAULT = "required-with-default", Error,
+        "A property has `required: true` and a default.",
+        "Drop one of the two.",
+        help "a default applies only when the argument is left out: drop `required: true` or the default";
+    NULL_DEFAULT = "null-default", Error,
+        "A default is `null`.",
+        "Remove `default:`; the argument arrives as `None`.",
+        help "remove `default: null`; an optional parameter without a default is simply left out";
+    DEFAULT_OUT_OF_RANGE = "default-out-of-range", Error,
+        "A default holds an integer its generated Rust type cannot: beyond `i64`, or beyond `u64` under `minimum: 0`.",
+        "`default: 10000000000000000000` → add `minimum: 0`, or a smaller default.";
+    DEFAULT_ON_OUTPUT = "default-on-output", Error,
+        "An output field has a default.",
+        "Remove `default:`.",
+        help "remove `default:`; the handler sets every output value";
+    KEYWORD_TYPE_MISMATCH = "keyword-type-mismatch", Error,
+        "A constraint or `properties` is written on a type it does not apply to, or on a shared type's name.",
+        "`minimum` on a string → `minLength`.";
+    EMPTY_RANGE = "empty-range", Error,
+        "`minLength` > `maxLength`, `minItems` > `maxItems` or `minimum` > `maximum`.",
+        "Swap or fix the bounds.";
+    BAD_PATTERN = "bad-pattern", Error,
+        "A `pattern` does not compile as a regular expression.",
+        r#"`pattern: "("` → `pattern: "\\("`."#,
+        help "write an ECMA-262 regular expression";
+    UNKNOWN_FORMAT = "unknown-format", Error,
+        "A `format` is not a JSON Schema 2020-12 format.",
+        "`datetime` → `date-time`.";
+    EMPTY_ENUM = "empty-enum", Error,
+        "`enum: []`.",
+        "List at least one value.",
+        help "list the allowed values under `enum:`";
+    RESERVED_META_KEY = "reserved-meta-key", Error,
+        "A `_meta` key, or `artifacts.meta_key` or `composition.meta_key`, uses a prefix reserved for the specification.",
+        "`io.modelcontextprotocol/x` → `com.example/x`.",
+        help "prefixes whose second label is `modelcontextprotocol` or `mcp` belong to the spec; use your own reverse-DNS prefix such as `com.example/`";
+    BAD_META_KEY = "bad-meta-key", Error,
+        "A `_meta` key, or `artifacts.meta_key` or `composition.meta_key`, breaks the key grammar.",
+        "`-name` → `name`.",
+        help "write an optional reverse-DNS prefix ending in `/` (`com.example/`), then a name that starts and ends with a letter or digit";
+    DUPLICATE_META_KEY = "duplicate-meta-key", Error,
+        "The artifact and composition contracts would share a `_meta` key (both written alike, or one written as the other's default), or a tool's own `_meta` writes the key its planning metadata is published under.",
+        "`composition: {meta_key: com.example/composition}`.";
+    BAD_KIND = "bad-kind", Error,
+        "An artifact kind is not dot-separated lowercase words.",
+        "`Fixture.Item` → `fixture.item`.",
+        help "write dot-separated lowercase words, such as `workspace.file`";
+    DUPLICATE_KIND = "duplicate-kind", Error,
+        "`artifacts.kinds` declares the standard kind `workspace.directory`.",
+        "Remove it; it is always known.",
+        help "remove it; standard kinds are always known";
+    UNKNOWN_KIND = "unknown-kind", Error,
+        "An artifact names a kind that is neither standard nor declared.",
+        "`workspace.directry` → `workspace.directory`.";
+    UNKNOWN_MODE = "unknown-mode", Error,
+        "A produced artifact's `mode` is not `materialize`.",
+        "Remove `mode:`.",
+        help "the only mode is `materialize` (the default)";
+    UNKNOWN_ENCODING = "unknown-encoding", Error,
+        "A produced artifact's `encoding` is not `json_array`.",
+        "Remove `encoding:`.",
+        help "the only encoding is `json_array`, for a string field holding an exact JSON array";
+    ARTIFACT_WITHOUT_OUTPUT = "artifact-without-output", Error,
+        "A tool with `output: text` produces an artifact.",
+        "Declare a structured output, or drop `produces`.",
+        help "an artifact is found in the structured output: declare `output:` with `properties:`";
+    BAD_POINTER = "bad-pointer", Error,
+        "An artifact's pointer does not resolve in the tool's output schema (`produces`) or input schema (`consumes`).",
+        "`/ids/x` → `/ids/0`; `dir` → `/dir`.";
+    BAD_ENCODING = "bad-encoding", Error,
+        "`encoding: json_array` on a field that is not a string.",
+        "Point at the string field, or drop the encoding.",
+        help "`json_array` describes a string holding an exact JSON array; remove the encoding or point at a string";
+    BAD_ARTIFACT_FIELD = "bad-artifact-field", Error,
+        "A `workspace.directory` points at a field that is not a string.",
+        "Point at the path's string field.",
+        help "a `workspace.directory` is a workspace-relative path: point at a string";
+    EMPTY_ARTIFACTS = "empty-artifacts", Error,
+        "`artifacts: {}`, or both lists empty.",
+        "List what the tool produces or consumes, or remove the key.",
+        help "list what the tool `produces:` or `consumes:`, or remove `artifacts:`";
+    EMPTY_COMPOSITION = "empty-composition", Error,
+        "`complete_operation: []`.",
+        "List the tools it wraps, or remove the key.",
+        help "list the tools it wraps, or remove `complete_operation:`";
+    SELF_COMPOSITION = "self-composition", Error,
+        "A tool lists itself under `complete_operation`.",
+        "Remove it from the list.",
+        help "list the other tools it wraps";
+    UNKNOWN_TOOL = "unknown-tool", Error,
+        "`complete_operation` names a tool the manifest does not declare.",
+        "`lst_items` → `list_items`.";
+    COMPOSITION_CYCLE = "composition-cycle", Error,
+        "A tool encapsulates itself through others; each tool on the cycle is reported once.",
+        "Remove one link of the cycle.",
+        help "a complete operation wraps lower-level tools; break the cycle";
+    BAD_GROUP_NAME = "bad-group-name", Error,
+        "A group name is not a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`.",
+        "`Reads` → `reads`.",
+        help "a group's name is its HTTP route: a lowercase letter, then up to 63 lowercase letters, digits, `_` or `-`";
+    UNKNOWN_GROUP = "unknown-group", Error,
+        "A tool lists a group that is not declared.",
+        "`raeds` → `reads`.";
+    DUPLICATE_GROUP = "duplicate-group", Error,
+        "A tool lists the same group twice.",
+        "List it once.",
+        help "list each group once";
+    MISSING_GROUP = "missing-group", Error,
+        "Groups are declared, but a tool lists none.",
+        "`groups: [reads]`.",
+        help "add `groups: [...]`; over HTTP each group is served at its own route, and a tool in none would be unreachable";
+    EMPTY_GROUP = "empty-group", Error,
+        "No tool lists a declared group (reported once every tool's `groups:` is otherwise right).",
+        "List it on a tool, or remove it.",
+        help "list the group under a tool's `groups:`, or remove it";
+    BAD_RESOURCE_NAME = "bad-resource-name", Error,
+        "A resource name does not match `^[a-z][a-z0-9_]{0,63}$`.",
+        "`Read-Me` → `read_me`.",
+        help "resource names are snake_case: a lowercase letter, then lowercase letters, digits or `_`";
+    DUPLICATE_RESOURCE = "duplicate-resource", Error,
+        "Two resources have the same name, or the same URI or template.",
+        "Rename one, or merge them.";
+    RESOURCE_URI = "resource-uri", Error,
+        "A resource has both `uri` and `uri_template`, or neither.",
+        "Keep the one it needs.";
+    BAD_URI = "bad-uri", Error,
+        "A fixed URI has no scheme, holds whitespace, a brace, a non-ASCII character or another character a URI cannot hold, has a `%` that starts no escape, or is otherwise not an RFC 3986 URI.",
+        "`/README.md` → `workspace:///README.md`; `café` → `caf%C3%A9`.",
+        help "write an absolute URI with a scheme, such as `workspace:///README.md`; use `uri_template:` for one with `{variables}`";
+    BAD_URI_TEMPLATE = "bad-uri-template", Error,
+        "A template is not level 1 with one path segment per variable: an operator, a modifier or a list, touching variables, no variable, a bad variable name, an unclosed brace, no scheme; or its literal text is not URI text, or it does not expand to an RFC 3986 URI.",
+        "`x:///{+path}` → `x:///{path}`.",
+        help "write a URI with a scheme and `{name}` variables, each one path segment, such as `workspace:///files/{path}`";
+    BAD_MIME_TYPE = "bad-mime-type", Error,
+        "A resource's MIME type is not `type/subtype`.",
+        "`text` → `text/plain`.",
+        help "write `type/subtype`, such as `text/plain` or `application/json`";
+    HEADER_PLACEMENT = "header-placement", Error,
+        "`header:` on an output field or on a field of a shared type.",
+        "Move it to the tool's parameter.";
+    BAD_HEADER = "bad-header", Error,
+        "A header name is not an RFC 9110 token.",
+        "`Bad Header` → `Bad-Header`.",
+        help "use letters, digits and `-` (an RFC 9110 token), such as `Region`; it is sent as `Mcp-Param-{name}`";
+    HEADER_UNREACHABLE = "header-unreachable", Error,
+        "`header:` on a field inside array items, at any depth.",
+        "Remove it, or make the value a parameter of its own.",
+        help "only parameters reached through object properties can be mirrored; remove `header:`";
+    DUPLICATE_HEADER = "duplicate-header", Error,
+        "Two headers of one tool are equal, ignoring case.",
+        "`Region` and `region`: rename one.",
+        help "give each mirrored parameter a header of its own";
+    HEADER_INTEGER_RANGE = "header-integer-range", Error,
+        "An integer with a header lacks `minimum` or `maximum`, or one lies beyond ±9007199254740991.",
+        "`minimum: 0`, `maximum: 1000`.",
+        help "give the parameter `minimum:` and `maximum:` within ±9007199254740991";
+    HEADER_TYPE = "header-type", Error,
+        "A header on a `number`, an array or an object.",
+        "`type: integer`, or drop `header:`.";
+}

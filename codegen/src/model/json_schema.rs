@@ -1,0 +1,149 @@
+//! The model's schemas in JSON Schema (2020-12): what `tools/list` publishes and what
+//! examples and defaults are checked against, so both read one form. (Artifact pointers
+//! resolve on the model itself, through `validate::planning::SchemaRef`.)
+//!
+//! Schemas are strict on input (`additionalProperties: false` on every object), carry a
+//! description and examples on every property, keep manifest order, inline shared types
+//! (several clients do not resolve `$ref`), and never contain a `default` keyword: a default
+//! is stated in the description and applied by the generated code.
+
+use mcp_contract_spec::MCP_HEADER;
+use serde_json::{Map, Value, json};
+
+use super::*;
+
+/// Which side of a call a schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// Arguments: objects refuse unknown properties.
+    Input,
+    /// Results: objects stay open, so adding a field later does not break a validating client.
+    Output,
+}
+
+impl Contract {
+    /// A tool's `inputSchema`.
+    pub(crate) fn input_schema(&self, tool: &ToolDef) -> Value {
+        object_schema(self, &tool.parameters, Side::Input)
+    }
+
+    /// A tool's `outputSchema`, when its output is structured.
+    pub(crate) fn output_schema(&self, tool: &ToolDef) -> Option<Value> {
+        match &tool.output {
+            OutputDef::Text => None,
+            OutputDef::Object {
+                description,
+                fields,
+            } => {
+                let mut schema = object_schema(self, fields, Side::Output);
+                if let (Some(d), Value::Object(map)) = (description, &mut schema) {
+                    map.insert("description".into(), d.clone().into());
+                }
+                Some(schema)
+            }
+        }
+    }
+
+    /// A standalone schema for one value, as an argument: what examples and defaults are
+    /// checked against.
+    pub(crate) fn value_schema(&self, schema: &Schema) -> Value {
+        node(self, schema, Side::Input, None)
+    }
+}
+
+fn object_schema(contract: &Contract, fields: &[Field], side: Side) -> Value {
+    let mut o = Map::new();
+    o.insert("type".into(), "object".into());
+    let properties: Map<String, Value> = fields
+        .iter()
+        .map(|f| (f.name.clone(), property(contract, f, side)))
+        .collect();
+    o.insert("properties".into(), properties.into());
+    // A defaulted field is optional to a caller, but a handler always returns it.
+    let required: Vec<Value> = fields
+        .iter()
+        .filter(|f| f.required || (side == Side::Output && f.default.is_some()))
+        .map(|f| f.name.clone().into())
+        .collect();
+    if !required.is_empty() {
+        o.insert("required".into(), required.into());
+    }
+    if side == Side::Input {
+        o.insert("additionalProperties".into(), false.into());
+    }
+    o.into()
+}
+
+fn property(contract: &Contract, field: &Field, side: Side) -> Value {
+    let description = match side {
+        Side::Input => field.published_description(),
+        Side::Output => field.schema.description.clone().unwrap_or_default(),
+    };
+    let mut p = node(contract, &field.schema, side, Some(description));
+    if let (Some(h), Value::Object(o)) = (&field.header, &mut p) {
+        o.insert(MCP_HEADER.into(), h.value.clone().into());
+    }
+    p
+}
+
+/// One schema node. `description` overrides the schema's own (a property's text, with its default).
+fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<String>) -> Value {
+    let mut o = match &schema.kind {
+        Kind::Named(i) => {
+            let shared = &contract.types[*i].schema;
+            let mut inner = node(contract, shared, side, None);
+            if let Value::Object(map) = &mut inner {
+                // The reference's own text and examples describe this use of the type.
+                if let Some(d) = description.clone().or_else(|| schema.description.clone()) {
+                    map.insert("description".into(), d.into());
+                }
+                if !schema.examples.is_empty() {
+                    map.insert("examples".into(), schema.examples.clone().into());
+                }
+            }
+            return inner;
+        }
+        Kind::String => type_only("string"),
+        Kind::Integer => type_only("integer"),
+        Kind::Number => type_only("number"),
+        Kind::Boolean => type_only("boolean"),
+        Kind::Enum(e) => {
+            let mut o = type_only("string");
+            o.insert(
+                "enum".into(),
+                e.values
+                    .iter()
+                    .map(|(v, _)| Value::from(v.clone()))
+                    .collect(),
+            );
+            o
+        }
+        Kind::Array(items) => {
+            let mut o = type_only("array");
+            o.insert("items".into(), node(contract, items, side, None));
+            o
+        }
+        Kind::Object(obj) => match object_schema(contract, &obj.fields, side) {
+            Value::Object(o) => o,
+            _ => Map::new(),
+        },
+    };
+    if let Some(d) = description.or_else(|| schema.description.clone())
+        && !d.is_empty()
+    {
+        o.insert("description".into(), d.into());
+    }
+    for (keyword, value) in &schema.constraints.0 {
+        o.insert(keyword.name().into(), value.to_json());
+    }
+    if !schema.examples.is_empty() {
+        o.insert("examples".into(), schema.examples.clone().into());
+    }
+    o.into()
+}
+
+fn type_only(ty: &str) -> Map<String, Value> {
+    let mut o = Map::new();
+    o.insert("type".into(), json!(ty));
+    o
+}

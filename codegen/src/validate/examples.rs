@@ -1,0 +1,106 @@
+//! Examples and defaults, checked against their own schemas once every shared type is known.
+
+use serde_json::Value;
+
+use super::Validator;
+use crate::diagnostic::codes;
+use crate::model::{Contract, Kind, RustInteger, Schema};
+use crate::source::Span;
+
+/// An example or default waiting to be checked once every shared type is known.
+pub(super) struct PendingExample {
+    pub(super) schema: Schema,
+    pub(super) value: Value,
+    pub(super) span: Span,
+    pub(super) what: &'static str,
+}
+
+impl Validator<'_> {
+    /// Validates every example and default against its own schema, with an independent
+    /// JSON Schema validator rather than our own reading of the keywords.
+    pub(super) fn check_examples(&mut self, contract: &Contract) {
+        for pending in std::mem::take(&mut self.examples) {
+            // A broken type stands in as a plain string, a recursive one would inline
+            // forever, and an object that lost a property refuses it; each is reported where
+            // it is written, so values holding one wait.
+            if self.refused.within(&contract.types, &pending.schema) {
+                continue;
+            }
+            self.check_example(contract, &pending);
+        }
+    }
+
+    fn check_example(&mut self, contract: &Contract, pending: &PendingExample) {
+        let schema = contract.value_schema(&pending.schema);
+        let Ok(validator) = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+        else {
+            return; // a broken pattern is reported where it is written
+        };
+        let problems: Vec<String> = validator
+            .iter_errors(&pending.value)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                if at.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("at `{at}`: {e}")
+                }
+            })
+            .collect();
+        if !problems.is_empty() {
+            self.error(
+                &codes::INVALID_EXAMPLE,
+                format!(
+                    "this {} does not match its own schema: {}",
+                    pending.what,
+                    problems.join("; ")
+                ),
+                pending.span,
+                format!(
+                    "change the {} so it satisfies the type and constraints declared beside it",
+                    pending.what
+                ),
+            );
+        } else if pending.what == "default"
+            && let Some((at, ty)) =
+                contract.integer_out_of_range(&pending.schema, &pending.value, "")
+        {
+            let place = if at.is_empty() {
+                String::new()
+            } else {
+                format!(" at `{at}`")
+            };
+            self.error(
+                &codes::DEFAULT_OUT_OF_RANGE,
+                format!(
+                    "this default holds an integer{place} that the generated `{}` cannot",
+                    ty.name()
+                ),
+                pending.span,
+                if ty == RustInteger::U64 {
+                    "the handler receives the default as a `u64`: keep it at most 18446744073709551615"
+                } else {
+                    "the handler receives the default as an `i64`: keep it from -9223372036854775808 to 9223372036854775807, or add `minimum: 0` for a `u64`"
+                },
+            );
+        }
+    }
+}
+
+/// Gives nested properties that have no examples the values their parent's examples hold.
+pub(super) fn derive_nested_examples(schema: &mut Schema) {
+    let Kind::Object(obj) = &mut schema.kind else {
+        return;
+    };
+    for field in &mut obj.fields {
+        if field.schema.examples.is_empty() {
+            field.schema.examples = schema
+                .examples
+                .iter()
+                .filter_map(|e| e.get(&field.name).cloned())
+                .collect();
+        }
+    }
+}

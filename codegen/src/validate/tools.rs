@@ -1,0 +1,279 @@
+//! Tools: their names, titles and descriptions, and everything a tool is built from.
+
+use serde_json::Map;
+
+use super::Validator;
+use super::names::{NameTable, Referent, is_tool_name};
+use super::schema::{Place, Scope};
+use crate::diagnostic::{Diagnostic, codes};
+use crate::ident;
+use crate::manifest::{self as raw, Manifest};
+use crate::model::*;
+use crate::source::Spanned;
+
+/// What a tool draws on from the rest of the manifest.
+pub(super) struct Context<'a> {
+    pub(super) manifest: &'a Manifest,
+    pub(super) effects: &'a std::collections::HashMap<String, Hints>,
+    pub(super) omit: &'a [crate::hint::Hint],
+    pub(super) scope: &'a Scope<'a>,
+}
+
+impl Validator<'_> {
+    /// Builds every tool into `contract`, and gives back the tools' handler methods, which
+    /// resources must not repeat.
+    pub(super) fn tools(&mut self, cx: &Context<'_>, contract: &mut Contract) -> NameTable {
+        let mut names = NameTable::default();
+        let mut titles = NameTable::default();
+        let mut methods = NameTable::default();
+        for tool in &cx.manifest.tools {
+            // Names are checked before the tool is built: a tool that repeats a name or a
+            // Rust name is skipped whole, so the types nested in it do not report collisions
+            // too.
+            if let Some(name) = &tool.name
+                && !self.tool_name_is_free(name, &mut names, &mut methods)
+            {
+                continue;
+            }
+            self.title_is_free(tool, &mut titles);
+            if let Some(t) = self.tool(tool, cx, contract) {
+                let span = tool.name.as_ref().map_or(tool.span, |n| n.span);
+                for (ty, what) in [
+                    (t.args_type(), "arguments"),
+                    (t.output_type(), "output"),
+                    (t.error_type(), "error"),
+                ] {
+                    // The three share the tool's PascalCase name: one clash is one fault.
+                    if !self.claim_type(ty, span, what) {
+                        break;
+                    }
+                }
+                self.headers(&t, &contract.types);
+                contract.tools.push(t);
+            }
+        }
+        methods
+    }
+
+    /// Claims a tool's name and its handler method; false when either is taken.
+    fn tool_name_is_free(
+        &mut self,
+        name: &Spanned<String>,
+        names: &mut NameTable,
+        methods: &mut NameTable,
+    ) -> bool {
+        if let Some(first) = names.get(&name.value) {
+            self.diags.push(
+                Diagnostic::new(
+                    &codes::DUPLICATE_TOOL_NAME,
+                    format!("the tool name `{}` is used twice", name.value),
+                    name.span,
+                )
+                .label("used again here")
+                .related(first, "first used here")
+                .help("tool names must be unique within a server; rename one of them"),
+            );
+            return false;
+        }
+        let method = ident::snake(&name.value);
+        if let Some(first) = methods.get(&method) {
+            self.collision(
+                format!(
+                    "the tool `{}` becomes the Rust method `{method}`, which another tool already has",
+                    name.value
+                ),
+                name.span,
+                Some((first, "this tool has the same Rust name")),
+                "rename one of the tools so their snake_case forms differ",
+            );
+            return false;
+        }
+        let _ = names.claim(&name.value, name.span);
+        let _ = methods.claim(method, name.span);
+        true
+    }
+
+    /// Two tools may not share a title. A missing or empty title is reported on its own; it
+    /// duplicates nothing.
+    fn title_is_free(&mut self, tool: &raw::Tool, titles: &mut NameTable) {
+        let Some(title) = &tool.title else { return };
+        let text = title.value.trim();
+        if text.is_empty() {
+            return;
+        }
+        if let Err(first) = titles.claim(text, title.span) {
+            self.diags.push(
+                Diagnostic::new(
+                    &codes::DUPLICATE_TITLE,
+                    format!("the title `{text}` is used twice"),
+                    title.span,
+                )
+                .label("used again here")
+                .related(first, "first used here"),
+            );
+        }
+    }
+
+    /// One tool, built from what is sound in it; `None` without a name.
+    fn tool(&mut self, t: &raw::Tool, cx: &Context<'_>, contract: &Contract) -> Option<ToolDef> {
+        let name = t.name.as_ref()?;
+        if !is_tool_name(&name.value) {
+            self.report(
+                &codes::BAD_TOOL_NAME,
+                format!("`{}` is not a valid tool name", name.value),
+                name.span,
+            );
+        }
+        let title = self.text(
+            &t.title,
+            "the title is empty",
+            "give the tool a short title for people",
+        );
+        let description = self.description(t, name);
+        let why = self.text(
+            &t.why,
+            "`why` is empty",
+            "say why the tool's hints are what they are, or remove `why:`",
+        );
+        let (sentences, published_description) = self.pinned(t, &description, contract);
+        let (hints, published_hints) = self.tool_hints(t, name, cx.manifest, cx.effects, cx.omit);
+        let type_prefix = ident::type_prefix(&name.value);
+        let parameters = self.fields(
+            &t.parameters,
+            &format!("{type_prefix}Args"),
+            Place::Input,
+            true,
+            cx.scope,
+        );
+        let output = self.output(t, &type_prefix, cx.scope);
+        let errors = self.tool_errors(t, contract);
+        let meta = self.tool_meta(t);
+        Some(ToolDef {
+            name: name.value.clone(),
+            title,
+            description,
+            published_description,
+            sentences,
+            hints,
+            published_hints,
+            why: Some(why).filter(|w| !w.is_empty()),
+            parameters,
+            output,
+            errors,
+            meta,
+            artifacts: None,
+            encapsulates: Vec::new(),
+            groups: Vec::new(),
+            method: ident::snake(&name.value),
+            constant: ident::shouty(&name.value),
+            type_prefix,
+            span: name.span,
+        })
+    }
+
+    /// The description as written, which tells a model what the tool is for.
+    fn description(&mut self, t: &raw::Tool, name: &Spanned<String>) -> String {
+        let description = t
+            .description
+            .as_ref()
+            .map(|d| d.value.trim().to_owned())
+            .unwrap_or_default();
+        if let Some(d) = &t.description
+            && description.is_empty()
+        {
+            self.report(
+                &codes::EMPTY_DESCRIPTION,
+                format!("the tool `{}` has an empty description", name.value),
+                d.span,
+            );
+        }
+        description
+    }
+
+    /// The pinned sentences a tool lists, and its description followed by each it lacks.
+    fn pinned(
+        &mut self,
+        t: &raw::Tool,
+        description: &str,
+        contract: &Contract,
+    ) -> (Vec<usize>, String) {
+        let mut sentences = Vec::new();
+        let mut published = description.to_owned();
+        for s in &t.sentences {
+            match contract.sentences.iter().position(|d| d.name == s.value) {
+                Some(i) => {
+                    sentences.push(i);
+                    let text = &contract.sentences[i].text;
+                    if !published.contains(text.as_str()) {
+                        published = format!("{published} {text}").trim().to_owned();
+                    }
+                }
+                None => self.unknown(
+                    s,
+                    Referent::Sentence,
+                    contract.sentences.iter().map(|d| d.name.as_str()),
+                ),
+            }
+        }
+        (sentences, published)
+    }
+
+    /// Text, or a structured object whose root is an object.
+    fn output(&mut self, t: &raw::Tool, type_prefix: &str, scope: &Scope<'_>) -> OutputDef {
+        let Some(raw::Output::Object(s)) = &t.output else {
+            return OutputDef::Text;
+        };
+        if let Some(ty) = &s.ty
+            && ty.value != "object"
+        {
+            self.report(
+                &codes::BAD_OUTPUT,
+                "a structured output must be an object",
+                ty.span,
+            );
+        }
+        let props = s.properties.as_deref().unwrap_or_default();
+        OutputDef::Object {
+            description: s.description.as_ref().map(|d| d.value.clone()),
+            fields: self.fields(
+                props,
+                &format!("{type_prefix}Output"),
+                Place::Output,
+                false,
+                scope,
+            ),
+        }
+    }
+
+    /// The error codes a tool lists, each declared and listed once.
+    fn tool_errors(&mut self, t: &raw::Tool, contract: &Contract) -> Vec<usize> {
+        let mut errors: Vec<usize> = Vec::new();
+        for code in &t.errors {
+            match contract.errors.iter().position(|e| e.code == code.value) {
+                Some(i) if errors.contains(&i) => self.report(
+                    &codes::DUPLICATE_ERROR_CODE,
+                    format!("the error `{}` is listed twice", code.value),
+                    code.span,
+                ),
+                Some(i) => errors.push(i),
+                None => self.unknown(
+                    code,
+                    Referent::ErrorCode,
+                    contract.errors.iter().map(|e| e.code.as_str()),
+                ),
+            }
+        }
+        errors
+    }
+
+    /// The static `_meta` entries whose keys are valid.
+    fn tool_meta(&mut self, t: &raw::Tool) -> Map<String, serde_json::Value> {
+        let mut meta = Map::new();
+        for (key, value) in &t.meta {
+            if self.meta_key(key) {
+                meta.insert(key.value.clone(), value.clone());
+            }
+        }
+        meta
+    }
+}

@@ -1,0 +1,223 @@
+//! The shared vocabulary tools draw on: pinned sentences, and the error codes with their
+//! message and hint templates.
+
+use mcp_contract_spec::error_codes;
+
+use super::Validator;
+use super::names::{NameTable, Referent, is_snake};
+use crate::diagnostic::codes;
+use crate::ident;
+use crate::manifest::{self as raw, Manifest};
+use crate::model::{Contract, ErrorDef, SentenceDef, Template, TemplatePart};
+use crate::source::Spanned;
+
+impl Validator<'_> {
+    /// The pinned sentences, each with the constant naming it.
+    pub(super) fn sentences(&mut self, sentences: &[raw::Sentence]) -> Vec<SentenceDef> {
+        let mut constants = NameTable::default();
+        let mut out = Vec::new();
+        for s in sentences {
+            if !is_snake(&s.name.value) {
+                self.error(
+                    &codes::BAD_NAME,
+                    format!("the sentence name `{}` is not snake_case", s.name.value),
+                    s.name.span,
+                    "use lowercase letters, digits and `_`, starting with a letter",
+                );
+                self.refused.refuse(Referent::Sentence, &s.name.value);
+                continue;
+            }
+            if s.text.value.trim().is_empty() {
+                self.error(
+                    &codes::EMPTY_TEXT,
+                    "the pinned sentence is empty",
+                    s.text.span,
+                    "write the sentence",
+                );
+            }
+            let constant = ident::shouty(&s.name.value);
+            if let Err(first) = constants.claim(&constant, s.name.span) {
+                self.collision(
+                    format!("the constant `{constant}` would be generated twice"),
+                    s.name.span,
+                    Some((first, "this sentence has the same constant")),
+                    "rename one of the sentences",
+                );
+            }
+            out.push(SentenceDef {
+                name: s.name.value.clone(),
+                constant,
+                text: s.text.value.trim().to_owned(),
+                span: s.name.span,
+            });
+        }
+        out
+    }
+
+    /// The error vocabulary, each code with its variant and its templates' fields.
+    pub(super) fn errors(&mut self, errors: &[raw::ErrorDef]) -> Vec<ErrorDef> {
+        let mut variants = NameTable::default();
+        let mut out = Vec::new();
+        for e in errors {
+            let code = &e.code;
+            if !is_snake(&code.value) {
+                self.error(
+                    &codes::BAD_NAME,
+                    format!("the error code `{}` is not snake_case", code.value),
+                    code.span,
+                    "use lowercase letters, digits and `_`, starting with a letter",
+                );
+            } else if error_codes::RESERVED.contains(&code.value.as_str()) {
+                self.report(
+                    &codes::RESERVED_ERROR_CODE,
+                    format!(
+                        "the error code `{}` is reserved for the runtime",
+                        code.value
+                    ),
+                    code.span,
+                );
+            }
+            let variant = ident::pascal(&code.value);
+            if let Err(first) = variants.claim(&variant, code.span) {
+                self.collision(
+                    format!("the variant `{variant}` would be generated twice"),
+                    code.span,
+                    Some((first, "this code has the same variant")),
+                    "rename one of the error codes",
+                );
+            }
+            let mut fields = Vec::new();
+            let message = e
+                .message
+                .as_ref()
+                .and_then(|m| self.template(m, &mut fields));
+            let hint = e.hint.as_ref().and_then(|h| self.template(h, &mut fields));
+            if let Some(m) = &e.message
+                && m.value.trim().is_empty()
+            {
+                self.error(
+                    &codes::EMPTY_TEXT,
+                    "the error message is empty",
+                    m.span,
+                    "say what went wrong",
+                );
+            }
+            out.push(ErrorDef {
+                code: code.value.clone(),
+                variant,
+                message: message.unwrap_or(Template {
+                    source: String::new(),
+                    parts: Vec::new(),
+                }),
+                hint,
+                fields,
+            });
+        }
+        out
+    }
+
+    /// Warns about each error code no tool lists.
+    pub(super) fn unused_errors(&mut self, manifest: &Manifest, contract: &Contract) {
+        let used: Vec<usize> = contract
+            .tools
+            .iter()
+            .flat_map(|t| t.errors.iter().copied())
+            .collect();
+        for (i, e) in manifest.errors.iter().enumerate() {
+            if !used.contains(&i) && contract.errors.get(i).is_some() {
+                self.report(
+                    &codes::UNUSED_ERROR,
+                    format!("no tool lists the error `{}`", e.code.value),
+                    e.code.span,
+                );
+            }
+        }
+    }
+
+    /// Parses `{field}` placeholders (`{{` and `}}` stand for braces), adding each field to
+    /// `fields` in first-use order.
+    fn template(&mut self, text: &Spanned<String>, fields: &mut Vec<String>) -> Option<Template> {
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        let mut chars = text.value.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    literal.push('{');
+                }
+                '}' if chars.peek() == Some(&'}') => {
+                    chars.next();
+                    literal.push('}');
+                }
+                '{' => {
+                    let name = self.placeholder(text, &mut chars)?;
+                    if !literal.is_empty() {
+                        parts.push(TemplatePart::Literal(std::mem::take(&mut literal)));
+                    }
+                    if !fields.contains(&name) {
+                        fields.push(name.clone());
+                    }
+                    parts.push(TemplatePart::Field(name));
+                }
+                '}' => {
+                    self.error(
+                        &codes::BAD_TEMPLATE,
+                        "a lone `}` in a template",
+                        text.span,
+                        "write `}}` for a brace",
+                    );
+                    return None;
+                }
+                c => literal.push(c),
+            }
+        }
+        if !literal.is_empty() {
+            parts.push(TemplatePart::Literal(literal));
+        }
+        Some(Template {
+            source: text.value.clone(),
+            parts,
+        })
+    }
+
+    /// The field name of a placeholder whose `{` was just read, up to and past its `}`.
+    fn placeholder(
+        &mut self,
+        text: &Spanned<String>,
+        chars: &mut impl Iterator<Item = char>,
+    ) -> Option<String> {
+        let mut name = String::new();
+        let mut closed = false;
+        for c in chars.by_ref() {
+            if c == '}' {
+                closed = true;
+                break;
+            }
+            name.push(c);
+        }
+        // Without its `}` the rest of the text is not a field name, even when it reads like
+        // one (`No {path`).
+        if !closed {
+            self.error(
+                &codes::BAD_TEMPLATE,
+                "an unclosed `{` in a template",
+                text.span,
+                "close the placeholder with `}`, or write `{{` for a brace",
+            );
+            return None;
+        }
+        // The placeholder becomes a field as written, so it must already be in the form
+        // `ident::snake` gives (`a__b` would become `a_b`, and collide).
+        if !is_snake(&name) || !ident::is_snake_form(&name) {
+            self.error(
+                &codes::BAD_TEMPLATE,
+                format!("`{{{name}}}` is not a valid placeholder"),
+                text.span,
+                "placeholders are snake_case field names in braces, like `{path}`; write `{{` for a brace",
+            );
+            return None;
+        }
+        Some(name)
+    }
+}

@@ -231,8 +231,8 @@ fn run_diff(
 }
 
 fn read(path: &Path) -> Result<Source, String> {
-    std::fs::read_to_string(path)
-        .map(|text| Source::new(path.to_string_lossy().replace('\\', "/"), text))
+    std::fs::read(path)
+        .map(|bytes| Source::from_bytes(path.to_string_lossy().replace('\\', "/"), bytes))
         .map_err(|e| format!("error: cannot read `{}`: {e}", path.display()))
 }
 

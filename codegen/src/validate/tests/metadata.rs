@@ -1860,9 +1860,10 @@ fn each_code_is_registered_once_in_kebab_case() {
     for code in crate::diagnostic::codes::CODES {
         let id = code.as_str();
         assert!(
-            id.split('-')
-                .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())),
-            "`{id}` is not lowercase words joined by `-`"
+            id.split('-').all(|w| !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())),
+            "`{id}` is not lowercase words (or numbers, as in `utf-8`) joined by `-`"
         );
         assert!(seen.insert(id), "`{id}` is registered twice");
     }

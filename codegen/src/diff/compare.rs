@@ -43,7 +43,10 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
         new,
         out: Vec::new(),
     };
-    let (old_tools, new_tools) = (by_name(&old.tools, |t| &t.name), by_name(&new.tools, |t| &t.name));
+    let (old_tools, new_tools) = (
+        by_name(&old.tools, |t| &t.name),
+        by_name(&new.tools, |t| &t.name),
+    );
     for t in &old.tools {
         if !new_tools.contains_key(t.name.as_str()) {
             d.push(
@@ -385,7 +388,10 @@ impl<'c> Differ<'c> {
     /// manifest wrote it, everything else where the new one does.
     fn fields(&mut self, old: &[Field], new: &[Field], path: &str, dir: Direction, depth: usize) {
         let (old_fields, new_fields) = (by_name(old, |f| &f.name), by_name(new, |f| &f.name));
-        for f in old.iter().filter(|f| !new_fields.contains_key(f.name.as_str())) {
+        for f in old
+            .iter()
+            .filter(|f| !new_fields.contains_key(f.name.as_str()))
+        {
             let (rule, what) = match dir {
                 Direction::Input => (&PARAMETER_NO_DELETE, "parameter"),
                 Direction::Output => (&OUTPUT_FIELD_NO_DELETE, "output field"),

@@ -311,11 +311,9 @@ fn check(path: &std::path::Path) -> ExitCode {
             if !loaded.warnings.is_empty() {
                 eprintln!("{}", render_all(&loaded.warnings, &source));
             }
-            eprintln!(
-                "{}: {} tools, valid",
-                source.name,
-                loaded.contract.tool_names().count()
-            );
+            let tools = loaded.contract.tool_names().count();
+            let noun = if tools == 1 { "tool" } else { "tools" };
+            eprintln!("{}: {tools} {noun}, valid", source.name);
             ExitCode::SUCCESS
         }
         Err(diagnostics) => {

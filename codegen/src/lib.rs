@@ -64,7 +64,7 @@ pub fn load(source: &Source) -> Result<Loaded, Vec<Diagnostic>> {
     let contract = yaml::parse(source, &mut diags).map(|root| {
         let manifest =
             manifest::decode(&root, &mut manifest::reader::Decoder { diags: &mut diags });
-        validate::validate(&manifest, &source.name, &mut diags)
+        validate::validate(&manifest, source, &mut diags)
     });
     match contract {
         Some(contract) if !diags.has_errors() => Ok(Loaded {

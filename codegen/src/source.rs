@@ -131,6 +131,18 @@ pub(crate) struct Spanned<T> {
     pub span: Span,
 }
 
+/// A value written under a key: where the value stands and where its key does, for rules
+/// whose message names the key.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Keyed<T> {
+    /// The value.
+    pub value: T,
+    /// Where the value stands.
+    pub span: Span,
+    /// Where its key stands.
+    pub key: Span,
+}
+
 impl<T> Spanned<T> {
     /// Pairs a value with its span.
     pub(crate) fn new(value: T, span: Span) -> Self {

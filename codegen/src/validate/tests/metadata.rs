@@ -1200,7 +1200,7 @@ fn header_placement() {
         &structured("          header: Count\n"),
         "header-placement",
         "`count` cannot carry `header`",
-        "tools.yaml:26:19",
+        "tools.yaml:26:11",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1218,7 +1218,7 @@ fn header_placement() {
         &text,
         "header-placement",
         "`x` cannot carry `header`",
-        "tools.yaml:19:50",
+        "tools.yaml:19:42",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1261,14 +1261,25 @@ fn bad_header() {
     ));
 }
 
-/// `tools.yaml:LINE:COL` of the value of the `n`-th `header:` in `text`, where header
-/// diagnostics point.
+/// `tools.yaml:LINE:COL` of the value of the `n`-th `header:` in `text`, where diagnostics
+/// about the header's name and type point.
 fn header_at(text: &str, n: usize) -> String {
+    at_header(text, n, true)
+}
+
+/// `tools.yaml:LINE:COL` of the `n`-th `header:` key in `text`, where diagnostics about where
+/// a header may stand point.
+fn header_key_at(text: &str, n: usize) -> String {
+    at_header(text, n, false)
+}
+
+fn at_header(text: &str, n: usize, value: bool) -> String {
     let (offset, key) = text
         .match_indices("header: ")
         .nth(n)
         .expect("the manifest has that many headers");
-    let (line, col) = Source::new("tools.yaml", text).line_col(offset + key.len());
+    let offset = if value { offset + key.len() } else { offset };
+    let (line, col) = Source::new("tools.yaml", text).line_col(offset);
     format!("tools.yaml:{line}:{col}")
 }
 
@@ -1282,7 +1293,7 @@ fn header_unreachable() {
         ),
         "header-unreachable",
         "`x` sits inside an array, where a header cannot reach it",
-        "tools.yaml:17:56",
+        "tools.yaml:17:48",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1298,7 +1309,7 @@ fn header_unreachable() {
         &text,
         "header-unreachable",
         "`x` sits inside an array, where a header cannot reach it",
-        &header_at(&text, 0),
+        &header_key_at(&text, 0),
     );
 }
 

@@ -287,17 +287,37 @@ async fn a_large_diff_comes_cut_to_the_cap_and_marked() {
 async fn two_concurrent_edits_from_one_version_exactly_one_wins() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2026_07_28).await;
+    exactly_one_wins(&fixture, client, ["src/main.rs", "src/main.rs"]).await;
+}
+
+/// The same file through a linked directory is the same file: one edit from a version wins,
+/// whichever spelling each uses, on both revisions.
+#[cfg(unix)]
+#[tokio::test]
+async fn concurrent_edits_through_a_linked_directory_let_exactly_one_win() {
+    for revision in Revision::ALL {
+        let fixture = fixture();
+        std::os::unix::fs::symlink("src", host(&fixture, "alias")).expect("linked");
+        let client = client(&fixture, revision).await;
+        exactly_one_wins(&fixture, client, ["src/main.rs", "alias/main.rs"]).await;
+    }
+}
+
+/// Edits `src/main.rs` from one version through each of `paths` at once: exactly one wins,
+/// the other is stale, and the file holds the winner's edit.
+async fn exactly_one_wins(fixture: &Fixture, client: Client, paths: [&str; 2]) {
     let v = version(&client, "src/main.rs").await;
     let client = std::sync::Arc::new(client);
     let tasks: Vec<_> = ["first", "second"]
         .into_iter()
-        .map(|who| {
-            let (client, v) = (std::sync::Arc::clone(&client), v.clone());
+        .zip(paths)
+        .map(|(who, path)| {
+            let (client, v, path) = (std::sync::Arc::clone(&client), v.clone(), path.to_owned());
             tokio::spawn(async move {
                 call(
                     &client,
                     "edit_file",
-                    json!({"path": "src/main.rs", "version": v,
+                    json!({"path": path, "version": v,
                            "edits": [{"old_text": "hi", "new_text": who}]}),
                 )
                 .await
@@ -318,7 +338,7 @@ async fn two_concurrent_edits_from_one_version_exactly_one_wins() {
         .find(|r| r.is_error == Some(true))
         .expect("a loser");
     assert_eq!(code(loser), "stale_version");
-    let text = contents(&host(&fixture, "src/main.rs"));
+    let text = contents(&host(fixture, "src/main.rs"));
     assert!(
         text.contains("println!(\"first\");") ^ text.contains("println!(\"second\");"),
         "exactly one edit is in the file: {text}"

@@ -211,8 +211,8 @@ fn run_diff(
 }
 
 fn read(path: &Path) -> Result<Source, String> {
-    std::fs::read_to_string(path)
-        .map(|text| Source::new(path.to_string_lossy().replace('\\', "/"), text))
+    std::fs::read(path)
+        .map(|bytes| Source::from_bytes(path.to_string_lossy().replace('\\', "/"), bytes))
         .map_err(|e| format!("error: cannot read `{}`: {e}", path.display()))
 }
 
@@ -291,11 +291,9 @@ fn check(path: &std::path::Path) -> ExitCode {
             if !loaded.warnings.is_empty() {
                 eprintln!("{}", render_all(&loaded.warnings, &source));
             }
-            eprintln!(
-                "{}: {} tools, valid",
-                source.name,
-                loaded.contract.tool_names().count()
-            );
+            let tools = loaded.contract.tool_names().count();
+            let noun = if tools == 1 { "tool" } else { "tools" };
+            eprintln!("{}: {tools} {noun}, valid", source.name);
             ExitCode::SUCCESS
         }
         Err(diagnostics) => {

@@ -41,6 +41,26 @@ fn check_accepts_a_valid_manifest() {
 }
 
 #[test]
+fn check_counts_one_tool_in_the_singular() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("tools.yaml");
+    std::fs::write(
+        &path,
+        "server: {name: x}\ntools:\n  - name: ping\n    title: Ping\n    description: Pong.\n    \
+         hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n    output: text\n",
+    )
+    .expect("written");
+    let out = check(&path);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tools.yaml: 1 tool, valid"));
+}
+
+#[test]
 fn check_prints_every_diagnostic_and_fails_with_1() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("tools.yaml");

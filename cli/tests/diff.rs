@@ -54,7 +54,7 @@ fn cli_exits_3_on_a_breaking_change_and_0_once_it_is_allowed() {
     let (_dir, old, new) = files(BASE, &edit("[text, bytes]", "[text]"));
     let stdout = exit(&run(None, &[&old, &new]), 3);
     assert!(
-        stdout.contains("new.yaml:23:7: ENUM_VALUE_NO_DELETE"),
+        stdout.contains("new.yaml:23:7: breaking: ENUM_VALUE_NO_DELETE"),
         "{stdout}"
     );
     let stdout = exit(
@@ -122,7 +122,7 @@ fn cli_compares_against_a_git_revision() {
         3,
     );
     assert!(
-        stdout.contains("server/tools.yaml:57:11: TOOL_NO_DELETE"),
+        stdout.contains("server/tools.yaml:57:11: breaking: TOOL_NO_DELETE"),
         "{stdout}"
     );
     // From the manifest's directory, with the default path.

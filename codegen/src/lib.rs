@@ -50,11 +50,21 @@ pub struct Loaded {
 /// Loads and validates a manifest text. On failure, every diagnostic found, errors and
 /// warnings, sorted by position.
 pub fn load(source: &Source) -> Result<Loaded, Vec<Diagnostic>> {
+    if let Some(at) = source.invalid_utf8() {
+        return Err(vec![
+            Diagnostic::new(
+                &diagnostic::codes::NOT_UTF_8,
+                "the manifest is not UTF-8 text: the bytes here are not valid UTF-8",
+                Span::new(at, at + '\u{fffd}'.len_utf8()),
+            )
+            .label("shown as \u{fffd}"),
+        ]);
+    }
     let mut diags = diagnostic::Diagnostics::default();
     let contract = yaml::parse(source, &mut diags).map(|root| {
         let manifest =
             manifest::decode(&root, &mut manifest::reader::Decoder { diags: &mut diags });
-        validate::validate(&manifest, &source.name, &mut diags)
+        validate::validate(&manifest, source, &mut diags)
     });
     match contract {
         Some(contract) if !diags.has_errors() => Ok(Loaded {
@@ -227,11 +237,11 @@ impl Builder {
 
     /// Loads, validates and generates; returns rendered diagnostics on failure.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let text = std::fs::read_to_string(&self.manifest).map_err(|error| Error::Read {
+        let bytes = std::fs::read(&self.manifest).map_err(|error| Error::Read {
             path: self.manifest.clone(),
             error,
         })?;
-        let source = Source::new(display_name(&self.manifest), text);
+        let source = Source::from_bytes(display_name(&self.manifest), bytes);
         let loaded =
             load(&source).map_err(|d| Error::Invalid(diagnostic::render_all(&d, &source)))?;
         let out_dir = self

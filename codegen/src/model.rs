@@ -9,7 +9,7 @@ pub(crate) use mcp_contract_spec::{CacheHint, PublishedHints};
 use serde_json::{Map, Value};
 
 use crate::keyword::{Keyword, Limit};
-use crate::source::{Span, Spanned};
+use crate::source::{Keyed, Span};
 
 mod integer;
 pub(crate) mod json_schema;
@@ -315,7 +315,7 @@ pub(crate) struct Field {
     /// Applied when the argument is absent; stated in the description, never published as `default`.
     pub default: Option<Value>,
     /// The `x-mcp-header` name, published on 2026-07-28.
-    pub header: Option<Spanned<String>>,
+    pub header: Option<Keyed<String>>,
     /// Where the name is written, for tools that report on the contract (`diff`); emitters
     /// ignore it. A field of a shared type points into `types:`.
     pub span: Span,

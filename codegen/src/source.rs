@@ -14,6 +14,11 @@ pub struct Source {
     /// Byte offset of each char, present only when the text is not pure ASCII
     /// (the YAML parser counts in chars, diagnostics slice in bytes).
     char_bytes: Option<Vec<usize>>,
+    /// Byte offset of each line's first char, so a position's line is a binary search: a
+    /// manifest with thousands of diagnostics renders in linear time.
+    line_starts: Vec<usize>,
+    /// Where the file stopped being UTF-8, in [`Source::from_bytes`]'s lossy text.
+    invalid_utf8: Option<usize>,
 }
 
 impl Source {
@@ -29,11 +34,38 @@ impl Source {
             v.push(text.len());
             v
         });
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         Source {
             name: name.into(),
             text,
             char_bytes,
+            line_starts,
+            invalid_utf8: None,
         }
+    }
+
+    /// Wraps a manifest file's bytes. Bytes that are not UTF-8 are read as U+FFFD, and
+    /// loading the source then reports where the first of them stands instead of checking
+    /// anything else.
+    pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Self {
+        match String::from_utf8(bytes) {
+            Ok(text) => Source::new(name, text),
+            Err(e) => {
+                let valid = e.utf8_error().valid_up_to();
+                let bom = e.as_bytes().starts_with("\u{feff}".as_bytes());
+                let mut source = Source::new(name, String::from_utf8_lossy(e.as_bytes()));
+                source.invalid_utf8 = Some(valid - if bom { 3 } else { 0 });
+                source
+            }
+        }
+    }
+
+    /// The byte offset of the first byte that was not UTF-8, when [`Source::from_bytes`]
+    /// found one.
+    pub(crate) fn invalid_utf8(&self) -> Option<usize> {
+        self.invalid_utf8
     }
 
     /// The byte offset of the `index`th char.
@@ -46,10 +78,28 @@ impl Source {
 
     /// The 1-based line and column (in chars) of a byte offset.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {
-        let before = &self.text[..byte.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        (line, before[line_start..].chars().count() + 1)
+        let byte = self.floor_char(byte.min(self.text.len()));
+        let line = self.line_starts.partition_point(|&start| start <= byte);
+        let line_start = self.line_starts[line - 1];
+        (line, self.text[line_start..byte].chars().count() + 1)
+    }
+
+    /// The byte range of the 1-based line `line`, without its line break.
+    pub(crate) fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let start = self.line_starts[line - 1];
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |next| next - 1);
+        start..end.max(start)
+    }
+
+    /// The nearest char boundary at or before `byte`.
+    fn floor_char(&self, mut byte: usize) -> usize {
+        while !self.text.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        byte
     }
 }
 
@@ -79,6 +129,18 @@ pub(crate) struct Spanned<T> {
     pub value: T,
     /// Where it stands in the manifest.
     pub span: Span,
+}
+
+/// A value written under a key: where the value stands and where its key does, for rules
+/// whose message names the key.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Keyed<T> {
+    /// The value.
+    pub value: T,
+    /// Where the value stands.
+    pub span: Span,
+    /// Where its key stands.
+    pub key: Span,
 }
 
 impl<T> Spanned<T> {

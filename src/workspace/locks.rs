@@ -6,16 +6,17 @@
 //! after the first has renamed, sees `v2`, and is refused as stale.
 //!
 //! A lock covers a path and everything beneath it: deleting or moving `src` waits for an edit
-//! of `src/main.rs` to finish, and the other way round. The locks only order the writes of this
+//! of `src/main.rs` to finish, and the other way round. Paths are locked by what they name,
+//! not by how they are spelt: [`Workspace::lock`] resolves links inside the root first, so an
+//! edit of `alias/f` (with `alias -> src`) waits for an edit of `src/f`. The locks only order the writes of this
 //! server; another process writing the same files is not held back by them (see the notes in
 //! `docs/write-tools.md`).
 //!
 //! [`Workspace`]: crate::workspace::Workspace
+//! [`Workspace::lock`]: crate::workspace::Workspace::lock
 
 use std::collections::HashSet;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-
-use crate::workspace::path::WorkspacePath;
 
 /// The set of paths currently being written, and a signal for when one is released.
 ///
@@ -36,12 +37,12 @@ pub(crate) struct PathGuard<'a> {
 }
 
 impl PathLocks {
-    /// Blocks until none of `paths` overlaps a path another writer holds, then holds them.
+    /// Blocks until none of `keys` overlaps a path another writer holds, then holds them.
+    /// Keys are workspace paths with `/` between components and `.` for the root.
     ///
     /// Runs on the blocking pool, like every workspace operation, so waiting here never stalls
     /// the async runtime.
-    pub(crate) fn lock(&self, paths: &[&WorkspacePath]) -> PathGuard<'_> {
-        let keys: Vec<String> = paths.iter().map(|p| p.as_str().to_owned()).collect();
+    pub(crate) fn lock(&self, keys: Vec<String>) -> PathGuard<'_> {
         let mut held = self.held();
         while keys
             .iter()
@@ -106,14 +107,12 @@ mod tests {
     #[test]
     fn a_second_writer_waits_for_the_first() {
         let locks = Arc::new(PathLocks::default());
-        let path = WorkspacePath::parse("src/main.rs").expect("valid");
-        let parent = WorkspacePath::parse("src").expect("valid");
         let entered = Arc::new(AtomicBool::new(false));
-        let guard = locks.lock(&[&path]);
+        let guard = locks.lock(vec!["src/main.rs".into()]);
         let waiter = {
             let (locks, entered) = (Arc::clone(&locks), Arc::clone(&entered));
             std::thread::spawn(move || {
-                let _guard = locks.lock(&[&parent]);
+                let _guard = locks.lock(vec!["src".into()]);
                 entered.store(true, Ordering::SeqCst);
             })
         };

@@ -16,7 +16,7 @@ use cap_std::fs::{Dir, File, Metadata, OpenOptions};
 
 use crate::workspace::WorkspaceError;
 use crate::workspace::listing::EntryKind;
-use crate::workspace::locks::PathLocks;
+use crate::workspace::locks::{PathGuard, PathLocks};
 use crate::workspace::path::WorkspacePath;
 
 /// A directory tree that can be listed, read, searched and written, and nothing outside it.
@@ -67,9 +67,32 @@ impl Workspace {
         &self.dir
     }
 
-    /// The locks that order the writes to each path.
-    pub(crate) fn locks(&self) -> &PathLocks {
-        &self.locks
+    /// Holds `paths` against every other write until the guard drops, each locked by the
+    /// file it names: the same file reached through a linked directory is the same lock.
+    pub(crate) fn lock(&self, paths: &[&WorkspacePath]) -> PathGuard<'_> {
+        self.locks
+            .lock(paths.iter().map(|path| self.identity(path)).collect())
+    }
+
+    /// `path` with every link inside the root resolved, as far as it exists: the longest
+    /// existing prefix canonicalized by the sandbox, then the rest as written. A path the
+    /// sandbox refuses keeps its spelling; the operation refuses it later, under the lock.
+    fn identity(&self, path: &WorkspacePath) -> String {
+        let written = Path::new(path.as_str());
+        let resolved = written.ancestors().find_map(|prefix| {
+            let canonical = if prefix.as_os_str().is_empty() {
+                PathBuf::new()
+            } else {
+                self.dir.canonicalize(prefix).ok()?
+            };
+            let rest = written.strip_prefix(prefix).ok()?;
+            Some(canonical.join(rest))
+        });
+        match resolved.as_deref().and_then(Path::to_str) {
+            Some("") => ".".to_owned(),
+            Some(key) => key.to_owned(),
+            None => path.as_str().to_owned(),
+        }
     }
 
     /// The root's host path, for the search walker only.

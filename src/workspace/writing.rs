@@ -206,7 +206,7 @@ impl Workspace {
         version: Option<&str>,
     ) -> Result<Written, WorkspaceError> {
         let target = WorkspacePath::parse(path)?;
-        let _guard = self.locks().lock(&[&target]);
+        let _guard = self.lock(&[&target]);
         let existing = self.existing_file(&target)?;
         match (&existing, version) {
             (None, None) => self.create_parents(&target)?,
@@ -251,7 +251,7 @@ impl Workspace {
     /// every operation; [`WorkspaceError::Io`] when the filesystem fails.
     pub fn create_directory(&self, path: &str) -> Result<bool, WorkspaceError> {
         let target = WorkspacePath::parse(path)?;
-        let _guard = self.locks().lock(&[&target]);
+        let _guard = self.lock(&[&target]);
         self.create_parents(&target)?;
         self.ensure_directory(&target)
     }
@@ -274,7 +274,7 @@ impl Workspace {
         dry_run: bool,
     ) -> Result<Edited, WorkspaceError> {
         let target = WorkspacePath::parse(path)?;
-        let _guard = self.locks().lock(&[&target]);
+        let _guard = self.lock(&[&target]);
         let plan = self.plan_edit(target, version, edits)?;
         let mut budget = MAX_DIFF_BYTES;
         if dry_run || !plan.changes() {
@@ -317,7 +317,7 @@ impl Workspace {
             }
             targets.push(target);
         }
-        let _guard = self.locks().lock(&targets.iter().collect::<Vec<_>>());
+        let _guard = self.lock(&targets.iter().collect::<Vec<_>>());
         let mut plans: Vec<EditPlan> = Vec::with_capacity(files.len());
         for (file, target) in files.iter().zip(targets) {
             let plan = self.plan_edit(target, &file.version, &file.edits)?;
@@ -438,7 +438,7 @@ impl Workspace {
                 format!("it is `{}` itself or inside it", source.as_str()),
             ));
         }
-        let _guard = self.locks().lock(&[&source, &destination]);
+        let _guard = self.lock(&[&source, &destination]);
         // Following links here refuses a source whose links lead outside, as the reads do.
         self.metadata(&source)?;
         let kind = entry_kind(self.link_metadata(&source)?.file_type());
@@ -491,7 +491,7 @@ impl Workspace {
                 "the workspace root itself cannot be deleted",
             ));
         }
-        let _guard = self.locks().lock(&[&target]);
+        let _guard = self.lock(&[&target]);
         self.metadata(&target)?;
         let kind = entry_kind(self.link_metadata(&target)?.file_type());
         let relative = target.to_relative_path();
@@ -1289,6 +1289,37 @@ mod tests {
             "{outcomes:?}"
         );
         assert_eq!(winners[0].version, version(&fixture, "src/main.rs"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn edits_through_two_spellings_of_one_file_let_exactly_one_win() {
+        let fixture = Fixture::new();
+        std::os::unix::fs::symlink("src", fixture.root.join("alias")).expect("linked");
+        for round in 0..20 {
+            let v = version(&fixture, "src/main.rs");
+            let outcomes: Vec<_> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..8)
+                    .map(|n| {
+                        let (ws, v) = (&fixture.workspace, &v);
+                        let path = if n % 2 == 0 {
+                            "src/main.rs"
+                        } else {
+                            "alias/main.rs"
+                        };
+                        scope.spawn(move || {
+                            ws.edit_file(path, v, &[edit("hi", &format!("hi {round} {n}"))], false)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("no panic"))
+                    .collect()
+            });
+            let winners = outcomes.iter().filter(|o| o.is_ok()).count();
+            assert_eq!(winners, 1, "round {round}: {outcomes:?}");
+        }
     }
 
     /// Every write, aimed at `path` (and, for a move, from a good file to `path` and back).

@@ -99,8 +99,12 @@ pub(crate) fn table() -> String {
 }
 
 codes! {
+    NOT_UTF_8 = "not-utf-8", Error,
+        "The file is not UTF-8 text; the first byte that is not is shown, and no other check runs.",
+        "Save the manifest as UTF-8.",
+        help "save the manifest as UTF-8";
     YAML_SYNTAX = "yaml-syntax", Error,
-        "The file is not valid YAML. Only the first syntax error is reported, and no other check runs.",
+        "The file is not valid YAML, or nests collections more than 128 deep. Only the first syntax error is reported, where its cause is (an unclosed `[`, a key line without `:`), and no other check runs.",
         "Fix the indentation or quoting at the position shown.";
     DUPLICATE_KEY = "duplicate-key", Error,
         "A key is written twice in one mapping; both places are shown.",

@@ -88,28 +88,70 @@ impl Diagnostic {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
         };
-        let primary = AnnotationKind::Primary
-            .span(first_line(source, self.span))
-            .label(self.label.as_deref());
-        let mut snippet = Snippet::source(source.text.as_str())
-            .path(source.name.as_str())
-            .annotation(primary);
-        for (span, label) in &self.related {
-            snippet = snippet.annotation(
-                AnnotationKind::Context
-                    .span(first_line(source, *span))
-                    .label(label.as_str()),
-            );
+        let annotations: Vec<(Span, AnnotationKind, Option<&str>)> =
+            std::iter::once((self.span, AnnotationKind::Primary, self.label.as_deref()))
+                .chain(
+                    self.related.iter().map(|(span, label)| {
+                        (*span, AnnotationKind::Context, Some(label.as_str()))
+                    }),
+                )
+                .collect();
+        let mut group = Group::with_title(
+            level
+                .primary_title(self.message.as_str())
+                .id(self.code.as_str()),
+        );
+        for window in windows(source, &annotations) {
+            let mut snippet = Snippet::source(&source.text[window.bytes.clone()])
+                .line_start(window.first_line)
+                .path(source.name.as_str());
+            for &(span, kind, label) in &annotations[window.annotations] {
+                let caret = first_line(source, span);
+                let shifted = caret.start - window.bytes.start..caret.end - window.bytes.start;
+                snippet = snippet.annotation(kind.span(shifted).label(label));
+            }
+            group = group.element(snippet);
         }
-        let mut group: Group<'_> = level
-            .primary_title(self.message.as_str())
-            .id(self.code.as_str())
-            .element(snippet);
         if let Some(help) = &self.help {
             group = group.element(Level::HELP.message(help.as_str()));
         }
         Renderer::plain().render(&[group])
     }
+}
+
+/// Annotations this many lines apart or fewer share one snippet, folded as rustc folds.
+const SHARED_SNIPPET_LINES: usize = 50;
+
+/// A run of the source lines that one snippet shows, and the annotations that fall in it.
+struct Window {
+    bytes: std::ops::Range<usize>,
+    first_line: usize,
+    annotations: std::ops::Range<usize>,
+}
+
+/// The snippets of a diagnostic: one over all its annotations when they stand close, one
+/// for each otherwise. Each gets only its own lines, so rendering costs what it shows, not
+/// the size of the manifest (thousands of diagnostics render in linear time).
+fn windows(source: &Source, annotations: &[(Span, AnnotationKind, Option<&str>)]) -> Vec<Window> {
+    let line_of = |span: Span| source.line_col(span.start).0;
+    let lines: Vec<usize> = annotations.iter().map(|a| line_of(a.0)).collect();
+    let (low, high) = (
+        lines.iter().copied().min().unwrap_or(1),
+        lines.iter().copied().max().unwrap_or(1),
+    );
+    let window = |from: usize, to: usize, annotations| Window {
+        bytes: source.line_range(from).start..source.line_range(to).end,
+        first_line: from,
+        annotations,
+    };
+    if high - low <= SHARED_SNIPPET_LINES {
+        return vec![window(low, high, 0..annotations.len())];
+    }
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, &line)| window(line, line, i..i + 1))
+        .collect()
 }
 
 /// Clamps a span to its first line so a caret never runs over a whole block.

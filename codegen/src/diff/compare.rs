@@ -1,6 +1,8 @@
 //! The comparison: two validated contracts walked side by side, one [`Change`] per difference a
 //! client could notice.
 
+use std::collections::HashMap;
+
 use mcp_contract_spec::planning::Encoding;
 
 use super::rules::*;
@@ -43,8 +45,12 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
         new,
         out: Vec::new(),
     };
+    let (old_tools, new_tools) = (
+        by_name(&old.tools, |t| &t.name),
+        by_name(&new.tools, |t| &t.name),
+    );
     for t in &old.tools {
-        if !new.tools.iter().any(|n| n.name == t.name) {
+        if !new_tools.contains_key(t.name.as_str()) {
             d.push(
                 &TOOL_NO_DELETE,
                 format!("tool `{}` was removed", t.name),
@@ -55,7 +61,7 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
         }
     }
     for t in &new.tools {
-        match old.tools.iter().find(|o| o.name == t.name) {
+        match old_tools.get(t.name.as_str()) {
             Some(o) => d.tool(o, t),
             None => d.push(
                 &TOOL_ADDED,
@@ -88,8 +94,9 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
             span,
         );
     }
+    let old_sentences = by_name(&old.sentences, |s| &s.name);
     for s in &new.sentences {
-        if let Some(o) = old.sentences.iter().find(|o| o.name == s.name)
+        if let Some(o) = old_sentences.get(s.name.as_str())
             && o.text != s.text
         {
             d.push(
@@ -229,8 +236,12 @@ impl<'c> Differ<'c> {
                 ),
             }
         }
+        let index = |resources: &'c [ResourceDef]| -> HashMap<(bool, String), &'c ResourceDef> {
+            resources.iter().rev().map(|r| (shape(r), r)).collect()
+        };
+        let (old_shapes, new_shapes) = (index(&self.old.resources), index(&self.new.resources));
         for r in &self.old.resources {
-            if !self.new.resources.iter().any(|n| shape(n) == shape(r)) {
+            if !new_shapes.contains_key(&shape(r)) {
                 self.push(
                     &RESOURCE_NO_DELETE,
                     format!("resource `{}` at `{}` was removed", r.name, r.uri.text()),
@@ -241,7 +252,7 @@ impl<'c> Differ<'c> {
             }
         }
         for r in &self.new.resources {
-            if let Some(o) = self.old.resources.iter().find(|o| shape(o) == shape(r)) {
+            if let Some(o) = old_shapes.get(&shape(r)) {
                 self.resource(o, r);
             } else {
                 self.push(
@@ -381,7 +392,11 @@ impl<'c> Differ<'c> {
     /// Compares the properties of an object: a removed one is reported where the old
     /// manifest wrote it, everything else where the new one does.
     fn fields(&mut self, old: &[Field], new: &[Field], path: &str, dir: Direction, depth: usize) {
-        for f in old.iter().filter(|f| !new.iter().any(|n| n.name == f.name)) {
+        let (old_fields, new_fields) = (by_name(old, |f| &f.name), by_name(new, |f| &f.name));
+        for f in old
+            .iter()
+            .filter(|f| !new_fields.contains_key(f.name.as_str()))
+        {
             let (rule, what) = match dir {
                 Direction::Input => (&PARAMETER_NO_DELETE, "parameter"),
                 Direction::Output => (&OUTPUT_FIELD_NO_DELETE, "output field"),
@@ -396,7 +411,7 @@ impl<'c> Differ<'c> {
         }
         for n in new {
             let here = format!("{path}.{}", n.name);
-            let Some(o) = old.iter().find(|o| o.name == n.name) else {
+            let Some(o) = old_fields.get(n.name.as_str()) else {
                 let (rule, message) = match (dir, n.required) {
                     (Direction::Input, true) => (
                         &PARAMETER_NEW_REQUIRED,
@@ -636,4 +651,10 @@ fn kind_name(kind: &Kind) -> &'static str {
         Kind::Object(_) => "object",
         Kind::Named(_) => "shared type",
     }
+}
+
+/// Items by name, each name to its first item: lookups stay constant-time, so a diff of
+/// two large contracts is linear in their size.
+fn by_name<T>(items: &[T], name: impl Fn(&T) -> &String) -> HashMap<&str, &T> {
+    items.iter().rev().map(|t| (name(t).as_str(), t)).collect()
 }

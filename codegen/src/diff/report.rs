@@ -21,6 +21,15 @@ pub enum Status {
 }
 
 impl Status {
+    /// Where findings of this status come in a report: what blocks first.
+    fn rank(self) -> u8 {
+        match self {
+            Status::Breaking => 0,
+            Status::Allowed => 1,
+            Status::Compatible => 2,
+        }
+    }
+
     /// The word every format shows.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -64,7 +73,7 @@ impl Finding {
 /// The output formats of `mcp-contract diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// `tools.yaml:LINE:COL: RULE_ID message`, then a summary.
+    /// `tools.yaml:LINE:COL: STATUS: RULE_ID message`, breaking first, then a summary.
     Text,
     /// One JSON object: `changes` and `summary`.
     Json,
@@ -77,7 +86,8 @@ pub enum Format {
 /// Every change between two manifests, placed and ready to render.
 #[derive(Debug, Clone)]
 pub struct Report {
-    /// The findings, in [`diff`](super::diff())'s order.
+    /// The findings, breaking ones first, then allowed, then compatible; each group in
+    /// manifest order (file, line, column), so what blocks a release is read first.
     pub findings: Vec<Finding>,
 }
 
@@ -85,7 +95,7 @@ impl Report {
     /// Places `changes` in their manifests and marks the breaking ones whose rule is in
     /// `allow` (allowing a compatible rule changes nothing: it never fails a run).
     pub fn new(changes: Vec<Change>, old: &Source, new: &Source, allow: &[&Rule]) -> Report {
-        let findings = changes
+        let mut findings = changes
             .into_iter()
             .map(|change| {
                 let source = match change.side {
@@ -102,7 +112,16 @@ impl Report {
                     change,
                 }
             })
-            .collect();
+            .collect::<Vec<Finding>>();
+        // Stable: changes at one place keep the comparison's order.
+        findings.sort_by(|a, b| {
+            (a.status().rank(), &a.file, a.line, a.column).cmp(&(
+                b.status().rank(),
+                &b.file,
+                b.line,
+                b.column,
+            ))
+        });
         Report { findings }
     }
 
@@ -165,14 +184,16 @@ impl Report {
         }
     }
 
+    /// `tools.yaml:LINE:COL: STATUS: RULE_ID message` lines, the form compilers print and
+    /// editors link, then the summary.
     fn text(&self) -> String {
         let mut out = String::new();
         for f in &self.findings {
-            let allowed = if f.allowed { " (allowed)" } else { "" };
             let _ = writeln!(
                 out,
-                "{}: {} {}{allowed}",
+                "{}: {}: {} {}",
                 f.location(),
+                f.status().as_str(),
                 f.change.rule.id,
                 f.change.message
             );

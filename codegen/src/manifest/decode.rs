@@ -404,7 +404,7 @@ fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<Property> {
         .filter_map(|(name, node)| {
             let mut f = de.fields(node, "a property")?;
             let required = f.get("required").and_then(|n| de.bool(n, "`required`"));
-            let default = f.get("default").map(|n| Spanned::new(n.to_json(), n.span));
+            let default = f.get("default").map(Literal::new);
             let header = f.get("header").and_then(|n| de.string(n, "`header`"));
             let schema = schema(&mut f, de);
             f.finish(de);
@@ -423,6 +423,7 @@ fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<Property> {
 fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
     let mut s = Schema {
         span: f.span,
+        keys: f.keys(),
         ..Schema::default()
     };
     s.ty = f.get("type").and_then(|n| de.string(n, "`type`"));
@@ -439,11 +440,11 @@ fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
         ));
     }
     if let Some(n) = example {
-        s.examples.push(Spanned::new(n.to_json(), n.span));
+        s.examples.push(Literal::new(n));
     }
     if let Some(n) = examples {
         for item in de.seq(n, "`examples`").unwrap_or_default() {
-            s.examples.push(Spanned::new(item.to_json(), item.span));
+            s.examples.push(Literal::new(item));
         }
     }
     s.enum_values = f

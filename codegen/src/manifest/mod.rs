@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::hint::Hint;
 use crate::keyword::{Keyword, Limit};
 use crate::source::{Span, Spanned};
+use crate::yaml::{Node, NodeKind};
 
 mod decode;
 pub(crate) mod reader;
@@ -261,9 +262,75 @@ pub(crate) struct Property {
     /// `required:` as written.
     pub required: Option<Spanned<bool>>,
     /// `default:` as written.
-    pub default: Option<Spanned<Value>>,
+    pub default: Option<Literal>,
     /// `header:` the `x-mcp-header` name the argument is mirrored under on HTTP.
     pub header: Option<Spanned<String>>,
+}
+
+/// A value written in the manifest, an example or a default: its JSON, and where each of
+/// its parts stands, so a rule can point at the part it names.
+#[derive(Debug, Clone)]
+pub(crate) struct Literal {
+    /// The value as JSON.
+    pub value: Value,
+    /// Where the whole value stands.
+    pub span: Span,
+    /// Each part below the top by its JSON pointer (`/start`, `/items/0`), in document order.
+    parts: Vec<(String, Span)>,
+}
+
+impl Literal {
+    /// The value a YAML node holds.
+    pub(crate) fn new(node: &Node) -> Literal {
+        fn walk(node: &Node, at: &str, parts: &mut Vec<(String, Span)>) {
+            let children: Vec<(String, &Node)> = match &node.kind {
+                NodeKind::Seq(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (i.to_string(), n))
+                    .collect(),
+                NodeKind::Map(entries) => entries.iter().map(|(k, v)| (k.key_text(), v)).collect(),
+                _ => Vec::new(),
+            };
+            for (name, child) in children {
+                let pointer = format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
+                parts.push((pointer.clone(), child.span));
+                walk(child, &pointer, parts);
+            }
+        }
+        let mut parts = Vec::new();
+        walk(node, "", &mut parts);
+        Literal {
+            value: node.to_json(),
+            span: node.span,
+            parts,
+        }
+    }
+
+    /// Where the part at `pointer` stands, or the nearest enclosing part that is written.
+    pub(crate) fn span_at(&self, pointer: &str) -> Span {
+        let mut at = pointer;
+        loop {
+            if at.is_empty() {
+                return self.span;
+            }
+            if let Some((_, span)) = self.parts.iter().find(|(p, _)| p == at) {
+                return *span;
+            }
+            at = at.rfind('/').map_or("", |i| &at[..i]);
+        }
+    }
+}
+
+/// The keys of one mapping as written, for rules whose message names a key.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Keys(pub(super) Vec<(String, Span)>);
+
+impl Keys {
+    /// Where `key` is written in the mapping, if it is.
+    pub(crate) fn span(&self, key: &str) -> Option<Span> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, s)| *s)
+    }
 }
 
 /// A schema as written, in the JSON Schema vocabulary the manifest allows.
@@ -276,7 +343,7 @@ pub(crate) struct Schema {
     /// `description:`.
     pub description: Option<Spanned<String>>,
     /// `example:` or `examples:`.
-    pub examples: Vec<Spanned<Value>>,
+    pub examples: Vec<Literal>,
     /// `enum:` for string enums, spanned as a whole so an empty list can be pointed at.
     pub enum_values: Option<Spanned<Vec<Spanned<String>>>>,
     /// `items:` for arrays.
@@ -285,6 +352,8 @@ pub(crate) struct Schema {
     pub properties: Option<Vec<Property>>,
     /// The constraint keywords written, in [`KEYWORDS`](crate::keyword::KEYWORDS) order.
     pub constraints: Vec<(Keyword, Spanned<Limit>)>,
+    /// Every key of its mapping, where a property's own keys (`default`, `header`) stand too.
+    pub keys: Keys,
 }
 
 impl Schema {

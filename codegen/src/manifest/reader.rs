@@ -191,13 +191,40 @@ impl<'n> Fields<'n> {
         node
     }
 
+    /// Every key of the mapping, with where it is written.
+    pub(crate) fn keys(&self) -> super::Keys {
+        super::Keys(
+            self.entries
+                .iter()
+                .map(|(k, _)| (k.key_text(), k.span))
+                .collect(),
+        )
+    }
+
     fn first_key_span(&self) -> Span {
         self.entries.first().map_or(self.span, |(k, _)| k.span)
     }
 
+    /// When the unknown key at `i` is the rest of the text before it, cut off at a comma (in
+    /// `{description: The file, relative to the root}` a `,` ends the entry, and `relative to
+    /// the root` becomes a key without a value), the help that says to quote it.
+    fn split_text(&self, i: usize, name: &str, value: &Node) -> Option<String> {
+        let (before, text) = i.checked_sub(1).map(|p| &self.entries[p])?;
+        let NodeKind::Str(text) = &text.kind else {
+            return None;
+        };
+        (name.contains(' ') && matches!(value.kind, NodeKind::Null)).then(|| {
+            format!(
+                "a `,` ends an entry of a `{{…}}` mapping; if this is the rest of `{}`, quote its text: `{}: \"{text}, {name}\"`",
+                before.key_text(),
+                before.key_text()
+            )
+        })
+    }
+
     /// Reports every key that no reader asked for, with the closest known key.
     pub(crate) fn finish(self, de: &mut Decoder<'_>) {
-        for ((key, _), used) in self.entries.iter().zip(&self.used) {
+        for (i, ((key, value), used)) in self.entries.iter().zip(&self.used).enumerate() {
             if *used {
                 continue;
             }
@@ -208,9 +235,13 @@ impl<'n> Fields<'n> {
                 key.span,
             )
             .label("not a key of this mapping");
-            d = match suggest(&name, &self.known) {
-                Some(s) => d.help(format!("did you mean `{s}`?")),
-                None => d.help(format!(
+            d = match (
+                suggest(&name, &self.known),
+                self.split_text(i, &name, value),
+            ) {
+                (_, Some(help)) => d.help(help),
+                (Some(s), None) => d.help(format!("did you mean `{s}`?")),
+                (None, None) => d.help(format!(
                     "the keys of {} are: {}",
                     self.what,
                     self.known.join(", ")

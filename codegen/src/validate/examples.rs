@@ -1,17 +1,14 @@
 //! Examples and defaults, checked against their own schemas once every shared type is known.
 
-use serde_json::Value;
-
 use super::Validator;
 use crate::diagnostic::codes;
+use crate::manifest as raw;
 use crate::model::{Contract, Kind, RustInteger, Schema};
-use crate::source::Span;
 
 /// An example or default waiting to be checked once every shared type is known.
 pub(super) struct PendingExample {
     pub(super) schema: Schema,
-    pub(super) value: Value,
-    pub(super) span: Span,
+    pub(super) literal: raw::Literal,
     pub(super) what: &'static str,
 }
 
@@ -38,10 +35,13 @@ impl Validator<'_> {
         else {
             return; // a broken pattern is reported where it is written
         };
+        let value = &pending.literal.value;
+        let mut first = None;
         let problems: Vec<String> = validator
-            .iter_errors(&pending.value)
+            .iter_errors(value)
             .map(|e| {
                 let at = e.instance_path().to_string();
+                first.get_or_insert_with(|| pending.literal.span_at(&at));
                 if at.is_empty() {
                     e.to_string()
                 } else {
@@ -49,7 +49,8 @@ impl Validator<'_> {
                 }
             })
             .collect();
-        if !problems.is_empty() {
+        // The caret goes under the part the first problem names (`0` at `/start`).
+        if let Some(span) = first {
             self.error(
                 &codes::INVALID_EXAMPLE,
                 format!(
@@ -57,15 +58,14 @@ impl Validator<'_> {
                     pending.what,
                     problems.join("; ")
                 ),
-                pending.span,
+                span,
                 format!(
                     "change the {} so it satisfies the type and constraints declared beside it",
                     pending.what
                 ),
             );
         } else if pending.what == "default"
-            && let Some((at, ty)) =
-                contract.integer_out_of_range(&pending.schema, &pending.value, "")
+            && let Some((at, ty)) = contract.integer_out_of_range(&pending.schema, value, "")
         {
             let place = if at.is_empty() {
                 String::new()
@@ -78,7 +78,7 @@ impl Validator<'_> {
                     "this default holds an integer{place} that the generated `{}` cannot",
                     ty.name()
                 ),
-                pending.span,
+                pending.literal.span_at(&at),
                 if ty == RustInteger::U64 {
                     "the handler receives the default as a `u64`: keep it at most 18446744073709551615"
                 } else {

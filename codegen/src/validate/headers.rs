@@ -7,7 +7,7 @@ use super::Validator;
 use crate::diagnostic::{Diagnostic, codes};
 use crate::keyword::Keyword;
 use crate::model::*;
-use crate::source::{Span, Spanned};
+use crate::source::{Keyed, Span};
 
 /// The largest integer a header may carry: JSON numbers are exact up to here.
 const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -58,7 +58,7 @@ impl Validator<'_> {
         tool: &ToolDef,
         types: &[NamedType],
         field: &Field,
-        header: &Spanned<String>,
+        header: &Keyed<String>,
         reachable: bool,
         seen: &mut HashMap<String, Span>,
     ) {
@@ -77,7 +77,7 @@ impl Validator<'_> {
                     "`{}` sits inside an array, where a header cannot reach it",
                     field.name
                 ),
-                span,
+                header.key,
             );
         }
         if let Some(first) = seen.insert(name.to_ascii_lowercase(), span) {

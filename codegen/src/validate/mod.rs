@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::manifest::Manifest;
 use crate::model::Contract;
-use crate::source::{Span, Spanned};
+use crate::source::{Source, Span, Spanned};
 
 mod examples;
 mod groups;
@@ -32,12 +32,13 @@ mod types;
 mod vocabulary;
 
 /// Checks a decoded manifest and builds the contract from it.
-pub(crate) fn validate(
+pub(crate) fn validate<'d>(
     manifest: &Manifest,
-    source_name: &str,
-    diags: &mut Diagnostics,
+    source: &'d Source,
+    diags: &'d mut Diagnostics,
 ) -> Contract {
     let mut v = Validator {
+        text: &source.text,
         diags,
         rust_types: names::NameTable::default(),
         examples: Vec::new(),
@@ -61,7 +62,7 @@ pub(crate) fn validate(
     let types = v.types(&scope);
     let planning = v.planning(manifest);
     let mut contract = Contract {
-        source_name: source_name.to_owned(),
+        source_name: source.name.clone(),
         server,
         sentences,
         errors,
@@ -87,6 +88,9 @@ pub(crate) fn validate(
 
 /// The rules' shared state: where findings go, and what earlier rules claimed or refused.
 struct Validator<'d> {
+    /// The manifest's text, for rules that point inside a value (a placeholder in a block
+    /// scalar, whose text is not the source's).
+    text: &'d str,
     diags: &'d mut Diagnostics,
     /// Every Rust type name emitted, with where it comes from.
     rust_types: names::NameTable,

@@ -13,7 +13,7 @@ use crate::ident;
 use crate::keyword::{Bound, Format, KEYWORDS, Keyword, Limit};
 use crate::manifest as raw;
 use crate::model::*;
-use crate::source::{Span, Spanned};
+use crate::source::{Keyed, Span, Spanned};
 
 /// The JSON types a `type:` may name besides the shared types.
 const JSON_TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
@@ -99,8 +99,7 @@ impl Validator<'_> {
         {
             self.examples.push(PendingExample {
                 schema: schema.clone(),
-                value: d.value.clone(),
-                span: d.span,
+                literal: d.clone(),
                 what: "default",
             });
         }
@@ -111,7 +110,11 @@ impl Validator<'_> {
             schema,
             required,
             default,
-            header: p.header.clone(),
+            header: p.header.as_ref().map(|h| Keyed {
+                value: h.value.clone(),
+                span: h.span,
+                key: p.schema.keys.span("header").unwrap_or(h.span),
+            }),
             span: name.span,
         })
     }
@@ -164,7 +167,7 @@ impl Validator<'_> {
                 self.report(
                     &codes::DEFAULT_ON_OUTPUT,
                     "an output field cannot have a default",
-                    d.span,
+                    p.schema.keys.span("default").unwrap_or(d.span),
                 );
                 None
             }
@@ -188,7 +191,7 @@ impl Validator<'_> {
             self.error(
                 &codes::HEADER_PLACEMENT,
                 format!("`{}` cannot carry `header`", p.name.value),
-                h.span,
+                p.schema.keys.span("header").unwrap_or(h.span),
                 if place == Place::Output {
                     "only a tool's parameters are mirrored into HTTP headers, never its output; remove `header:`"
                 } else {
@@ -231,8 +234,7 @@ impl Validator<'_> {
         for e in &s.examples {
             self.examples.push(PendingExample {
                 schema: schema.clone(),
-                value: e.value.clone(),
-                span: e.span,
+                literal: e.clone(),
                 what: "example",
             });
         }
@@ -260,6 +262,7 @@ impl Validator<'_> {
             .chain(constraints)
             .filter(|(_, applies, _)| !applies);
         for (key, _, span) in misplaced {
+            let span = s.keys.span(key).unwrap_or(span);
             self.error(
                 &codes::KEYWORD_TYPE_MISMATCH,
                 format!("`{key}` does not apply to `type: {}`", ty.value),
@@ -267,10 +270,8 @@ impl Validator<'_> {
                 format!("remove `{key}`, or change the type it belongs to"),
             );
         }
-        if let Some(props) = &s.properties
-            && ty.value != "object"
-        {
-            let span = props.first().map_or(s.span, |p| p.name.span);
+        if s.properties.is_some() && ty.value != "object" {
+            let span = s.keys.span("properties").unwrap_or(s.span);
             self.error(
                 &codes::KEYWORD_TYPE_MISMATCH,
                 format!("`properties` does not apply to `type: {}`", ty.value),

@@ -9,7 +9,7 @@ use crate::diagnostic::codes;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::{Contract, ErrorDef, SentenceDef, Template, TemplatePart};
-use crate::source::Spanned;
+use crate::source::{Span, Spanned};
 
 impl Validator<'_> {
     /// The pinned sentences, each with the constant naming it.
@@ -181,6 +181,22 @@ impl Validator<'_> {
         })
     }
 
+    /// Where `piece` of a template is written: found in the manifest's own text, since a
+    /// folded or literal block scalar's value does not line up with its source. The whole
+    /// text when it is not found verbatim (an escape in a quoted string, a fold inside it).
+    fn written(&self, text: &Spanned<String>, piece: &str) -> Span {
+        let source = self
+            .text
+            .get(text.span.start..text.span.end)
+            .unwrap_or_default();
+        source
+            .match_indices(piece)
+            .find(|(i, _)| !source[..*i].ends_with('{'))
+            .map_or(text.span, |(i, _)| {
+                Span::new(text.span.start + i, text.span.start + i + piece.len())
+            })
+    }
+
     /// The field name of a placeholder whose `{` was just read, up to and past its `}`.
     fn placeholder(
         &mut self,
@@ -199,10 +215,13 @@ impl Validator<'_> {
         // Without its `}` the rest of the text is not a field name, even when it reads like
         // one (`No {path`).
         if !closed {
+            // Up to the first space: a folded scalar's lines join with one.
+            let opening = name.split_whitespace().next().unwrap_or_default();
+            let at = self.written(text, &format!("{{{opening}"));
             self.error(
                 &codes::BAD_TEMPLATE,
                 "an unclosed `{` in a template",
-                text.span,
+                at,
                 "close the placeholder with `}`, or write `{{` for a brace",
             );
             return None;
@@ -210,10 +229,11 @@ impl Validator<'_> {
         // The placeholder becomes a field as written, so it must already be in the form
         // `ident::snake` gives (`a__b` would become `a_b`, and collide).
         if !is_snake(&name) || !ident::is_snake_form(&name) {
+            let at = self.written(text, &format!("{{{name}}}"));
             self.error(
                 &codes::BAD_TEMPLATE,
                 format!("`{{{name}}}` is not a valid placeholder"),
-                text.span,
+                at,
                 "placeholders are snake_case field names in braces, like `{path}`; write `{{` for a brace",
             );
             return None;

@@ -1220,7 +1220,7 @@ fn header_placement() {
         &structured("          header: Count\n"),
         "header-placement",
         "`count` cannot carry `header`",
-        "tools.yaml:26:19",
+        "tools.yaml:26:11",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1238,7 +1238,7 @@ fn header_placement() {
         &text,
         "header-placement",
         "`x` cannot carry `header`",
-        "tools.yaml:19:50",
+        "tools.yaml:19:42",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1281,14 +1281,25 @@ fn bad_header() {
     ));
 }
 
-/// `tools.yaml:LINE:COL` of the value of the `n`-th `header:` in `text`, where header
-/// diagnostics point.
+/// `tools.yaml:LINE:COL` of the value of the `n`-th `header:` in `text`, where diagnostics
+/// about the header's name and type point.
 fn header_at(text: &str, n: usize) -> String {
+    at_header(text, n, true)
+}
+
+/// `tools.yaml:LINE:COL` of the `n`-th `header:` key in `text`, where diagnostics about where
+/// a header may stand point.
+fn header_key_at(text: &str, n: usize) -> String {
+    at_header(text, n, false)
+}
+
+fn at_header(text: &str, n: usize, value: bool) -> String {
     let (offset, key) = text
         .match_indices("header: ")
         .nth(n)
         .expect("the manifest has that many headers");
-    let (line, col) = Source::new("tools.yaml", text).line_col(offset + key.len());
+    let offset = if value { offset + key.len() } else { offset };
+    let (line, col) = Source::new("tools.yaml", text).line_col(offset);
     format!("tools.yaml:{line}:{col}")
 }
 
@@ -1302,7 +1313,7 @@ fn header_unreachable() {
         ),
         "header-unreachable",
         "`x` sits inside an array, where a header cannot reach it",
-        "tools.yaml:17:56",
+        "tools.yaml:17:48",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1318,7 +1329,7 @@ fn header_unreachable() {
         &text,
         "header-unreachable",
         "`x` sits inside an array, where a header cannot reach it",
-        &header_at(&text, 0),
+        &header_key_at(&text, 0),
     );
 }
 
@@ -1880,9 +1891,10 @@ fn each_code_is_registered_once_in_kebab_case() {
     for code in crate::diagnostic::codes::CODES {
         let id = code.as_str();
         assert!(
-            id.split('-')
-                .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())),
-            "`{id}` is not lowercase words joined by `-`"
+            id.split('-').all(|w| !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())),
+            "`{id}` is not lowercase words (or numbers, as in `utf-8`) joined by `-`"
         );
         assert!(seen.insert(id), "`{id}` is registered twice");
     }

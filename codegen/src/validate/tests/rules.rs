@@ -515,7 +515,7 @@ fn bad_template() {
         &with("    errors: [gone]\nerrors:\n  gone:\n    message: No {Path} here.\n"),
         "bad-template",
         "`{Path}` is not a valid placeholder",
-        "tools.yaml:12:14",
+        "tools.yaml:12:17",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -539,7 +539,7 @@ fn bad_template_braces() {
         &with("    errors: [gone]\nerrors:\n  gone:\n    message: Gone.\n    hint: Try {path\n"),
         "bad-template",
         "an unclosed `{` in a template",
-        "tools.yaml:13:11",
+        "tools.yaml:13:15",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1073,7 +1073,7 @@ fn default_on_output() {
         &text,
         "default-on-output",
         "an output field cannot have a default",
-        "tools.yaml:13:20",
+        "tools.yaml:13:11",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1153,7 +1153,7 @@ fn default_out_of_range() {
         ),
         "default-out-of-range",
         "this default holds an integer at `/xs/1` that the generated `u64` cannot",
-        "tools.yaml:15:18",
+        "tools.yaml:15:27",
     );
 }
 
@@ -1172,7 +1172,7 @@ fn keyword_type_mismatch() {
         &text,
         "keyword-type-mismatch",
         "`minLength` does not apply to `type: integer`",
-        "tools.yaml:14:20",
+        "tools.yaml:14:9",
     );
     assert_eq!(
         d.help.as_deref(),
@@ -1198,7 +1198,7 @@ fn keyword_type_mismatch_for_properties_and_enum() {
         &text,
         "keyword-type-mismatch",
         "`properties` does not apply to `type: string`",
-        "tools.yaml:15:11",
+        "tools.yaml:14:9",
     );
     // Even an empty `enum` is pointed at, rather than silently dropped.
     let text = with(
@@ -1214,7 +1214,7 @@ fn keyword_type_mismatch_for_properties_and_enum() {
         &text,
         "keyword-type-mismatch",
         "`enum` does not apply to `type: integer`",
-        "tools.yaml:14:15",
+        "tools.yaml:14:9",
     );
 }
 
@@ -1440,7 +1440,7 @@ fn invalid_example_in_a_nested_field() {
         "invalid-example",
         INVALID_EXAMPLE,
         "at `/size`: \"big\" is not of type \"integer\"",
-        "tools.yaml:12:18",
+        "tools.yaml:12:25",
     );
 }
 
@@ -1845,8 +1845,8 @@ fn an_unknown_type_is_not_also_told_its_keywords_do_not_apply() {
     refused_at(
         &text,
         &[
-            ("keyword-type-mismatch", "tools.yaml:13:18"),
-            ("keyword-type-mismatch", "tools.yaml:14:20"),
+            ("keyword-type-mismatch", "tools.yaml:13:9"),
+            ("keyword-type-mismatch", "tools.yaml:14:9"),
         ],
     );
 }
@@ -1914,5 +1914,60 @@ fn an_object_that_lost_a_property_does_not_fail_its_examples() {
         "bad-name",
         "`1x` is not a valid property name",
         "tools.yaml:15:11",
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Carets on what the message names.
+
+#[test]
+fn an_example_is_refused_at_the_part_that_breaks_its_schema() {
+    // Line 12 is `example: {start: 0, end: 2}`: the caret goes under the `0`.
+    let text = parameter(
+        "        type: object
+        properties:
+          start: {type: integer, minimum: 1, description: First.}
+          end: {type: integer, minimum: 1, description: Last.}
+",
+        "{start: 0, end: 2}",
+    );
+    single_containing(
+        &text,
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "at `/start`: 0 is less than the minimum of 1",
+        "tools.yaml:12:26",
+    );
+}
+
+#[test]
+fn a_bad_placeholder_in_a_folded_scalar_is_reported_on_its_own_line() {
+    // The message is folded over lines 12 and 13; `{Id}` stands on line 13, column 15.
+    let d = single(
+        &with(
+            "    errors: [gone]\nerrors:\n  gone:\n    message: >-\n      There is no note\n      with the id {Id}.\n",
+        ),
+        "bad-template",
+        "`{Id}` is not a valid placeholder",
+        "tools.yaml:14:19",
+    );
+    assert_eq!(d.span.end - d.span.start, "{Id}".len());
+}
+
+#[test]
+fn a_comma_in_unquoted_flow_text_gets_the_quoting_help() {
+    let d = single(
+        &with(
+            "    parameters:\n      path: {type: string, description: The file, relative to the root, example: a.txt}\n",
+        ),
+        "unknown-key",
+        "unknown key `relative to the root` in a property",
+        "tools.yaml:10:51",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "a `,` ends an entry of a `{…}` mapping; if this is the rest of `description`, quote its text: `description: \"The file, relative to the root\"`"
+        )
     );
 }

@@ -5,10 +5,13 @@ pub use futures::future::BoxFuture;
 pub use mcp_contract_spec::{CacheHint, PublishedHints, generated_file};
 pub use rmcp::model::{CallToolResult, JsonObject};
 
+pub use crate::__codegen_tool_error as tool_error;
 pub use crate::fixture::ToolFixture;
 pub use crate::published::{ContractSpec, GroupSpec, Published};
 pub use crate::resource::ResourceSpec;
 use crate::{ResourceBody, ResourceError};
+
+mod tool_error;
 
 /// The result shapes of a call, from a handler's return value.
 pub mod call {

@@ -1,0 +1,183 @@
+//! The trait impls of every tool's error enum, written once here rather than in each generated
+//! module.
+
+/// Implements what a tool's error enum needs, given its variants and their fields, each of
+/// which is a variant of the contract's vocabulary (`ContractError`) with the same fields:
+///
+/// - [`ToolError`](crate::ToolError) through the vocabulary, which renders every code's
+///   message and hint in one place;
+/// - `Display` (the message) and `Error`;
+/// - `TryFrom<Vocabulary>`, keeping the codes the tool declares and handing back any other, and
+///   `From<Tool> for Vocabulary`.
+///
+/// Rendering converts a clone of the error into the vocabulary: an error is rendered once per
+/// failed call, and cloning its few strings costs nothing beside building the envelope.
+///
+/// ```text
+/// ::mcp_contract::codegen::tool_error!(ReadFileError narrows ContractError {
+///     NotFound { path },
+///     Busy,
+/// });
+/// ```
+///
+/// A contract without error codes has no vocabulary to narrow, and its tools' enums have no
+/// values: `tool_error!(ReadFileError)` implements only `ToolError`, `Display` and `Error`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __codegen_tool_error {
+    ($tool:ident) => {
+        impl $crate::ToolError for $tool {
+            fn code(&self) -> &'static str {
+                match *self {}
+            }
+
+            fn message(&self) -> ::std::string::String {
+                match *self {}
+            }
+
+            fn hint(&self) -> ::core::option::Option<::std::string::String> {
+                match *self {}
+            }
+        }
+
+        $crate::__codegen_tool_error!(@display $tool);
+    };
+    ($tool:ident narrows $vocabulary:ident {
+        $($variant:ident $({ $($field:ident),* })?),* $(,)?
+    }) => {
+        /// Each code is rendered as the contract's vocabulary renders it.
+        impl $crate::ToolError for $tool {
+            fn code(&self) -> &'static str {
+                $crate::ToolError::code(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+
+            fn message(&self) -> ::std::string::String {
+                $crate::ToolError::message(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+
+            fn hint(&self) -> ::core::option::Option<::std::string::String> {
+                $crate::ToolError::hint(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+        }
+
+        $crate::__codegen_tool_error!(@display $tool);
+
+        impl ::core::convert::TryFrom<$vocabulary> for $tool {
+            type Error = $vocabulary;
+
+            fn try_from(error: $vocabulary) -> ::core::result::Result<Self, $vocabulary> {
+                match error {
+                    $($vocabulary::$variant $({ $($field),* })? => {
+                        ::core::result::Result::Ok(Self::$variant $({ $($field),* })?)
+                    })*
+                    // Unreachable when the tool declares every code.
+                    #[allow(unreachable_patterns)]
+                    other => ::core::result::Result::Err(other),
+                }
+            }
+        }
+
+        impl ::core::convert::From<$tool> for $vocabulary {
+            fn from(error: $tool) -> Self {
+                match error {
+                    $($tool::$variant $({ $($field),* })? => Self::$variant $({ $($field),* })?,)*
+                }
+            }
+        }
+    };
+    (@display $tool:ident) => {
+        impl ::core::fmt::Display for $tool {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(&$crate::ToolError::message(self))
+            }
+        }
+
+        impl ::std::error::Error for $tool {}
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ToolError;
+
+    /// A vocabulary of three codes, rendered as generated code renders one.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    enum Vocabulary {
+        NotFound { path: String },
+        Busy,
+        Gone,
+    }
+
+    impl ToolError for Vocabulary {
+        fn code(&self) -> &'static str {
+            match self {
+                Self::NotFound { .. } => "not_found",
+                Self::Busy => "busy",
+                Self::Gone => "gone",
+            }
+        }
+
+        fn message(&self) -> String {
+            match self {
+                Self::NotFound { path } => format!("Nothing at `{path}`."),
+                Self::Busy => "Busy.".into(),
+                Self::Gone => "Gone.".into(),
+            }
+        }
+
+        fn hint(&self) -> Option<String> {
+            matches!(self, Self::NotFound { .. }).then(|| "List the parent.".into())
+        }
+    }
+
+    /// A tool that declares two of them.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    enum Declared {
+        NotFound { path: String },
+        Busy,
+    }
+
+    crate::__codegen_tool_error!(Declared narrows Vocabulary {
+        NotFound { path },
+        Busy,
+    });
+
+    /// A tool of a contract without codes.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    enum Nothing {}
+
+    crate::__codegen_tool_error!(Nothing);
+
+    #[test]
+    fn a_tool_error_renders_as_the_vocabulary_does() {
+        let error = Declared::NotFound {
+            path: "a.txt".into(),
+        };
+        assert_eq!(error.code(), "not_found");
+        assert_eq!(error.message(), "Nothing at `a.txt`.");
+        assert_eq!(error.hint().as_deref(), Some("List the parent."));
+        assert_eq!(error.to_string(), "Nothing at `a.txt`.");
+        assert_eq!(Declared::Busy.hint(), None);
+    }
+
+    #[test]
+    fn a_tool_error_narrows_the_vocabulary_to_its_codes_and_widens_back() {
+        let found = Vocabulary::NotFound { path: "a".into() };
+        assert_eq!(
+            Declared::try_from(found.clone()),
+            Ok(Declared::NotFound { path: "a".into() })
+        );
+        assert_eq!(Declared::try_from(Vocabulary::Busy), Ok(Declared::Busy));
+        assert_eq!(Declared::try_from(Vocabulary::Gone), Err(Vocabulary::Gone));
+        assert_eq!(
+            Vocabulary::from(Declared::NotFound { path: "a".into() }),
+            found
+        );
+    }
+
+    #[test]
+    fn a_tool_error_of_a_contract_without_codes_is_still_an_error() {
+        fn is_tool_error<E: ToolError + std::error::Error>() {}
+        is_tool_error::<Nothing>();
+    }
+}

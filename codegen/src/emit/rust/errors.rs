@@ -1,69 +1,31 @@
-//! The error enums: each tool's declared codes, the whole vocabulary, and the conversions
-//! between them.
+//! The error enums: the whole vocabulary, which renders every code's message and hint, and
+//! each tool's enum of the codes it declares, whose conversions to and from the vocabulary,
+//! and rendering through it, the runtime's `tool_error!` implements.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::*;
 
-/// An error enum and its trait impls, for one tool's codes or for the whole vocabulary.
-pub(super) fn error_enum(
-    name: &str,
-    summary: &str,
-    defs: &[&ErrorDef],
-    attrs: TokenStream,
-) -> TokenStream {
-    let summary = doc(summary);
-    let name = ident(name);
-    let variants = defs.iter().map(|e| {
-        let v = ident(&e.variant);
-        let d = doc(&format!("`{}`: {}", e.code, e.message.source));
-        let fields = e.fields.iter().map(|f| {
-            let fi = ident(&crate::ident::snake(f));
-            quote!(#fi: String)
-        });
-        if e.fields.is_empty() {
-            quote! { #d #v, }
-        } else {
-            quote! { #d #v { #(#fields),* }, }
-        }
-    });
-    let codes = defs.iter().map(|e| {
-        let v = ident(&e.variant);
-        let code = &e.code;
-        quote!(Self::#v { .. } => #code,)
-    });
-    let hints = defs.iter().map(|e| match &e.hint {
-        Some(h) => render_arm(e, h, true),
-        None => {
-            let v = ident(&e.variant);
-            quote!(Self::#v { .. } => None,)
-        }
-    });
-    let messages = defs.iter().map(|e| render_arm(e, &e.message, false));
-    let (codes, messages, hints): (Vec<_>, Vec<_>, Vec<_>) =
-        (codes.collect(), messages.collect(), hints.collect());
-    let body = |arms: &[TokenStream]| {
-        if arms.is_empty() {
-            quote!(match *self {})
-        } else {
-            quote!(match self { #(#arms)* })
-        }
-    };
-    let (code_body, message_body, hint_body) = (body(&codes), body(&messages), body(&hints));
+/// `ContractError`: every code of the manifest, and the one place its templates are rendered.
+pub(super) fn vocabulary(c: &Contract) -> TokenStream {
+    let all: Vec<&ErrorDef> = c.errors.iter().collect();
+    let summary = format!(
+        "Every error code of `{}`. Map domain errors onto it once; each tool's enum converts from \
+         it with `TryFrom`, keeping only the codes that tool declares.",
+        c.source_name
+    );
+    // The vocabulary is there to be used; a server that never names it is not at fault.
+    let item = enum_item("ContractError", &summary, &all, quote!(#[allow(dead_code)]));
+    let name = ident("ContractError");
+    let (code, message, hint) = (code_fn(&all), message_fn(&all), hint_fn(&all));
     quote! {
-        #summary
-        #attrs
-        // A code with many placeholders is as large as it is; boxing would only make the
-        // enum harder to build and match.
-        #[allow(clippy::large_enum_variant)]
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        pub enum #name { #(#variants)* }
+        #item
 
         impl ::mcp_contract::ToolError for #name {
-            fn code(&self) -> &'static str { #code_body }
-            fn message(&self) -> String { #message_body }
-            fn hint(&self) -> Option<String> { #hint_body }
+            #code
+            #message
+            #hint
         }
 
         impl ::core::fmt::Display for #name {
@@ -76,91 +38,199 @@ pub(super) fn error_enum(
     }
 }
 
-/// A match arm that renders a template from the variant's fields.
-pub(super) fn render_arm(e: &ErrorDef, template: &Template, optional: bool) -> TokenStream {
-    let v = ident(&e.variant);
-    let mut fmt = String::new();
-    let mut plain = String::new();
-    let mut args: Vec<syn::Ident> = Vec::new();
-    for part in &template.parts {
-        match part {
-            TemplatePart::Literal(l) => {
-                plain.push_str(l);
-                fmt.push_str(&l.replace('{', "{{").replace('}', "}}"));
-            }
-            TemplatePart::Field(f) => {
-                fmt.push_str("{}");
-                args.push(ident(&crate::ident::snake(f)));
-            }
-        }
-    }
-    let mut binds: Vec<syn::Ident> = Vec::new();
-    for a in &args {
-        if !binds.contains(a) {
-            binds.push(a.clone());
-        }
-    }
-    let (pattern, text) = if binds.is_empty() {
-        (quote!(Self::#v { .. }), quote!(String::from(#plain)))
-    } else if let [TemplatePart::Field(_)] = template.parts.as_slice() {
-        // `format!("{}", x)` is clippy's useless_format.
-        let a = &binds[0];
-        (
-            quote!(Self::#v { #a, .. }),
-            quote!(::core::clone::Clone::clone(#a)),
+/// A tool's error enum: only the codes it declares, so a handler cannot return another, each
+/// with the vocabulary's variant and fields.
+pub(super) fn tool_error(c: &Contract, t: &ToolDef) -> TokenStream {
+    let defs = declared(c, t);
+    let summary = if defs.is_empty() {
+        format!(
+            "`{}` declares no errors, so this enum has no values. To return one, list it under \
+             the tool's `errors:` in `{}`.",
+            t.name, c.source_name
         )
     } else {
-        (
-            quote!(Self::#v { #(#binds),*, .. }),
-            quote!(format!(#fmt, #(#args),*)),
+        let codes: Vec<String> = defs.iter().map(|e| format!("`{}`", e.code)).collect();
+        format!(
+            "The errors `{}` may return: {}. To return another code, add it to the tool's \
+             `errors:` in `{}`.",
+            t.name,
+            codes.join(", "),
+            c.source_name
         )
     };
-    if optional {
-        quote!(#pattern => Some(#text),)
-    } else {
-        quote!(#pattern => #text,)
+    enum_item(&t.error_type(), &summary, &defs, quote!())
+}
+
+/// The runtime's `tool_error!` for a tool's error enum: its `ToolError` rendered by the
+/// vocabulary, `Display`, `Error`, and the conversions to and from `ContractError`, given each
+/// variant and its fields.
+///
+/// Laid out here rather than by prettyplease, which prints a macro's arguments as one run of
+/// tokens broken wherever the margin falls (`TooLarge { path, size, limit\n }`): one variant a
+/// line, as rustfmt leaves a hand-written call. Every piece is an identifier from [`ident`].
+pub(super) fn tool_error_impls(c: &Contract, t: &ToolDef) -> String {
+    let name = ident(&t.error_type());
+    // With no codes at all, `TryFrom<ContractError>` could never fail (clippy's
+    // infallible_try_from), and there is nothing to convert.
+    if c.errors.is_empty() {
+        return format!("\n::mcp_contract::codegen::tool_error!({name});\n");
+    }
+    let mut variants = String::new();
+    for e in declared(c, t) {
+        variants.push_str("    ");
+        variants.push_str(&shape(e));
+        variants.push_str(",\n");
+    }
+    let open = if variants.is_empty() { "" } else { "\n" };
+    format!(
+        "\n::mcp_contract::codegen::tool_error!({name} narrows ContractError {{{open}{variants}}});\n"
+    )
+}
+
+/// The error definitions a tool declares, in its order.
+fn declared<'c>(c: &'c Contract, t: &ToolDef) -> Vec<&'c ErrorDef> {
+    t.errors.iter().map(|&i| &c.errors[i]).collect()
+}
+
+/// The enum itself: one variant per code, one `String` field per template field.
+fn enum_item(name: &str, summary: &str, defs: &[&ErrorDef], attrs: TokenStream) -> TokenStream {
+    let summary = doc(summary);
+    let variants = defs.iter().map(|e| {
+        let d = doc(&format!("`{}`: {}", e.code, e.message.source));
+        let v = ident(&e.variant);
+        let fields = e.fields.iter().map(|f| field(f));
+        if e.fields.is_empty() {
+            quote! { #d #v, }
+        } else {
+            quote! { #d #v { #(#fields: String),* }, }
+        }
+    });
+    let lints = lints::error_enum(name, defs);
+    let name = ident(name);
+    quote! {
+        #summary
+        #attrs
+        #lints
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum #name { #(#variants)* }
     }
 }
 
-/// `TryFrom<ContractError>` and `From<…> for ContractError` for one tool's error enum, so a
-/// handler can map its domain errors onto the vocabulary once and narrow per tool.
-pub(super) fn vocabulary_conversions(name: &str, defs: &[&ErrorDef]) -> TokenStream {
-    let name = ident(name);
-    let shapes: Vec<TokenStream> = defs
+/// `fn code`: each variant's published code.
+fn code_fn(defs: &[&ErrorDef]) -> TokenStream {
+    let arms = defs.iter().map(|e| {
+        let pattern = pattern(e, &[]);
+        let code = &e.code;
+        quote!(#pattern => #code,)
+    });
+    let body = matching(defs, quote!(match self { #(#arms)* }));
+    quote!(fn code(&self) -> &'static str { #body })
+}
+
+/// `fn message`: each variant's message template, rendered from its fields.
+fn message_fn(defs: &[&ErrorDef]) -> TokenStream {
+    let arms = defs.iter().map(|e| {
+        let (pattern, text) = render(e, &e.message);
+        quote!(#pattern => #text,)
+    });
+    let body = matching(defs, quote!(match self { #(#arms)* }));
+    quote!(fn message(&self) -> String { #body })
+}
+
+/// `fn hint`: each variant's hint template, rendered from its fields, or none.
+fn hint_fn(defs: &[&ErrorDef]) -> TokenStream {
+    let arms = defs.iter().filter_map(|e| {
+        let (pattern, text) = render(e, e.hint.as_ref()?);
+        Some(quote!(#pattern => #text,))
+    });
+    let without: Vec<TokenStream> = defs
         .iter()
-        .map(|e| {
-            let v = ident(&e.variant);
-            let fields = e.fields.iter().map(|f| ident(&crate::ident::snake(f)));
-            if e.fields.is_empty() {
-                quote!(#v)
-            } else {
-                quote!(#v { #(#fields),* })
-            }
-        })
+        .filter(|e| e.hint.is_none())
+        .map(|e| pattern(e, &[]))
         .collect();
-    let (narrow, widen) = if defs.is_empty() {
-        (quote!(Err(error)), quote!(match error {}))
+    let body = if defs.is_empty() {
+        quote!(match *self {})
+    } else if without.len() == defs.len() {
+        quote!(None)
     } else {
-        (
-            quote! {
-                #[allow(unreachable_patterns)]
-                match error {
-                    #(ContractError::#shapes => Ok(Self::#shapes),)*
-                    other => Err(other),
-                }
-            },
-            quote!(match error { #(#name::#shapes => Self::#shapes,)* }),
-        )
-    };
-    quote! {
-        impl ::core::convert::TryFrom<ContractError> for #name {
-            type Error = ContractError;
-            fn try_from(error: ContractError) -> Result<Self, ContractError> {
-                #narrow
-            }
+        let none = (!without.is_empty()).then(|| quote!(#(#without)|* => return None,));
+        quote! {
+            let hint = match self { #(#arms)* #none };
+            Some(hint)
         }
-        impl ::core::convert::From<#name> for ContractError {
-            fn from(error: #name) -> Self { #widen }
+    };
+    quote!(fn hint(&self) -> Option<String> { #body })
+}
+
+/// A match over the variants, or over none: an empty enum has no value to match.
+fn matching(defs: &[&ErrorDef], body: TokenStream) -> TokenStream {
+    if defs.is_empty() {
+        quote!(match *self {})
+    } else {
+        body
+    }
+}
+
+/// A template as a `String` expression over the fields it names, and the pattern binding them.
+fn render(e: &ErrorDef, template: &Template) -> (TokenStream, TokenStream) {
+    let (mut format, mut plain) = (String::new(), String::new());
+    let mut used: Vec<&str> = Vec::new();
+    for part in &template.parts {
+        match part {
+            TemplatePart::Literal(text) => {
+                plain.push_str(text);
+                format.push_str(&text.replace('{', "{{").replace('}', "}}"));
+            }
+            TemplatePart::Field(f) => {
+                // Format strings name keyword fields without `r#`: `{type}` is `r#type`.
+                format.push('{');
+                format.push_str(field(f).to_string().trim_start_matches("r#"));
+                format.push('}');
+                if !used.contains(&f.as_str()) {
+                    used.push(f);
+                }
+            }
         }
     }
+    let text = match template.parts.as_slice() {
+        // `format!("{x}")` is clippy's useless_format.
+        [TemplatePart::Field(f)] => {
+            let f = field(f);
+            quote!(#f.clone())
+        }
+        _ if used.is_empty() => quote!(#plain.into()),
+        _ => quote!(format!(#format)),
+    };
+    (pattern(e, &used), text)
+}
+
+/// The pattern of a variant that binds `fields`: `Self::Busy`, `Self::NotFound { .. }`,
+/// `Self::TooLarge { path, size, .. }`.
+fn pattern(e: &ErrorDef, fields: &[&str]) -> TokenStream {
+    let v = ident(&e.variant);
+    if e.fields.is_empty() {
+        return quote!(Self::#v);
+    }
+    let bound = fields.iter().map(|f| field(f));
+    let rest = (fields.len() < e.fields.len()).then(|| quote!(..));
+    if fields.is_empty() {
+        quote!(Self::#v { .. })
+    } else {
+        quote!(Self::#v { #(#bound,)* #rest })
+    }
+}
+
+/// A variant and its fields, as `tool_error!` takes them: `Busy`, `TooLarge { path, size, limit }`.
+fn shape(e: &ErrorDef) -> String {
+    let variant = ident(&e.variant);
+    if e.fields.is_empty() {
+        return variant.to_string();
+    }
+    let fields: Vec<String> = e.fields.iter().map(|f| field(f).to_string()).collect();
+    format!("{variant} {{ {} }}", fields.join(", "))
+}
+
+/// A template field's Rust name.
+fn field(name: &str) -> syn::Ident {
+    ident(&crate::ident::snake(name))
 }

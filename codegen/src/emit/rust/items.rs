@@ -32,30 +32,8 @@ pub(super) fn tool_items(c: &Contract, t: &ToolDef) -> TokenStream {
             quote!(#s #(#nested)*)
         }
     };
-    let defs: Vec<&ErrorDef> = t.errors.iter().map(|&i| &c.errors[i]).collect();
-    let summary = if defs.is_empty() {
-        format!(
-            "`{}` declares no errors, so this enum has no values. To return one, list it under the tool's `errors:` in `{}`.",
-            t.name, c.source_name
-        )
-    } else {
-        let codes: Vec<String> = defs.iter().map(|e| format!("`{}`", e.code)).collect();
-        format!(
-            "The errors `{}` may return: {}. To return another code, add it to the tool's `errors:` in `{}`.",
-            t.name,
-            codes.join(", "),
-            c.source_name
-        )
-    };
-    let error = error_enum(&t.error_type(), &summary, &defs, quote!());
-    // With an empty vocabulary, `TryFrom<ContractError>` could never fail (clippy's
-    // infallible_try_from), and there is nothing to convert.
-    let conversions = if c.errors.is_empty() {
-        quote!()
-    } else {
-        vocabulary_conversions(&t.error_type(), &defs)
-    };
-    quote!(#args #(#nested_args)* #output #error #conversions)
+    let error = tool_error(c, t);
+    quote!(#args #(#nested_args)* #output #error)
 }
 
 /// The struct or enum a schema needs, and those of everything nested in it. Shared types are
@@ -80,14 +58,18 @@ pub(super) fn type_items(c: &Contract, schema: &Schema, name: &str, top: bool) -
                 .description
                 .clone()
                 .unwrap_or_else(|| format!("`{}`.", e.rust_name)));
-            let rust_name = ident(if top { name } else { &e.rust_name });
+            let enum_name = if top { name } else { &e.rust_name };
+            let rust_name = ident(enum_name);
             let variants = e.values.iter().map(|(value, variant)| {
                 let v = ident(variant);
                 let d = doc(&format!("`{value}`"));
                 quote! { #d #[serde(rename = #value)] #v, }
             });
+            let names: Vec<&str> = e.values.iter().map(|(_, v)| v.as_str()).collect();
+            let lints = lints::variant_names(enum_name, &names);
             quote! {
                 #summary
+                #lints
                 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
                 #[serde(crate = "::mcp_contract::serde")]
                 pub enum #rust_name { #(#variants)* }
@@ -137,12 +119,7 @@ pub(super) fn struct_item(
             }
         })
         .collect();
-    // Arrays nested four deep (`Option<Vec<Vec<Vec<Vec<i64>>>>>`) are what clippy's
-    // type_complexity counts as very complex; the manifest's shape is the type's.
-    let allow = fields
-        .iter()
-        .any(|f| array_depth(c, &f.schema) >= 4)
-        .then(|| quote!(#[allow(clippy::type_complexity)]));
+    let allow = lints::nested_arrays(c, fields);
     let defaults = if default_fns.is_empty() {
         quote!()
     } else {
@@ -155,15 +132,6 @@ pub(super) fn struct_item(
         #[serde(crate = "::mcp_contract::serde")]
         pub struct #name_ident { #(#items)* }
         #defaults
-    }
-}
-
-/// How many arrays are nested in a schema's Rust type (`Vec<Vec<f64>>` is 2).
-pub(super) fn array_depth(c: &Contract, schema: &Schema) -> usize {
-    match &schema.kind {
-        Kind::Array(items) => 1 + array_depth(c, items),
-        Kind::Named(i) => array_depth(c, &c.types[*i].schema),
-        _ => 0,
     }
 }
 

@@ -54,23 +54,22 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
     // `on_unimplemented` strings are format strings: braces in the manifest's path are doubled.
     let braced = source.replace('{', "{{").replace('}', "}}");
     let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{braced}`");
-    let methods: Vec<String> = c
+    let methods: Vec<&str> = c
         .tools
         .iter()
-        .map(|t| &t.method)
-        .chain(c.resources.iter().map(|r| &r.method))
-        .map(|m| format!("`{m}`"))
+        .map(|t| t.method.as_str())
+        .chain(c.resources.iter().map(|r| r.method.as_str()))
         .collect();
+    let self_convention = lints::self_convention(&methods);
+    let listed: Vec<String> = methods.iter().map(|m| format!("`{m}`")).collect();
     let note = format!(
         "implement `Tools` for it: one async method for each tool and resource in `{braced}`: {}",
-        methods.join(", ")
+        listed.join(", ")
     );
     quote! {
         #trait_doc_attrs
         #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
-        // Handlers take `&self` whatever the tool is called (`into_parts`, `from_url`, or a
-        // resource `into`, whose method is `into_resource`).
-        #[allow(clippy::wrong_self_convention)]
+        #self_convention
         pub trait Tools: Send + Sync + 'static {
             #(#trait_items)*
             #(#resource_methods)*

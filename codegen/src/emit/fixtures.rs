@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Map, Value};
 
+use crate::emit::rust::json_literal;
 use crate::hint::Hint;
 use crate::model::*;
 
@@ -27,11 +28,11 @@ pub(crate) fn fixtures(c: &Contract) -> TokenStream {
         let defaults = t.parameters.iter().filter_map(|f| {
             let name = &f.name;
             f.default.as_ref().map(|d| {
-                let json = d.to_string();
+                let json = json_literal(&d.to_string());
                 quote!((#name, #json))
             })
         });
-        let example_call = example_call(t).to_string();
+        let example_call = json_literal(&example_call(t).to_string());
         let structured = matches!(t.output, OutputDef::Object { .. });
         quote! {
             ::mcp_contract::codegen::ToolFixture {

@@ -70,7 +70,8 @@ pub(super) fn type_items(c: &Contract, schema: &Schema, name: &str, top: bool) -
             quote! {
                 #summary
                 #lints
-                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+                #[derive(::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
                 #[serde(crate = "::mcp_contract::serde")]
                 pub enum #rust_name { #(#variants)* }
             }
@@ -128,7 +129,8 @@ pub(super) fn struct_item(
     quote! {
         #summary
         #allow
-        #[derive(Debug, Clone, PartialEq, ::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq)]
+        #[derive(::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]
         #[serde(crate = "::mcp_contract::serde")]
         pub struct #name_ident { #(#items)* }
         #defaults

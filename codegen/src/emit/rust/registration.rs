@@ -1,6 +1,6 @@
 //! The handler trait, its dispatch, the published contract and the constructor.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::*;
@@ -80,6 +80,10 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
 
         impl<H: Tools> ::mcp_contract::codegen::Dispatch for Dispatcher<H> {
             fn published(&self) -> &'static ::mcp_contract::codegen::Published {
+                use ::mcp_contract::codegen::Published;
+                use ::std::sync::LazyLock;
+                /// The contract as published, built once per process.
+                static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
                 &PUBLISHED
             }
             fn call(
@@ -87,19 +91,16 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
                 tool: usize,
                 arguments: ::mcp_contract::codegen::JsonObject,
             ) -> ::mcp_contract::codegen::BoxFuture<'_, ::mcp_contract::codegen::CallToolResult> {
+                use ::mcp_contract::codegen::call;
                 Box::pin(async move {
                     match tool {
                         #(#arms)*
-                        _ => ::mcp_contract::codegen::call::unknown_tool(tool),
+                        _ => call::unknown_tool(tool),
                     }
                 })
             }
             #read_resource
         }
-
-        /// The contract as published, built once per process.
-        static PUBLISHED: ::std::sync::LazyLock<::mcp_contract::codegen::Published> =
-            ::std::sync::LazyLock::new(|| ::mcp_contract::codegen::Published::new(&SPEC));
 
         #spec
         #fixtures
@@ -144,10 +145,10 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
         }
         None => quote!(None),
     };
-    let tools = c.tools.iter().map(|t| {
-        let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
-        quote!(#json)
-    });
+    let tools = c
+        .tools
+        .iter()
+        .map(|t| json_literal(&serde_json::to_string(&tool_json(c, t)).unwrap_or_default()));
     let group_specs = c.groups.iter().map(|g| {
         let (name, description, tools) = (&g.name, &g.description, &g.tools);
         quote! {
@@ -241,6 +242,7 @@ pub(super) fn resource_params(r: &ResourceDef) -> TokenStream {
 }
 
 pub(super) fn resource_arm(index: usize, r: &ResourceDef) -> TokenStream {
+    let index = Literal::usize_unsuffixed(index);
     let method = ident(&r.method);
     match &r.uri {
         ResourceUri::Fixed(_) => quote!(#index => Tools::#method(&self.0).await,),
@@ -256,14 +258,15 @@ pub(super) fn resource_arm(index: usize, r: &ResourceDef) -> TokenStream {
 }
 
 pub(super) fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
+    let index = Literal::usize_unsuffixed(index);
     let method = ident(&t.method);
     let args = ident(&t.args_type());
     let finish = match t.output {
-        OutputDef::Text => quote!(::mcp_contract::codegen::call::text),
-        OutputDef::Object { .. } => quote!(::mcp_contract::codegen::call::structured),
+        OutputDef::Text => quote!(call::text),
+        OutputDef::Object { .. } => quote!(call::structured),
     };
     quote! {
-        #index => match ::mcp_contract::codegen::call::arguments::<#args>(arguments) {
+        #index => match call::arguments::<#args>(arguments) {
             // A path call: as a method call, a prelude trait method of the same name taking
             // `self` by value (a tool named `into` or `try_into`) would be picked instead.
             Ok(args) => #finish(Tools::#method(&self.0, args).await),

@@ -13,6 +13,7 @@ pub(super) fn tool_items(c: &Contract, t: &ToolDef) -> TokenStream {
         &t.args_type(),
         &t.parameters,
         &format!("The arguments of `{}`.", t.name),
+        true,
     );
     let nested_args: Vec<TokenStream> = t
         .parameters
@@ -27,6 +28,7 @@ pub(super) fn tool_items(c: &Contract, t: &ToolDef) -> TokenStream {
                 &t.output_type(),
                 fields,
                 &format!("What `{}` returns.", t.name),
+                false,
             );
             let nested = fields.iter().map(|f| type_items(c, &f.schema, "", false));
             quote!(#s #(#nested)*)
@@ -46,7 +48,7 @@ pub(super) fn type_items(c: &Contract, schema: &Schema, name: &str, top: bool) -
                 .clone()
                 .unwrap_or_else(|| format!("`{}`.", obj.rust_name));
             let rust_name = if top { name } else { &obj.rust_name };
-            let s = struct_item(c, rust_name, &obj.fields, &summary);
+            let s = struct_item(c, rust_name, &obj.fields, &summary, false);
             let nested = obj
                 .fields
                 .iter()
@@ -81,18 +83,28 @@ pub(super) fn type_items(c: &Contract, schema: &Schema, name: &str, top: bool) -
     }
 }
 
+/// A struct and the associated functions its defaults need; a tool's `parameters` also get
+/// the constants of what they declare ([`limits`]).
 pub(super) fn struct_item(
     c: &Contract,
     name: &str,
     fields: &[Field],
     summary: &str,
+    parameters: bool,
 ) -> TokenStream {
     let summary = doc(summary);
     let name_ident = ident(name);
+    let mut constants = Vec::new();
     let mut default_fns = Vec::new();
     let items: Vec<TokenStream> = fields
         .iter()
         .map(|f| {
+            let declared = if parameters {
+                limits::declared(c, f)
+            } else {
+                limits::Declared::default()
+            };
+            constants.extend(declared.constants);
             let field = ident(&f.ident);
             let ty = rust_type(c, &f.schema);
             let doc = doc(&f.published_description());
@@ -107,7 +119,9 @@ pub(super) fn struct_item(
                     // An associated function: unique by construction, as field names are.
                     let func = format_ident!("default_{}", f.ident.trim_start_matches("r#"));
                     let path = format!("{name}::{func}");
-                    let value = value_expr(c, &f.schema, default);
+                    let value = declared
+                        .default
+                        .unwrap_or_else(|| value_expr(c, &f.schema, default));
                     default_fns.push(quote! { fn #func() -> #ty { #value } });
                     quote! { #doc #rename #[serde(default = #path)] pub #field: #ty, }
                 }
@@ -121,10 +135,12 @@ pub(super) fn struct_item(
         })
         .collect();
     let allow = lints::nested_arrays(c, fields);
-    let defaults = if default_fns.is_empty() {
+    // The constants are there to be used; a server that never names one is not at fault.
+    let unused = (!constants.is_empty()).then(|| quote!(#[allow(dead_code)]));
+    let defaults = if default_fns.is_empty() && constants.is_empty() {
         quote!()
     } else {
-        quote!(#allow impl #name_ident { #(#default_fns)* })
+        quote!(#allow #unused impl #name_ident { #(#constants)* #(#default_fns)* })
     };
     quote! {
         #summary

@@ -10,6 +10,7 @@ use crate::model::*;
 
 mod errors;
 mod items;
+mod limits;
 mod lints;
 mod registration;
 mod rustdoc;

@@ -1749,7 +1749,7 @@ fn an_integer_default_written_as_a_float_keeps_its_value() {
     );
     let loaded = load(&Source::new("tools.yaml", text)).expect("valid");
     let code = loaded.contract.rust_module();
-    assert!(code.contains("2u64"), "{code}");
+    assert!(code.contains("pub const DEFAULT_N: u64 = 2;"), "{code}");
 }
 
 #[test]

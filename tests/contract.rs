@@ -30,31 +30,80 @@ async fn tools_list_wire_json_matches_the_snapshot() {
     }
 }
 
-/// The limits the manifest's descriptions state, written as numbers for the model to read,
-/// are the constants the workspace enforces: the two places of one fact held together.
+/// The limits the manifest's descriptions and the review notes state as numbers, for a model
+/// or a reviewer to read, are the constants the workspace enforces: the places of one fact held
+/// together. (The limits a tool's parameters declare have one place, the manifest: the
+/// workspace takes them from the generated argument structs.)
 #[test]
-fn the_limits_the_manifest_states_are_the_ones_enforced() {
+fn the_limits_stated_in_prose_are_the_ones_enforced() {
     use mcp_workspace::workspace::{
-        MAX_DIFF_BYTES, MAX_LIST_ENTRIES, MAX_READ_FILES_BYTES, MAX_SEARCH_BYTES, MAX_TREE_ENTRIES,
-        MAX_VISITED_ENTRIES,
+        DEFAULT_TREE_DEPTH, MAX_DIFF_BYTES, MAX_LINE_CHARS, MAX_LIST_ENTRIES, MAX_READ_BYTES,
+        MAX_READ_FILES_BYTES, MAX_SEARCH_BYTES, MAX_TREE_ENTRIES, MAX_VISITED_ENTRIES,
     };
-    let manifest = include_str!("../tools.yaml");
-    let stated = [
-        format!("at {MAX_LIST_ENTRIES} entries, or after looking at {MAX_VISITED_ENTRIES}"),
-        format!("at {MAX_TREE_ENTRIES} entries, or after looking at {MAX_VISITED_ENTRIES}"),
+    let mib = |bytes: u64| bytes >> 20;
+    let manifest = [
+        format!("at {MAX_LIST_ENTRIES} entries, or after looking at {MAX_VISITED_ENTRIES} entries"),
+        format!("at {MAX_TREE_ENTRIES} entries, or after looking at {MAX_VISITED_ENTRIES} entries"),
+        format!("At most {MAX_TREE_ENTRIES} entries are returned"),
+        format!("it looked at {MAX_VISITED_ENTRIES} entries"),
         format!(
-            "at {MAX_SEARCH_BYTES} bytes ({} MiB) of files read",
-            MAX_SEARCH_BYTES >> 20
+            "after looking at {MAX_VISITED_ENTRIES} entries, or at {MAX_SEARCH_BYTES} bytes ({} \
+             MiB) of files read",
+            mib(MAX_SEARCH_BYTES)
         ),
+        format!("cut to {MAX_LINE_CHARS} characters"),
         format!(
             "at most {MAX_READ_FILES_BYTES} bytes ({} MiB)",
-            MAX_READ_FILES_BYTES >> 20
+            mib(MAX_READ_FILES_BYTES)
         ),
+        format!("the contents returned, at most {MAX_READ_FILES_BYTES}."),
         format!("within {} KiB", MAX_DIFF_BYTES >> 10),
+        format!("{DEFAULT_TREE_DEPTH} levels deep"),
     ];
-    let missing: Vec<&String> = stated.iter().filter(|s| !manifest.contains(*s)).collect();
-    assert!(
-        missing.is_empty(),
-        "tools.yaml no longer states: {missing:?}"
-    );
+    let read_tools = [
+        format!(
+            "{MAX_READ_BYTES} bytes ({} MiB) for a whole file",
+            mib(MAX_READ_BYTES)
+        ),
+        format!(
+            "{} MiB of content in all; {} MiB per file",
+            mib(MAX_READ_FILES_BYTES),
+            mib(MAX_READ_BYTES)
+        ),
+        format!("A file over {} MiB gets `too_large`", mib(MAX_READ_BYTES)),
+        format!("{MAX_LIST_ENTRIES} entries returned; {MAX_VISITED_ENTRIES} entries looked at"),
+        format!(
+            "{MAX_SEARCH_BYTES} bytes ({} MiB) of files read; {MAX_LINE_CHARS} characters per line",
+            mib(MAX_SEARCH_BYTES)
+        ),
+        format!("{MAX_TREE_ENTRIES} entries returned; {MAX_VISITED_ENTRIES} looked at"),
+        format!("{MAX_TREE_ENTRIES} tree entries at default depth {DEFAULT_TREE_DEPTH}"),
+        format!("{MAX_VISITED_ENTRIES} entries looked at bounds"),
+        format!("{} MiB bounds a search", mib(MAX_SEARCH_BYTES)),
+    ];
+    let write_tools = [format!("most {} KiB of diff text", MAX_DIFF_BYTES >> 10)];
+    let mut missing = Vec::new();
+    for (path, text, stated) in [
+        ("tools.yaml", include_str!("../tools.yaml"), &manifest[..]),
+        (
+            "docs/read-tools.md",
+            include_str!("../docs/read-tools.md"),
+            &read_tools[..],
+        ),
+        (
+            "docs/write-tools.md",
+            include_str!("../docs/write-tools.md"),
+            &write_tools[..],
+        ),
+    ] {
+        // Prose is reflowed at will: compare with every run of whitespace as one space.
+        let prose = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        missing.extend(
+            stated
+                .iter()
+                .filter(|s| !prose.contains(s.as_str()))
+                .map(|s| format!("{path}: {s}")),
+        );
+    }
+    assert!(missing.is_empty(), "no longer stated: {missing:#?}");
 }

@@ -7,16 +7,19 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::contract::FindFilesArgs;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
 use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules};
-use crate::workspace::{Workspace, WorkspaceError};
+use crate::workspace::{Workspace, WorkspaceError, count};
 
-/// How many files [`Workspace::find_files`] returns unless told otherwise.
-pub const DEFAULT_FIND_LIMIT: usize = 100;
+/// How many files [`Workspace::find_files`] returns unless told otherwise: `find_files`'s
+/// default `limit`.
+pub const DEFAULT_FIND_LIMIT: usize = count(FindFilesArgs::DEFAULT_LIMIT);
 
-/// The most files one find returns; a larger limit is cut to this.
-pub const MAX_FIND_LIMIT: usize = 1000;
+/// The most files one find returns, `find_files`'s largest `limit`; a larger limit is cut to
+/// this.
+pub const MAX_FIND_LIMIT: usize = count(FindFilesArgs::MAX_LIMIT);
 
 /// Where and how [`Workspace::find_files`] looks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

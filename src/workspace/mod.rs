@@ -9,7 +9,9 @@
 //! The operations are transport-free: they take plain arguments, return plain serializable
 //! structs, and fail with one [`WorkspaceError`] whose messages are written for a model to read
 //! and retry. Paths in and out are workspace-relative with `/` separators; no result or message
-//! contains the root's host path.
+//! contains the root's host path. What a tool's parameters declare, the default and the most
+//! files, results or levels, the operations take from the generated contract
+//! (`FindFilesArgs::MAX_LIMIT`, …), so `tools.yaml` states each limit once.
 //!
 //! - [`Workspace::list_directory`]: the entries of a directory, optionally deeper and by glob.
 //! - [`Workspace::read_file`]: a text file, whole or by lines, with its version (SHA-256).
@@ -65,3 +67,23 @@ pub use tree::{
 };
 pub use walking::MAX_VISITED_ENTRIES;
 pub use writing::{Edit, Edited, FileEdits, MAX_DIFF_BYTES, Written};
+
+/// A count the contract declares (a `u64`) as the `usize` an operation counts in. The
+/// contract's counts are small; one that did not fit would fail the build here, not wrap.
+const fn count(n: u64) -> usize {
+    assert!(
+        n <= usize::MAX as u64,
+        "a count in tools.yaml does not fit in usize"
+    );
+    n as usize
+}
+
+/// A depth the contract declares (a `u64`) as the `u32` a walk counts levels in, checked as
+/// [`count`] is.
+const fn depth(n: u64) -> u32 {
+    assert!(
+        n <= u32::MAX as u64,
+        "a depth in tools.yaml does not fit in u32"
+    );
+    n as u32
+}

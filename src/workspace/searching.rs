@@ -16,16 +16,19 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use serde::{Deserialize, Serialize};
 
+use crate::contract::SearchTextArgs;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
 use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules};
-use crate::workspace::{Workspace, WorkspaceError};
+use crate::workspace::{Workspace, WorkspaceError, count};
 
-/// How many matching lines [`Workspace::search_text`] returns unless told otherwise.
-pub const DEFAULT_MAX_RESULTS: usize = 100;
+/// How many matching lines [`Workspace::search_text`] returns unless told otherwise:
+/// `search_text`'s default `max_results`.
+pub const DEFAULT_MAX_RESULTS: usize = count(SearchTextArgs::DEFAULT_MAX_RESULTS);
 
-/// The most matching lines one search returns; a larger request is cut to this.
-pub const MAX_SEARCH_RESULTS: usize = 1000;
+/// The most matching lines one search returns, `search_text`'s largest `max_results`; a larger
+/// request is cut to this.
+pub const MAX_SEARCH_RESULTS: usize = count(SearchTextArgs::MAX_MAX_RESULTS);
 
 /// The most characters of a matching line that a result repeats.
 pub const MAX_LINE_CHARS: usize = 500;

@@ -5,6 +5,8 @@
 //! `mcp_contract::metadata` parsers apply to any server's `tools/list`; here they are proved at
 //! build time, with the manifest line to fix.
 
+use std::collections::HashMap;
+
 use mcp_contract_spec::planning::{
     self as spec, CompositionProblem, Consumed, Encoding, Mode, Produced, WORKSPACE_DIRECTORY,
     is_kind,
@@ -16,7 +18,7 @@ use super::names::Referent;
 use crate::diagnostic::codes;
 use crate::manifest::{self as raw, Manifest};
 use crate::model::*;
-use crate::source::Spanned;
+use crate::source::{Span, Spanned};
 
 /// Kinds every manifest knows, with what each stands for.
 pub(crate) const STANDARD_KINDS: [(&str, &str); 1] = [(
@@ -131,14 +133,17 @@ impl Validator<'_> {
     pub(super) fn relations(&mut self, manifest: &Manifest, contract: &mut Contract) {
         let groups = self.groups(manifest);
         let mut membership_reported = false;
+        // Built tools by where their name is written: a lookup per entry keeps this linear.
+        let built: HashMap<Span, usize> = contract
+            .tools
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.span, i))
+            .collect();
         for t in &manifest.tools {
             // The tool this entry built; an entry skipped for its name (a duplicate, say) has
             // none, and must not overwrite the relations of the tool that took the name.
-            let Some(i) = t
-                .name
-                .as_ref()
-                .and_then(|n| contract.tools.iter().position(|b| b.span == n.span))
-            else {
+            let Some(&i) = t.name.as_ref().and_then(|n| built.get(&n.span)) else {
                 continue;
             };
             let artifacts = t

@@ -1,6 +1,6 @@
 //! The reference server's resources and planning metadata, in process, on both revisions.
 
-use mcp_contract::metadata;
+use mcp_contract::client::metadata;
 use mcp_contract::rmcp::ServiceError;
 use mcp_contract::rmcp::model::{ErrorCode, ReadResourceRequestParams, ResourceContents};
 use mcp_contract::testing::{Client, Revision, call, structured};

@@ -16,14 +16,13 @@
 
 mod arguments;
 mod call;
+pub mod client;
 #[doc(hidden)]
 pub mod codegen;
 mod envelope;
 mod fixture;
 #[cfg(feature = "http")]
 pub mod http;
-pub mod metadata;
-pub mod normalize;
 mod published;
 mod resource;
 mod server;

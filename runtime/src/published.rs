@@ -39,7 +39,7 @@ pub struct ContractSpec {
     pub tools: &'static [&'static str],
     /// The resources, fixed ones and templates, in manifest order.
     pub resources: &'static [ResourceSpec],
-    /// The `_meta` key of the artifact contracts (see [`crate::metadata`]).
+    /// The `_meta` key of the artifact contracts (see [`crate::client::metadata`]).
     pub artifacts_key: &'static str,
     /// The `_meta` key of the composition contracts.
     pub composition_key: &'static str,

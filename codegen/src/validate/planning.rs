@@ -2,7 +2,7 @@
 //! every tool is built, since they refer to each other; tools' groups are filled in here too.
 //!
 //! The rules come from `mcp_contract_spec::planning`, which the runtime's
-//! `mcp_contract::metadata` parsers apply to any server's `tools/list`; here they are proved at
+//! `mcp_contract::client::metadata` parsers apply to any server's `tools/list`; here they are proved at
 //! build time, with the manifest line to fix.
 
 use std::collections::HashMap;

@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use super::{Revision, check_wire, connect, envelope, problems};
 use crate::codegen::{ContractSpec, Dispatch, Published, ToolFixture};
-use crate::{Server, metadata};
+use crate::Server;
+use crate::client::metadata;
 
 /// Runs the contract test of seed 000 and seed 001 against `server`, in process, on both
 /// revisions, and panics with every broken rule listed.

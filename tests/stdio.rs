@@ -142,6 +142,67 @@ fn modern_discover_then_tools_list_with_cache_hints() {
     );
 }
 
+/// The line a tester sent: a request whose argument holds a lone UTF-16 surrogate, which no
+/// JSON parser can turn into a string. It used to be dropped, and the client waited forever.
+const LONE_SURROGATE: &str = r#"{"jsonrpc":"2.0","id":3920,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"\ud800"}}}"#;
+
+#[test]
+fn every_line_is_answered_even_when_it_is_not_a_message() {
+    let dir = workspace();
+    let mut server = Server::start(dir.path());
+    server.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "stdio-test", "version": "0"}}),
+    );
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    for (line, code, id) in [
+        (LONE_SURROGATE, -32700, json!(3920)),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/ca"#,
+            -32700,
+            json!(2),
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":3,"method":"tools/list"}]"#,
+            -32600,
+            Value::Null,
+        ),
+    ] {
+        server.send_line(line);
+        let answer = server.next_message();
+        assert_eq!(answer["error"]["code"], json!(code), "{line}: {answer}");
+        assert_eq!(
+            answer.get("id").cloned().unwrap_or_default(),
+            id,
+            "{line}: {answer}"
+        );
+        check_wire(Revision::V2025_11_25, "JSONRPCErrorResponse", &answer)
+            .expect("a valid error response");
+    }
+    let arguments = [json!([1, 2]), json!("str"), json!(5), json!(true)];
+    for (id, arguments) in (10..).zip(arguments) {
+        let answer = server.request(
+            id,
+            "tools/call",
+            json!({"name": "read_file", "arguments": arguments}),
+        );
+        assert_eq!(answer["error"]["code"], json!(-32602), "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("`arguments`"), "{message}");
+    }
+    let read = server.request(
+        20,
+        "tools/call",
+        json!({"name": "read_file", "arguments": {"path": "hello.txt"}}),
+    );
+    assert_eq!(
+        read["result"]["structuredContent"]["content"],
+        json!("hello\nworld\n"),
+        "still serving: {read}"
+    );
+}
+
 /// A file the server's user may not write, in a directory it may: the write bits allow its
 /// owner, so only the kernel can say no, and renaming a new file over it would succeed.
 #[cfg(unix)]

@@ -6,16 +6,16 @@ use std::sync::Arc;
 use futures::FutureExt as _;
 use mcp_contract_spec::Revision;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, DiscoverResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
+    DiscoverResult, ErrorCode, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::codegen::{Dispatch, Published};
-use crate::{ResourceError, arguments, call};
+use crate::{ResourceError, arguments, call, params};
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
 /// ([`Server::restrict`], [`Server::group`]). Cheap to clone: clones share the handler.
@@ -121,18 +121,6 @@ impl<D: Dispatch> Server<D> {
         self.published()
             .find(name)
             .filter(|&i| self.view.served.get(i).copied().unwrap_or(false))
-    }
-
-    /// Serves MCP over stdin and stdout until the client disconnects. Stdin closing before
-    /// any client spoke is a normal end, not an error.
-    pub async fn serve_stdio(self) -> std::io::Result<()> {
-        let running = match self.serve(rmcp::transport::stdio()).await {
-            Ok(running) => running,
-            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-            Err(e) => return Err(std::io::Error::other(e)),
-        };
-        running.waiting().await.map_err(std::io::Error::other)?;
-        Ok(())
     }
 
     /// Checks the arguments, then calls the tool; a panicking handler becomes an
@@ -330,6 +318,21 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         self.call(&request.name, request.arguments)
             .await
             .map(Into::into)
+    }
+
+    /// A request rmcp could not read as its method's type: one the server answers whose
+    /// params do not fit (`params`), answered `-32602` where rmcp would say `-32601`; any
+    /// other method is not found, as rmcp answers it.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let error = match params::problem(&request.method, request.params.as_ref()) {
+            Some(problem) => ErrorData::invalid_params(problem, None),
+            None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None),
+        };
+        Err(error)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

@@ -8,9 +8,13 @@ use std::net::SocketAddr;
 use mcp_contract::http::Host;
 use mcp_contract::rmcp::ServiceError;
 use mcp_contract::rmcp::model::CallToolRequestParams;
-use mcp_contract::testing::{RawResponse, Revision, connect_http, http_request, serve_on_loopback};
+use mcp_contract::testing::{
+    RawResponse, Revision, connect_http, http_request, modern_meta, serve_on_loopback,
+};
 use serde_json::{Value, json};
-use support::{ALL, READ, WRITE, args, assert_unknown_tool, flat, grouped, names};
+use support::{
+    ALL, READ, WRITE, args, assert_error, assert_unknown_tool, bad_params, flat, grouped, names,
+};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
@@ -418,5 +422,76 @@ fn a_host_without_allowed_host_names_refuses_to_serve() {
             .expect_err("no allowed host");
         assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput, "{hosts:?}");
         assert!(error.to_string().contains("allowed host"), "{error}");
+    }
+}
+
+/// The headers a client of `revision` sends with a request of `method` whose params are
+/// `params`: the version, and on 2026-07-28 `Mcp-Method` and the `Mcp-Name` its params name.
+fn headers_for(revision: Revision, method: &str, params: &Value) -> Vec<(String, String)> {
+    let mut headers = vec![(
+        "MCP-Protocol-Version".to_owned(),
+        revision.as_str().to_owned(),
+    )];
+    if !revision.has_initialize() {
+        headers.push(("Mcp-Method".to_owned(), method.to_owned()));
+        let name = params.get("name").or_else(|| params.get("uri"));
+        if let Some(name) = name.and_then(Value::as_str) {
+            headers.push(("Mcp-Name".to_owned(), name.to_owned()));
+        }
+    }
+    headers
+}
+
+/// POSTs `body` with the headers a client of `revision` sends with `method` and `params`.
+async fn post_as(
+    addr: SocketAddr,
+    revision: Revision,
+    method: &str,
+    params: &Value,
+    body: &str,
+) -> RawResponse {
+    let headers = headers_for(revision, method, params);
+    let headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    post(addr, "/mcp", &headers, body).await
+}
+
+/// POSTs request `id` of `method` as a client of `revision` sends it, `_meta` included.
+async fn post_request(
+    addr: SocketAddr,
+    revision: Revision,
+    id: u64,
+    method: &str,
+    mut params: Value,
+) -> RawResponse {
+    if !revision.has_initialize() {
+        params["_meta"] = modern_meta();
+    }
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    post_as(addr, revision, method, &params, &body.to_string()).await
+}
+
+#[tokio::test]
+async fn malformed_params_over_http_are_invalid_params_naming_what_is_wrong() {
+    let addr = serve_on_loopback(Host::groups(flat())).await;
+    for revision in Revision::ALL {
+        for (id, (method, bad, named)) in (1..).zip(bad_params()) {
+            let what = format!("{revision}: {method} {bad}");
+            let answered = post_request(addr, revision, id, method, bad).await;
+            assert_eq!(answered.status, 200, "{what}: {answered:?}");
+            let answer = answered.json().expect("a JSON body");
+            let message = assert_error(&answer, -32602, Some(id as i64), &what);
+            assert!(message.contains(&format!("`{named}`")), "{what}: {message}");
+        }
+        let null = json!({"name": "find", "arguments": null});
+        let answered = post_request(addr, revision, 50, "tools/call", null).await;
+        let answer = answered.json().expect("a JSON body");
+        assert_eq!(
+            answer["result"]["structuredContent"],
+            json!({"tool": "find", "arguments": {}}),
+            "{revision}: {answer}"
+        );
     }
 }

@@ -6,7 +6,8 @@
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
 
 use mcp_contract::testing::{Client, Revision, connect};
 use mcp_workspace::{Workspace, contract};
@@ -54,12 +55,16 @@ pub async fn client(fixture: &Fixture, revision: Revision) -> Client {
         .expect("connected")
 }
 
+/// How long a test waits for the server's next line before it fails, rather than hang.
+const ANSWER_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The built server binary as a child process, and the two ends of its stdio. Dropping it
 /// kills the process.
 pub struct Server {
     pub child: Child,
     pub stdin: Option<ChildStdin>,
-    pub stdout: BufReader<ChildStdout>,
+    /// The lines of its stdout, read on a thread of their own so a wait can end.
+    stdout: mpsc::Receiver<String>,
 }
 
 impl Server {
@@ -80,7 +85,15 @@ impl Server {
             .spawn()
             .expect("the server binary starts");
         let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let (send, stdout) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
         Server {
             child,
             stdin,
@@ -90,21 +103,34 @@ impl Server {
 
     /// Writes one JSON-RPC message as a line.
     pub fn send(&mut self, message: &Value) {
+        self.send_line(&message.to_string());
+    }
+
+    /// Writes `line` and a newline, whatever `line` holds.
+    pub fn send_line(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin is open");
-        writeln!(stdin, "{message}").expect("written");
+        writeln!(stdin, "{line}").expect("written");
         stdin.flush().expect("flushed");
+    }
+
+    /// Reads the next line the server writes.
+    ///
+    /// # Panics
+    ///
+    /// When the server closes stdout, or writes nothing for a minute.
+    pub fn next_message(&mut self) -> Value {
+        let line = match self.stdout.recv_timeout(ANSWER_WAIT) {
+            Ok(line) => line,
+            Err(mpsc::RecvTimeoutError::Timeout) => panic!("no answer within {ANSWER_WAIT:?}"),
+            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("the server closed stdout"),
+        };
+        serde_json::from_str(&line).expect("every stdout line is JSON-RPC")
     }
 
     /// Reads lines until the response to request `id` arrives.
     pub fn response(&mut self, id: u64) -> Value {
         loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).expect("readable") > 0,
-                "the server closed stdout"
-            );
-            let message: Value =
-                serde_json::from_str(&line).expect("every stdout line is JSON-RPC");
+            let message = self.next_message();
             if message["id"] == json!(id) {
                 return message;
             }

@@ -4,27 +4,25 @@
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::IntoTransport;
-use rmcp::{ClientLifecycleMode, ClientServiceExt as _, ServiceExt as _};
+use rmcp::{ClientLifecycleMode, ClientServiceExt as _};
 
 use super::Revision;
 use crate::Server;
 use crate::codegen::Dispatch;
+use crate::stdio::Options;
 
 /// A client connected to a server running on this runtime.
 pub type Client = RunningService<RoleClient, ()>;
 
-/// Starts `server` on one end of an in-memory pipe and connects a client to the other end,
-/// speaking `revision`.
+/// Starts `server` on one end of an in-memory pipe, served as `serve_stdio` serves stdin and
+/// stdout, and connects a client to the other end, speaking `revision`.
 pub async fn connect<D: Dispatch>(
     server: Server<D>,
     revision: Revision,
 ) -> Result<Client, Box<dyn std::error::Error + Send + Sync>> {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
+    let (read, write) = tokio::io::split(server_io);
+    tokio::spawn(server.serve_stream(read, write, Options::default()));
     open(client_io, revision).await
 }
 

@@ -1,17 +1,29 @@
 //! Running a generated server for tests (feature `testing`): an rmcp client of either protocol
 //! revision connected in process ([`connect`]) or, with `http-testing`, over loopback HTTP
-//! (`connect_http`, `serve_on_loopback`, `http_request`); the official MCP schemas
-//! ([`check_wire`]); and the contract test ([`assert_contract`]).
+//! (`connect_http`, `serve_on_loopback`, `http_request`); raw JSON-RPC lines to a server served
+//! as stdio serves ([`serve_lines`]); the official MCP schemas ([`check_wire`]); and the
+//! contract test ([`assert_contract`]).
 
 mod client;
 mod contract;
 #[cfg(feature = "http-testing")]
 mod http;
+mod lines;
 mod wire;
 
 pub use client::{Client, call, connect, envelope, problems, structured};
 pub use contract::assert_contract;
 #[cfg(feature = "http-testing")]
 pub use http::{RawResponse, connect_http, http_request, serve_on_loopback};
+pub use lines::{Lines, serve_lines, serve_lines_with};
 pub use mcp_contract_spec::Revision;
 pub use wire::{check_wire, official_schema};
+
+/// The `_meta` every 2026-07-28 request carries: its protocol version and (empty) client
+/// capabilities.
+pub fn modern_meta() -> serde_json::Value {
+    serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": Revision::V2026_07_28.as_str(),
+        "io.modelcontextprotocol/clientCapabilities": {},
+    })
+}

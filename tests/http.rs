@@ -10,6 +10,9 @@ use mcp_contract::testing::{Revision, call, connect, connect_http, http_request,
 use mcp_workspace::{Workspace, contract};
 use serde_json::json;
 
+/// The `_meta` key under which a 2026-07-28 result names the server.
+const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
 /// The server binary serving HTTP on a free loopback port; killed when dropped.
 struct Running {
     child: Child,
@@ -73,9 +76,15 @@ async fn each_group_is_served_at_its_route_on_both_revisions() {
         for name in ["read", "edit"] {
             let url = format!("http://{}/mcp/{name}", server.addr);
             let client = connect_http(&url, revision).await.expect("connected");
-            let tools = client.list_tools(None).await.expect("tools/list").tools;
-            let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+            let listed = client.list_tools(None).await.expect("tools/list");
+            let names: Vec<&str> = listed.tools.iter().map(|t| t.name.as_ref()).collect();
             assert_eq!(names, group(name), "{} {name}", revision.as_str());
+            let named = listed.meta.as_ref().and_then(|m| m.0.get(SERVER_INFO));
+            assert_eq!(
+                named.map(|info| &info["name"]),
+                (!revision.has_initialize()).then_some(&json!("mcp-workspace")),
+                "{revision}: the result names the server on 2026-07-28 only"
+            );
             let resources = client.list_resources(None).await.expect("resources/list");
             assert_eq!(resources.resources[0].uri, "workspace://tree");
             client.cancel().await.expect("closed");

@@ -203,6 +203,56 @@ fn every_line_is_answered_even_when_it_is_not_a_message() {
     );
 }
 
+/// On 2026-07-28 every result names the server in `_meta`, as `server/discover` does; on
+/// 2025-11-25 none does (the session's `initialize` said it once).
+#[test]
+fn every_modern_result_names_the_server() {
+    const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    let requests = [
+        ("tools/list", json!({})),
+        ("resources/list", json!({})),
+        ("resources/templates/list", json!({})),
+        ("resources/read", json!({"uri": "workspace://tree"})),
+        (
+            "tools/call",
+            json!({"name": "read_file", "arguments": {"path": "hello.txt"}}),
+        ),
+        (
+            "tools/call",
+            json!({"name": "read_file", "arguments": {"path": "missing.txt"}}),
+        ),
+    ];
+    let dir = workspace();
+
+    let mut modern = Server::start(dir.path());
+    let discover = modern.request(1, "server/discover", json!({"_meta": modern_meta()}));
+    let identity = discover["result"]["_meta"][SERVER_INFO].clone();
+    assert_eq!(identity["name"], json!("mcp-workspace"), "{discover}");
+    for (id, (method, mut params)) in (2..).zip(requests.clone()) {
+        params["_meta"] = modern_meta();
+        let answer = modern.request(id, method, params);
+        let meta = &answer["result"]["_meta"];
+        assert_eq!(meta[SERVER_INFO], identity, "{method}: {meta}");
+    }
+
+    let mut legacy = Server::start(dir.path());
+    legacy.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "stdio-test", "version": "0"}}),
+    );
+    for (id, (method, params)) in (2..).zip(requests) {
+        let answer = legacy.request(id, method, params);
+        assert!(
+            answer["result"].is_object(),
+            "{method}: {}",
+            answer["error"]
+        );
+        let meta = &answer["result"]["_meta"];
+        assert!(meta.get(SERVER_INFO).is_none(), "{method}: {meta}");
+    }
+}
+
 /// A file the server's user may not write, in a directory it may: the write bits allow its
 /// owner, so only the kernel can say no, and renaming a new file over it would succeed.
 #[cfg(unix)]

@@ -52,7 +52,8 @@ enum Command {
         #[arg(long, value_name = "CHECKOUT")]
         path_deps: Option<PathBuf>,
     },
-    /// Prints the exact `tools/list` result clients will see, or one tool of it.
+    /// Prints the exact `tools/list` result clients will see, or one tool of it; on
+    /// 2026-07-28 the server adds its name, title and version in the result's `_meta`.
     Show {
         /// Only this tool's object.
         tool: Option<String>,

@@ -4,12 +4,12 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use futures::FutureExt as _;
-use mcp_contract_spec::Revision;
+use mcp_contract_spec::{Revision, SERVER_INFO_META};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
     DiscoverResult, ErrorCode, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, ServerConfig, Tool,
+    MetaObject, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -189,6 +189,17 @@ impl<D: Dispatch> Server<D> {
         self.cache_hint().filter(|_| revision.has_cache_hints())
     }
 
+    /// Names the server in a result's `_meta` for a client of `revision`, when that
+    /// revision's results carry it.
+    fn identify(&self, revision: Revision, meta: &mut Option<MetaObject>) {
+        if revision.has_server_info_meta()
+            && let Ok(identity) = serde_json::to_value(&self.published().info.server_info)
+        {
+            meta.get_or_insert_default()
+                .insert(SERVER_INFO_META.to_owned(), identity);
+        }
+    }
+
     fn cache_hint(&self) -> Option<(u64, CacheScope)> {
         self.published().spec.cache.map(|c| {
             (
@@ -234,6 +245,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         if let Some((ttl, scope)) = self.cache_for(revision) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
+        self.identify(revision, &mut result.meta);
         Ok(result)
     }
 
@@ -242,10 +254,12 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        let revision = revision(&context);
         let mut result = ListResourcesResult::with_all_items(self.published().resources.clone());
-        if let Some((ttl, scope)) = self.cache_for(revision(&context)) {
+        if let Some((ttl, scope)) = self.cache_for(revision) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
+        self.identify(revision, &mut result.meta);
         Ok(result)
     }
 
@@ -254,12 +268,14 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let revision = revision(&context);
         let mut result = ListResourceTemplatesResult::with_all_items(
             self.published().resource_templates.clone(),
         );
-        if let Some((ttl, scope)) = self.cache_for(revision(&context)) {
+        if let Some((ttl, scope)) = self.cache_for(revision) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
+        self.identify(revision, &mut result.meta);
         Ok(result)
     }
 
@@ -307,17 +323,18 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         if let Some((ttl, scope)) = self.cache_for(revision) {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
+        self.identify(revision, &mut result.meta);
         Ok(result.into())
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(&request.name, request.arguments)
-            .await
-            .map(Into::into)
+        let mut result = self.call(&request.name, request.arguments).await?;
+        self.identify(revision(&context), &mut result.meta);
+        Ok(result.into())
     }
 
     /// A request rmcp could not read as its method's type: one the server answers whose

@@ -14,7 +14,7 @@ pub mod uri_template;
 
 pub use headers::{MCP_HEADER, strip_mcp_headers};
 pub use hints::{CacheHint, Hint, PublishedHints};
-pub use revision::{Revision, UnknownRevision};
+pub use revision::{Revision, SERVER_INFO_META, UnknownRevision};
 
 /// The name of the Rust file the generator writes into `OUT_DIR`, as a literal, for macros
 /// such as `mcp_contract::include_contract!` whose `concat!` takes only literals.

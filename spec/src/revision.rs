@@ -3,6 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// The `_meta` key of the server's identity (name, title, version) on 2026-07-28 results.
+pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
+
 /// A revision of the MCP specification that generated servers speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Revision {
@@ -52,6 +55,13 @@ impl Revision {
 
     /// Whether input schemas may carry `x-mcp-header`, which clients mirror into HTTP headers.
     pub const fn has_mcp_headers(self) -> bool {
+        matches!(self, Revision::V2026_07_28)
+    }
+
+    /// Whether every result names the server in `_meta` under [`SERVER_INFO_META`], as
+    /// `server/discover` does; the revision before it names the server once, in the
+    /// `initialize` result.
+    pub const fn has_server_info_meta(self) -> bool {
         matches!(self, Revision::V2026_07_28)
     }
 

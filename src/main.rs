@@ -30,6 +30,17 @@ struct Cli {
     /// loopback names; repeat for several. Guards against DNS rebinding.
     #[arg(long = "allowed-host", value_name = "NAME", requires = "http")]
     allowed_hosts: Vec<String>,
+    /// The requests handled at once: over stdio, past it the server stops reading until one
+    /// is answered; over HTTP (all clients together), later requests wait their turn.
+    #[arg(long, value_name = "N", default_value_t = mcp_contract::DEFAULT_MAX_IN_FLIGHT as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_in_flight: u64,
+}
+
+impl Cli {
+    fn max_in_flight(&self) -> usize {
+        usize::try_from(self.max_in_flight).unwrap_or(usize::MAX)
+    }
 }
 
 #[tokio::main]
@@ -67,7 +78,9 @@ async fn main() -> ExitCode {
                 );
             }
             tracing::info!(root = %cli.root.display(), read_only = cli.read_only, "serving over stdio");
-            server.serve_stdio().await
+            let options =
+                mcp_contract::stdio::Options::default().max_in_flight(cli.max_in_flight());
+            server.serve_stdio_with(options).await
         }
     };
     match served {
@@ -85,7 +98,7 @@ async fn serve_http(
     cli: &Cli,
 ) -> std::io::Result<()> {
     // Servers are cheap to clone (they share the handler); the banner reads this one's tools.
-    let mut host = Host::groups(server.clone());
+    let mut host = Host::groups(server.clone()).max_in_flight(cli.max_in_flight());
     if !cli.allowed_hosts.is_empty() {
         let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
         host = host.allowed_hosts(loopback.into_iter().chain(cli.allowed_hosts.clone()));

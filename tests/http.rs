@@ -261,3 +261,69 @@ async fn only_loopback_and_the_allowed_host_names_are_served() {
         403
     );
 }
+
+/// The official conformance suite's `dns-rebinding-protection`: a request whose `Host` and
+/// `Origin` both name the served loopback address is served; a rebound name is refused.
+#[tokio::test]
+async fn the_server_own_loopback_origin_is_served_and_a_rebound_one_refused() {
+    let server = start(&[]);
+    let port = server.addr.port();
+    let status = |host: String| async move {
+        let origin = format!("http://{host}");
+        let headers = [
+            ("Host", host.as_str()),
+            ("Origin", origin.as_str()),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ];
+        let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+        http_request(server.addr, "POST", "/mcp/read", &headers, body)
+            .await
+            .expect("an HTTP answer")
+            .status
+    };
+    assert_eq!(status(format!("127.0.0.1:{port}")).await, 200);
+    assert_eq!(status(format!("localhost:{port}")).await, 200);
+    assert_eq!(status("evil.example.com".to_owned()).await, 403);
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_is_a_parse_error() {
+    let server = start(&[]);
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    for (body, code) in [
+        (r#"{"jsonrpc":"2.0","id":4,"method":"tools/li"#, -32700),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"\ud800"}}}"#,
+            -32700,
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":4,"method":"tools/list"}]"#,
+            -32600,
+        ),
+    ] {
+        let refused = http_request(server.addr, "POST", "/mcp/read", &headers, body)
+            .await
+            .expect("an HTTP answer");
+        assert_eq!(refused.status, 400, "{body}: {refused:?}");
+        let answer = refused.json().expect("a JSON-RPC error");
+        assert_eq!(answer["error"]["code"], json!(code), "{body}: {answer}");
+    }
+    let arguments = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                           "params": {"name": "read_file", "arguments": [1, 2]}});
+    let answered = http_request(
+        server.addr,
+        "POST",
+        "/mcp/read",
+        &headers,
+        arguments.to_string(),
+    )
+    .await
+    .expect("an HTTP answer");
+    let answer = answered.json().expect("a JSON-RPC error");
+    assert_eq!(answer["error"]["code"], json!(-32602), "{answer}");
+}

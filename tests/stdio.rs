@@ -203,6 +203,29 @@ fn every_line_is_answered_even_when_it_is_not_a_message() {
     );
 }
 
+/// With room for one request at a time, a client pipelining many still gets every answer.
+#[test]
+fn pipelined_requests_past_the_limit_are_all_answered() {
+    let dir = workspace();
+    let mut one_at_a_time = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"));
+    one_at_a_time.args(["--max-in-flight", "1"]);
+    let mut server = Server::start_with(one_at_a_time, dir.path());
+    let call =
+        json!({"_meta": modern_meta(), "name": "read_file", "arguments": {"path": "hello.txt"}});
+    for id in 1..=200 {
+        server.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": call}));
+    }
+    let mut answered: Vec<u64> = (1..=200)
+        .map(|_| {
+            let answer = server.next_message();
+            assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+            answer["id"].as_u64().expect("an id")
+        })
+        .collect();
+    answered.sort_unstable();
+    assert_eq!(answered, (1..=200).collect::<Vec<_>>());
+}
+
 /// On 2026-07-28 every result names the server in `_meta`, as `server/discover` does; on
 /// 2025-11-25 none does (the session's `initialize` said it once).
 #[test]

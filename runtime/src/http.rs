@@ -26,7 +26,12 @@
 //! capabilities are served as the stateless protocol defines. Simple replies are
 //! `application/json`; a client must still accept both `application/json` and
 //! `text/event-stream` (406 otherwise), and send `Content-Type: application/json` (415
-//! otherwise).
+//! otherwise). A body that is not one JSON-RPC message (not JSON, a batch, a request whose
+//! params are not an object) is answered `400` with its JSON-RPC error (`-32700`, `-32600`,
+//! `-32602`), by the body's own id when it can be read.
+//!
+//! **Bounded.** At most [`Host::max_in_flight`] requests are served at once, by all routes
+//! together; a request past it waits, its body unread, until one before it is answered.
 //!
 //! **Fail closed.** A route matches its path exactly: `/mcp/read` serves only `/mcp/read`,
 //! not `/mcp/read/extra` nor `/mcp/read/`. Any request to a path that is not mounted gets
@@ -36,7 +41,8 @@
 //! standalone SSE stream and no session to delete). The `Host` header must name an allowed
 //! host (rmcp's default: loopback names only, against DNS rebinding; see
 //! [`Host::allowed_hosts`]), otherwise `403`; a host configured with no allowed host name
-//! refuses to serve.
+//! refuses to serve. A browser's `Origin` must be the server's own loopback page's or one
+//! [`Host::allowed_origins`] names, otherwise `403`.
 //!
 //! **Standard headers (2026-07-28, SEP-2243).** rmcp 3.11 checks them itself, before any
 //! handler runs, on requests whose `MCP-Protocol-Version` header is 2026-07-28 or later:
@@ -63,8 +69,10 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
-use crate::Server;
 use crate::codegen::Dispatch;
+use crate::{DEFAULT_MAX_IN_FLIGHT, Server};
+
+mod front;
 
 /// Adds one mounted server to the router, under the configuration the host ends with.
 type Attach = Box<dyn FnOnce(Router, StreamableHttpServerConfig) -> Router + Send>;
@@ -76,6 +84,7 @@ pub struct Host {
     attach: Vec<Attach>,
     problems: Vec<String>,
     config: StreamableHttpServerConfig,
+    max_in_flight: usize,
 }
 
 impl std::fmt::Debug for Host {
@@ -84,6 +93,7 @@ impl std::fmt::Debug for Host {
             .field("routes", &self.routes)
             .field("problems", &self.problems)
             .field("allowed_hosts", &self.config.allowed_hosts)
+            .field("max_in_flight", &self.max_in_flight)
             .finish_non_exhaustive()
     }
 }
@@ -101,13 +111,14 @@ impl Host {
             routes: Vec::new(),
             attach: Vec::new(),
             problems: Vec::new(),
-            // A browser request carries `Origin`; none is accepted unless allowed, as the
-            // transport requires servers to validate it. Clients that are not browsers send
-            // no `Origin` and pass.
+            // A browser request carries `Origin`; none is accepted unless allowed or the
+            // server's own loopback page's (`front`), as the transport requires servers to
+            // validate it. Clients that are not browsers send no `Origin` and pass.
             config: StreamableHttpServerConfig::default()
                 .with_legacy_session_mode(false)
                 .with_json_response(true)
                 .enforce_origin_validation(),
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
         }
     }
 
@@ -180,9 +191,20 @@ impl Host {
     }
 
     /// The browser origins accepted, such as `https://app.example.com:443` or
-    /// `http://localhost:*`; by default a request carrying any `Origin` is refused (403).
+    /// `http://localhost:*`, besides the server's own: a page whose origin is `http://` and
+    /// the request's loopback `Host` (`http://127.0.0.1:8080` to `127.0.0.1:8080`) is always
+    /// served. By default a request carrying any other `Origin` is refused (403).
     pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.config = self.config.with_allowed_origins(origins);
+        self
+    }
+
+    /// The requests served at once, by all routes together: [`DEFAULT_MAX_IN_FLIGHT`] by
+    /// default, at least 1 (and at most tokio's `Semaphore::MAX_PERMITS`). A request past it
+    /// waits, its body unread, until one before it has been answered, and is then served; a
+    /// client sees a slower answer, not an error.
+    pub fn max_in_flight(mut self, requests: usize) -> Self {
+        self.max_in_flight = requests;
         self
     }
 
@@ -270,16 +292,21 @@ impl Host {
             self.routes.join(", ")
         )
         .into();
-        let router = router.fallback(move || {
-            let body = refusal.to_string();
-            async move {
-                (
-                    StatusCode::NOT_FOUND,
-                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-                    body,
-                )
-            }
-        });
+        let router = router
+            .fallback(move || {
+                let body = refusal.to_string();
+                async move {
+                    (
+                        StatusCode::NOT_FOUND,
+                        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                        body,
+                    )
+                }
+            })
+            .layer(axum::middleware::from_fn_with_state(
+                front::Front::new(self.max_in_flight),
+                front::serve,
+            ));
         Ok(Built {
             router,
             routes: self.routes,

@@ -9,11 +9,12 @@ use mcp_contract::http::Host;
 use mcp_contract::rmcp::ServiceError;
 use mcp_contract::rmcp::model::CallToolRequestParams;
 use mcp_contract::testing::{
-    RawResponse, Revision, connect_http, http_request, modern_meta, serve_on_loopback,
+    RawResponse, Revision, check_wire, connect_http, http_request, modern_meta, serve_on_loopback,
 };
 use serde_json::{Value, json};
 use support::{
-    ALL, READ, WRITE, args, assert_error, assert_unknown_tool, bad_params, flat, grouped, names,
+    ALL, Gate, NOT_MESSAGES, READ, WRITE, args, assert_error, assert_unknown_tool, bad_params,
+    flat, grouped, names,
 };
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
@@ -474,6 +475,38 @@ async fn post_request(
 }
 
 #[tokio::test]
+async fn a_body_that_is_not_a_message_is_400_with_its_json_rpc_error() {
+    let addr = serve_on_loopback(Host::groups(flat())).await;
+    for revision in Revision::ALL {
+        for case in NOT_MESSAGES {
+            let what = format!("{revision}: {}", case.what);
+            let refused = post_as(addr, revision, "tools/list", &json!({}), case.input).await;
+            assert_eq!(refused.status, 400, "{what}: {refused:?}");
+            assert_eq!(
+                refused.header("content-type"),
+                Some("application/json"),
+                "{what}"
+            );
+            let answer = refused
+                .json()
+                .unwrap_or_else(|| panic!("{what}: a JSON body: {refused:?}"));
+            assert_error(&answer, case.code, case.id, &what);
+            check_wire(revision, "JSONRPCErrorResponse", &answer)
+                .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        }
+    }
+    // A body that is not JSON under another media type is still that type's refusal.
+    let headers = [
+        ("Content-Type", "text/plain"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    let text = http_request(addr, "POST", "/mcp", &headers, "hello")
+        .await
+        .expect("an HTTP response");
+    assert_eq!(text.status, 415, "{text:?}");
+}
+
+#[tokio::test]
 async fn malformed_params_over_http_are_invalid_params_naming_what_is_wrong() {
     let addr = serve_on_loopback(Host::groups(flat())).await;
     for revision in Revision::ALL {
@@ -494,4 +527,111 @@ async fn malformed_params_over_http_are_invalid_params_naming_what_is_wrong() {
             "{revision}: {answer}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_page_of_the_server_own_loopback_origin_is_served() {
+    let addr = serve_on_loopback(Host::groups(flat())).await;
+    let port = addr.port();
+    let initialize = |host: String, origin: String| async move {
+        let headers = [("Host", host.as_str()), ("Origin", origin.as_str())];
+        post(addr, "/mcp", &headers, INITIALIZE).await.status
+    };
+    for host in ["127.0.0.1", "localhost", "[::1]"] {
+        let served = initialize(format!("{host}:{port}"), format!("http://{host}:{port}")).await;
+        assert_eq!(served, 200, "{host}: same origin");
+    }
+    for (host, origin, why) in [
+        (
+            "127.0.0.1",
+            format!("http://127.0.0.1:{}", port + 1),
+            "another port",
+        ),
+        (
+            "127.0.0.1",
+            format!("http://localhost:{port}"),
+            "another name",
+        ),
+        (
+            "127.0.0.1",
+            format!("https://127.0.0.1:{port}"),
+            "another scheme",
+        ),
+        (
+            "127.0.0.1",
+            "http://evil.example".to_owned(),
+            "a foreign page",
+        ),
+        ("127.0.0.1", "null".to_owned(), "an opaque origin"),
+    ] {
+        let refused = initialize(format!("{host}:{port}"), origin.clone()).await;
+        assert_eq!(refused, 403, "{why}: {origin}");
+    }
+    // A rebound name stays refused even when the page claims it as its own origin.
+    let rebound = initialize("evil.example".into(), "http://evil.example".into()).await;
+    assert_eq!(rebound, 403);
+}
+
+/// With the clock paused, a sleep ends only once every task is idle: the server has read
+/// every request the loopback sockets hold and done all it can with them.
+async fn settle() {
+    tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+}
+
+/// Sends one raw HTTP/1.1 POST on a new connection and returns the connection, to read the
+/// response from later; no reqwest, whose DNS resolution runs on blocking threads the paused
+/// clock does not wait for.
+async fn send_raw(addr: SocketAddr, body: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt as _;
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\
+         Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("written");
+    stream
+}
+
+/// Reads the whole response on `stream` (the server closes it) and returns its JSON body.
+async fn read_raw(mut stream: tokio::net::TcpStream) -> Value {
+    use tokio::io::AsyncReadExt as _;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.expect("read");
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").expect("a response");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// The requests served at once the test below allows.
+const LIMIT: usize = 4;
+
+#[tokio::test(start_paused = true)]
+async fn the_requests_served_at_once_are_bounded_and_the_rest_wait() {
+    let gate = Gate::new();
+    let host = Host::new()
+        .mount("/mcp", gate.server())
+        .max_in_flight(LIMIT);
+    let addr = serve_on_loopback(host).await;
+    let sent = LIMIT + 6;
+    let mut streams = Vec::new();
+    for id in 1..=sent {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                          "params": {"name": "find", "arguments": {}}});
+        streams.push(send_raw(addr, &call.to_string()).await);
+    }
+    settle().await;
+    assert_eq!(gate.entered(), LIMIT, "only the limit reaches the handler");
+
+    gate.release.add_permits(sent);
+    for (id, stream) in (1..).zip(streams) {
+        let answer = read_raw(stream).await;
+        assert_eq!(answer["id"], id, "{answer}");
+        assert_eq!(answer["result"]["structuredContent"]["released"], true);
+    }
+    assert_eq!(gate.entered(), sent);
 }

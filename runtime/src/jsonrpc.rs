@@ -14,8 +14,9 @@ pub(crate) struct Refusal {
     /// The input's own id, when it has one that can be read: JSON-RPC answers by it even a
     /// request it cannot parse, so the client waiting for that id gets its answer.
     pub(crate) id: Option<RequestId>,
-    /// A notification whose params do not fit: on a stream it is not answered, as JSON-RPC
-    /// answers no notification; over HTTP it still gets its status and error.
+    /// The input is a notification (a method, no id) rmcp cannot read, its params most
+    /// likely: on a stream it is not answered, as JSON-RPC answers no notification; over
+    /// HTTP it still gets its status and error.
     pub(crate) notification: bool,
 }
 
@@ -88,7 +89,7 @@ fn refusal(input: &[u8]) -> Refusal {
     if !notification && id.is_none() {
         return Refusal::new(invalid("`id` must be a string or an integer"), None);
     }
-    let error = match params::problem(method, object.get("params")) {
+    let error = match params::shape_problem(method, object.get("params")) {
         Some(problem) => ErrorData::invalid_params(problem, None),
         None => invalid(&format!("not a valid `{method}` message")),
     };

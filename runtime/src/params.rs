@@ -4,6 +4,7 @@
 //! default handler answers `-32601 Method not found`; the server answers it from here with
 //! `-32602` naming the member that is wrong.
 
+use mcp_contract_spec::Revision;
 use rmcp::model::{
     CallToolRequestParams, InitializeRequestParams, PaginatedRequestParams,
     ReadResourceRequestParams,
@@ -46,8 +47,15 @@ const fn optional(name: &'static str, kind: Kind) -> Member {
 /// params type, whose error says what the members leave unsaid.
 struct Method {
     names: &'static [&'static str],
+    /// Whether a client of a revision may call them at all; where it may not, they are
+    /// unknown methods (`-32601`), however their params look.
+    answered: fn(Revision) -> bool,
     members: &'static [Member],
     typed: fn(Value) -> Result<(), serde_json::Error>,
+}
+
+fn always(_: Revision) -> bool {
+    true
 }
 
 fn typed<T: DeserializeOwned>(params: Value) -> Result<(), serde_json::Error> {
@@ -57,6 +65,7 @@ fn typed<T: DeserializeOwned>(params: Value) -> Result<(), serde_json::Error> {
 const METHODS: &[Method] = &[
     Method {
         names: &["tools/call"],
+        answered: always,
         members: &[
             required("name", Kind::String),
             optional("arguments", Kind::Object),
@@ -65,16 +74,19 @@ const METHODS: &[Method] = &[
     },
     Method {
         names: &["resources/read"],
+        answered: always,
         members: &[required("uri", Kind::String)],
         typed: typed::<ReadResourceRequestParams>,
     },
     Method {
         names: &["tools/list", "resources/list", "resources/templates/list"],
+        answered: always,
         members: &[optional("cursor", Kind::String)],
         typed: typed::<PaginatedRequestParams>,
     },
     Method {
         names: &["initialize"],
+        answered: Revision::has_initialize,
         members: &[
             required("protocolVersion", Kind::String),
             required("capabilities", Kind::Object),
@@ -84,28 +96,35 @@ const METHODS: &[Method] = &[
     },
 ];
 
-/// What is wrong with `params` for a request of `method`: params that are not an object, or
-/// a `_meta` that is not one, for any method; for a method the server answers, a member
+/// What is wrong with the params of any request of `method`, as JSON-RPC and MCP shape
+/// every one: params, or their `_meta`, that are not objects. `None` when they are.
+pub(crate) fn shape_problem(method: &str, params: Option<&Value>) -> Option<String> {
+    let (kind, what) = match params {
+        Some(Value::Object(object)) => (object.get("_meta")?, "`_meta`"),
+        Some(Value::Null) | None => return None,
+        Some(other) => (other, "`params`"),
+    };
+    (!kind.is_object()).then(|| {
+        format!(
+            "Invalid params for {method}: {what} must be an object, not {}",
+            kind_of(kind)
+        )
+    })
+}
+
+/// What is wrong with `params` for a request of `method` from a client of `revision`: its
+/// [`shape_problem`], then, for a method the server answers on that revision, a member
 /// missing or of the wrong type, else whatever keeps rmcp from reading them. `None` when
 /// nothing is known to be wrong.
-pub(crate) fn problem(method: &str, params: Option<&Value>) -> Option<String> {
-    let object = match params {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(object)) => Some(object),
-        Some(other) => {
-            return Some(format!(
-                "Invalid params for {method}: `params` must be an object, not {}",
-                kind_of(other)
-            ));
-        }
-    };
-    let wrong = |why: String| Some(format!("Invalid params for {method}: {why}"));
-    if let Some(meta) = object.and_then(|o| o.get("_meta"))
-        && !meta.is_object()
-    {
-        return wrong(format!("`_meta` must be an object, not {}", kind_of(meta)));
+pub(crate) fn problem(method: &str, params: Option<&Value>, revision: Revision) -> Option<String> {
+    if let Some(problem) = shape_problem(method, params) {
+        return Some(problem);
     }
-    let served = METHODS.iter().find(|m| m.names.contains(&method))?;
+    let object = params.and_then(Value::as_object);
+    let wrong = |why: String| Some(format!("Invalid params for {method}: {why}"));
+    let served = METHODS
+        .iter()
+        .find(|m| m.names.contains(&method) && (m.answered)(revision))?;
     for member in served.members {
         let (kind, a_kind) = match member.kind {
             Kind::String => (Value::is_string as fn(&Value) -> bool, "a string"),
@@ -182,13 +201,14 @@ mod tests {
             ),
         ] {
             assert_eq!(
-                problem(method, Some(&params)).as_deref(),
+                problem(method, Some(&params), Revision::LATEST).as_deref(),
                 Some(expected),
                 "{method} {params}"
             );
         }
         assert!(
-            problem("tools/call", None).is_some_and(|p| p.contains("`name` is missing")),
+            problem("tools/call", None, Revision::LATEST)
+                .is_some_and(|p| p.contains("`name` is missing")),
             "no params at all"
         );
     }
@@ -202,13 +222,31 @@ mod tests {
             ("tools/list", json!({"cursor": null})),
             ("prompts/get", json!({"name": 5})),
         ] {
-            assert_eq!(problem(method, Some(&params)), None, "{method} {params}");
+            assert_eq!(
+                problem(method, Some(&params), Revision::LATEST),
+                None,
+                "{method} {params}"
+            );
         }
     }
 
     #[test]
+    fn a_method_a_revision_lacks_has_no_params_to_check() {
+        let bare = json!({"_meta": {}});
+        assert!(problem("initialize", Some(&bare), Revision::V2025_11_25).is_some());
+        assert_eq!(
+            problem("initialize", Some(&bare), Revision::V2026_07_28),
+            None
+        );
+    }
+
+    #[test]
     fn what_the_members_leave_unsaid_is_the_typed_error() {
-        let problem = problem("tools/call", Some(&json!({"name": "x", "requestState": 5})));
+        let problem = problem(
+            "tools/call",
+            Some(&json!({"name": "x", "requestState": 5})),
+            Revision::LATEST,
+        );
         assert!(
             problem
                 .as_deref()

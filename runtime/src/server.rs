@@ -337,15 +337,17 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         Ok(result.into())
     }
 
-    /// A request rmcp could not read as its method's type: one the server answers whose
-    /// params do not fit (`params`), answered `-32602` where rmcp would say `-32601`; any
-    /// other method is not found, as rmcp answers it.
+    /// A request rmcp could not read as its method's type: one the server answers on the
+    /// client's revision whose params do not fit (`params`), answered `-32602` where rmcp
+    /// would say `-32601`; any other method is not found, as rmcp answers it (`initialize`
+    /// on 2026-07-28 too, which that revision removed).
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        let error = match params::problem(&request.method, request.params.as_ref()) {
+        let params = request.params.as_ref();
+        let error = match params::problem(&request.method, params, revision(&context)) {
             Some(problem) => ErrorData::invalid_params(problem, None),
             None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None),
         };

@@ -91,6 +91,13 @@ async fn malformed_params_are_invalid_params_naming_what_is_wrong() {
             let message = assert_error(&answer, -32602, Some(id as i64), &what);
             assert!(message.contains(&format!("`{named}`")), "{what}: {message}");
         }
+        // A method the revision removed is unknown, whatever its params.
+        if !revision.has_initialize() {
+            lines
+                .request(40, "initialize", params(revision, json!({})))
+                .await;
+            assert_error(&lines.answer().await, -32601, Some(40), "2026 initialize");
+        }
         // `arguments: null` is no arguments.
         lines
             .request(

@@ -215,7 +215,7 @@ codes! {
         "Keep `examples: [a, b]`.",
         help "move the single example into the `examples` list";
     INVALID_EXAMPLE = "invalid-example", Error,
-        "An example or default does not match its own schema.",
+        "An example or default does not match its own schema, or an example holds an integer its generated Rust type cannot (a default that does is `default-out-of-range`).",
         "`default: 0` under `minimum: 1` → `default: 1`.";
     REQUIRED_WITH_DEFAULT = "required-with-default", Error,
         "A property has `required: true` and a default.",
@@ -238,6 +238,9 @@ codes! {
     EMPTY_RANGE = "empty-range", Error,
         "`minLength` > `maxLength`, `minItems` > `maxItems` or `minimum` > `maximum`.",
         "Swap or fix the bounds.";
+    BOUND_OUT_OF_RANGE = "bound-out-of-range", Error,
+        "An integer's `minimum` or `maximum` lies beyond its generated Rust type, so the published schema would admit values the handler cannot receive: beyond `u64` under `minimum: 0`, beyond `i64` otherwise.",
+        "`maximum: 100000000000000000000` → `maximum: 18446744073709551615`, or no `maximum` (the type's own is published).";
     BAD_PATTERN = "bad-pattern", Error,
         "A `pattern` does not compile as a regular expression.",
         r#"`pattern: "("` → `pattern: "\\("`."#,

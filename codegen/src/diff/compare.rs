@@ -586,9 +586,10 @@ impl<'c> Differ<'c> {
         }
     }
 
-    /// Compares the constraint keywords of an input schema.
+    /// Compares the constraint keywords of an input schema as published, with the bounds its
+    /// Rust type implies: `minimum: 0` dropped from an integer lowers its published maximum.
     fn constraints(&mut self, o: &Schema, n: &Schema, path: &str, name: &str, at: Span) {
-        let (oc, nc) = (&o.constraints, &n.constraints);
+        let (oc, nc) = (&o.input_constraints(), &n.input_constraints());
         let mut found: Vec<(bool, String)> = Vec::new();
         for def in &KEYWORDS {
             let key = def.name;
@@ -614,15 +615,15 @@ impl<'c> Differ<'c> {
             };
             // A lower bound tightens when it appears or grows; an upper one when it appears
             // or shrinks.
-            let (was, is) = (was.and_then(Limit::as_f64), is.and_then(Limit::as_f64));
-            let tighter = match (was, is) {
+            let tighter = match (was.and_then(Limit::as_f64), is.and_then(Limit::as_f64)) {
                 (Some(w), Some(i)) if w == i => continue,
                 (None, None) => continue,
                 (None, Some(_)) => true,
                 (Some(_), None) => false,
                 (Some(w), Some(i)) => (i > w) == lower,
             };
-            let show = |v: Option<f64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
+            // As written: a bound near 2^64 has no exact `f64` to print.
+            let show = |v: Option<&Limit>| v.map_or_else(|| "none".to_owned(), Limit::to_string);
             found.push((
                 tighter,
                 format!("`{name}` changed {key} from {} to {}", show(was), show(is)),

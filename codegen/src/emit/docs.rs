@@ -207,9 +207,14 @@ fn field_rows(c: &Contract, f: &Field, prefix: &str, input: bool, rows: &mut Vec
         f.schema.description.clone().unwrap_or_default()
     };
     let examples: Vec<String> = f.schema.examples.iter().map(|e| format!("`{e}`")).collect();
-    let mut constraints = constraints(match &f.schema.kind {
-        Kind::Named(i) => &c.types[*i].schema.constraints,
-        _ => &f.schema.constraints,
+    let schema = match &f.schema.kind {
+        Kind::Named(i) => &c.types[*i].schema,
+        _ => &f.schema,
+    };
+    let mut constraints = constraints(&if input {
+        schema.input_constraints()
+    } else {
+        schema.constraints.clone()
     });
     if let Some(h) = f.header.as_ref().map(|h| &h.value) {
         // Only 2026-07-28 HTTP clients mirror it; say which header it becomes.

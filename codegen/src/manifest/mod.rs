@@ -293,7 +293,7 @@ impl Literal {
                 _ => Vec::new(),
             };
             for (name, child) in children {
-                let pointer = format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
+                let pointer = format!("{at}/{}", mcp_contract_spec::pointer::escape(&name));
                 parts.push((pointer.clone(), child.span));
                 walk(child, &pointer, parts);
             }

@@ -5,7 +5,7 @@
 //! in the test) and, for most, its help; it also pins the number of diagnostics, so a rule
 //! that fires twice, or drags another one along, fails here.
 
-use super::{VALID, refused, refused_at, related_at, single, with};
+use super::{VALID, loads, refused, refused_at, related_at, single, with};
 use crate::model::{Kind, OutputDef};
 use crate::{Diagnostic, Severity, Source, load, render_all};
 
@@ -1155,6 +1155,85 @@ fn default_out_of_range() {
         "this default holds an integer at `/xs/1` that the generated `u64` cannot",
         "tools.yaml:15:27",
     );
+}
+
+#[test]
+fn an_example_beyond_its_rust_integer_is_invalid() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: 0
+        example: 18446744073709551616
+",
+    );
+    let d = single(
+        &text,
+        "invalid-example",
+        "this example holds an integer that the generated `u64` cannot",
+        "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("the handler receives the example as a `u64`: keep it at most 18446744073709551615")
+    );
+    // The largest `u64` is an example a call can copy.
+    loads(&text.replace("18446744073709551616", "18446744073709551615"));
+}
+
+#[test]
+fn bound_out_of_range() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: 0
+        maximum: 100000000000000000000
+        example: 1
+",
+    );
+    let d = single(
+        &text,
+        "bound-out-of-range",
+        "`maximum: 100000000000000000000` lies beyond what the generated `u64` holds",
+        "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "the handler receives it as a `u64`, which holds 0 to 18446744073709551615: keep `maximum` within that, or remove it and the published schema states `u64`'s own"
+        )
+    );
+    loads(&text.replace("100000000000000000000", "18446744073709551615"));
+    // Without `minimum: 0` the type is an `i64`, and both of its edges count.
+    refused_at(
+        &with(
+            "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: -9223372036854775809
+        maximum: 9223372036854775808
+        example: 1
+",
+        ),
+        &[
+            ("bound-out-of-range", "tools.yaml:13:18"),
+            ("bound-out-of-range", "tools.yaml:14:18"),
+        ],
+    );
+    loads(&with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: -9223372036854775808
+        maximum: 9223372036854775807
+        example: 1
+",
+    ));
 }
 
 #[test]

@@ -612,3 +612,79 @@ async fn apply_edits_is_all_or_nothing() {
     );
     client.cancel().await.expect("closed");
 }
+
+/// The first error's code and the argument it names, if any.
+fn named(result: &CallToolResult) -> (String, Option<String>) {
+    let envelope = mcp_contract::testing::envelope(result).expect("an envelope");
+    let first = &envelope["errors"][0];
+    (
+        first["code"].as_str().expect("a code").to_owned(),
+        first["argument"].as_str().map(str::to_owned),
+    )
+}
+
+/// A path error names the argument to fix: `from` or `to` of a move, `version` of a stale
+/// write, `recursive` of a directory delete, `files` of a multi-file edit.
+#[tokio::test]
+async fn path_errors_name_the_argument_they_concern() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let moved = |from: &str, to: &str| json!({"from": from, "to": to});
+    for (arguments, expected) in [
+        (moved("nope.md", "x.md"), ("not_found", "from")),
+        (moved("src/main.rs", "README.md"), ("already_exists", "to")),
+        (moved("README.md", "../out.md"), ("invalid_path", "to")),
+        (moved("/etc/passwd", "x.md"), ("invalid_path", "from")),
+        (moved(".", "x"), ("invalid_path", "from")),
+        (moved("src", "src/inner"), ("invalid_path", "to")),
+        (moved("README.md", "no/such/dir.md"), ("not_found", "to")),
+        (
+            moved("README.md", "src/main.rs/x"),
+            ("not_a_directory", "to"),
+        ),
+    ] {
+        let result = call(&client, "move_path", arguments.clone()).await;
+        let (code, argument) = named(&result);
+        assert_eq!(
+            (code.as_str(), argument.as_deref()),
+            (expected.0, Some(expected.1)),
+            "{arguments}"
+        );
+    }
+    let stale = call(
+        &client,
+        "write_file",
+        json!({"path": "README.md", "content": "x", "version": "0".repeat(64)}),
+    )
+    .await;
+    assert_eq!(
+        named(&stale),
+        ("stale_version".into(), Some("version".into()))
+    );
+    let missing = call(
+        &client,
+        "edit_file",
+        json!({"path": "nope.md", "version": "0".repeat(64), "edits": [{"old_text": "a", "new_text": "b"}]}),
+    )
+    .await;
+    assert_eq!(named(&missing), ("not_found".into(), Some("path".into())));
+    let directory = call(&client, "delete_path", json!({"path": "src"})).await;
+    assert_eq!(
+        named(&directory),
+        ("recursive_required".into(), Some("recursive".into()))
+    );
+    let stale_files = call(
+        &client,
+        "apply_edits",
+        json!({"files": [{"path": "README.md", "version": "0".repeat(64), "edits": [{"old_text": "#", "new_text": "##"}]}]}),
+    )
+    .await;
+    assert_eq!(
+        named(&stale_files),
+        ("stale_version".into(), Some("files".into()))
+    );
+    // A single-path tool names its one path.
+    let unread = call(&client, "read_file", json!({"path": "nope.md"})).await;
+    assert_eq!(named(&unread), ("not_found".into(), Some("path".into())));
+    client.cancel().await.expect("closed");
+}

@@ -186,7 +186,15 @@ pub(crate) struct ErrorDef {
     pub hint: Option<Template>,
     /// The template fields, in first-use order; each becomes a `String` field.
     pub fields: Vec<String>,
+    /// Whether the error names the argument it concerns (`argument: true`): the handler gives
+    /// it, as a variant of the tool's `{Prefix}Argument`, and the envelope carries it as
+    /// `argument`, as argument errors do.
+    pub names_argument: bool,
 }
+
+/// The field of a tool's error variant that holds the argument its code names
+/// (`argument: true`), which no placeholder of that code may also be.
+pub(crate) const ARGUMENT_FIELD: &str = "argument";
 
 /// A text with `{field}` placeholders.
 #[derive(Debug, Clone, PartialEq)]
@@ -240,6 +248,9 @@ pub(crate) struct ToolDef {
     pub output: OutputDef,
     /// Indices into [`Contract::errors`].
     pub errors: Vec<usize>,
+    /// When an error it declares names its argument: each parameter's published name and its
+    /// variant of `{Prefix}Argument`, in order. Empty otherwise.
+    pub arguments: Vec<(String, String)>,
     /// Static `_meta` entries.
     pub meta: Map<String, Value>,
     /// The artifacts it produces and consumes.
@@ -271,6 +282,10 @@ impl ToolDef {
     /// The error enum's name.
     pub(crate) fn error_type(&self) -> String {
         format!("{}Error", self.type_prefix)
+    }
+    /// The name of the enum of its arguments, which errors that name their argument hold.
+    pub(crate) fn argument_type(&self) -> String {
+        format!("{}Argument", self.type_prefix)
     }
 }
 

@@ -44,6 +44,10 @@ const FORCE: &str = "      force:
     output:
 ";
 
+/// `not_found` in [`BASE`], and naming its argument.
+const NOT_FOUND: &str = "    message: \"There is no file `{path}`.\"\n";
+const NAMING_NOT_FOUND: &str = "    message: \"There is no file `{path}`.\"\n    argument: true\n";
+
 /// One case per rule: (old, new, every change expected).
 fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
     let b = || BASE.to_owned();
@@ -139,6 +143,8 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ),
         ("ERROR_CODE_NO_DELETE", b(), edit("[not_found, too_big]", "[not_found]"), vec!["ERROR_CODE_NO_DELETE tools.yaml:11:11"]),
         ("ERROR_CODE_ADDED", edit("[not_found, too_big]", "[not_found]"), b(), vec!["ERROR_CODE_ADDED tools.yaml:11:11"]),
+        ("ERROR_ARGUMENT_ADDED", b(), edit(NOT_FOUND, NAMING_NOT_FOUND), vec!["ERROR_ARGUMENT_ADDED tools.yaml:12:11"]),
+        ("ERROR_ARGUMENT_NO_DELETE", edit(NOT_FOUND, NAMING_NOT_FOUND), b(), vec!["ERROR_ARGUMENT_NO_DELETE tools.yaml:11:11"]),
         (
             "HINT_NO_LESS_SAFE",
             b(),

@@ -77,7 +77,13 @@ pub fn text<E: ToolError>(result: Result<String, E>) -> CallToolResult {
 
 /// A declared error as an envelope.
 pub(crate) fn failure<E: ToolError>(error: &E) -> CallToolResult {
-    Envelope::single(error.code(), error.message(), error.hint()).into_result()
+    Envelope::single(
+        error.code(),
+        error.message(),
+        error.argument(),
+        error.hint(),
+    )
+    .into_result()
 }
 
 /// An `internal_error` envelope: the server failed, not the call.
@@ -85,6 +91,7 @@ pub(crate) fn internal(message: impl Into<String>) -> CallToolResult {
     Envelope::single(
         INTERNAL_ERROR,
         message,
+        None,
         Some("This is a fault in the server, not in the call; retrying may not help.".into()),
     )
     .into_result()

@@ -12,7 +12,7 @@ pub(crate) struct Problem {
     pub(crate) code: String,
     /// What went wrong, for a model to read.
     pub(crate) message: String,
-    /// The argument concerned, for argument errors.
+    /// The argument concerned: for argument errors, and declared errors that name one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) argument: Option<String>,
 }
@@ -30,13 +30,14 @@ impl Envelope {
     pub(crate) fn single(
         code: impl Into<String>,
         message: impl Into<String>,
+        argument: Option<&str>,
         hint: Option<String>,
     ) -> Self {
         Envelope {
             errors: vec![Problem {
                 code: code.into(),
                 message: message.into(),
-                argument: None,
+                argument: argument.map(Into::into),
             }],
             hint,
         }

@@ -68,4 +68,10 @@ pub trait ToolError {
     fn message(&self) -> String;
     /// What the caller should do next, rendered from the manifest's template.
     fn hint(&self) -> Option<String>;
+    /// The argument the error concerns, by its published name, for an error the manifest
+    /// declares with `argument: true`; the envelope carries it as `argument`, as it does for
+    /// argument errors.
+    fn argument(&self) -> Option<&'static str> {
+        None
+    }
 }

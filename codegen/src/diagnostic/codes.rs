@@ -161,7 +161,7 @@ codes! {
         "Give each its own title.",
         help "give each tool a title of its own, so people can tell them apart";
     IDENT_COLLISION = "ident-collision", Error,
-        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants; resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, a template's variables (`{fooBar}` and `{foo_bar}`) or group constants (`read-only` and `read_only`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
+        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants, an error's `{argument}` placeholder and the field `argument: true` adds, or two parameters' variants of the tool's `{Prefix}Argument` (`a_1` and `a1`); resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, a template's variables (`{fooBar}` and `{foo_bar}`) or group constants (`read-only` and `read_only`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
         "Rename one so the Rust forms differ.";
     RESERVED_ERROR_CODE = "reserved-error-code", Error,
         "An error code is one of `argument_missing`, `argument_invalid`, `argument_unknown`, `internal_error`.",
@@ -187,6 +187,10 @@ codes! {
         "A tool lists the same error code twice.",
         "List it once.",
         help "list each code once";
+    ARGUMENT_WITHOUT_PARAMETERS = "argument-without-parameters", Error,
+        "A tool without parameters lists an error that names its argument (`argument: true`).",
+        "Drop the code from the tool's `errors:`, or use one that names no argument.",
+        help "an error with `argument: true` names one of the tool's arguments, and this tool takes none; list a code without `argument: true`";
     UNKNOWN_TYPE = "unknown-type", Error,
         "`type:` is neither a built-in type nor a shared type.",
         "`Strng` → `string`.";

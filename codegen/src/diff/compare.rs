@@ -190,14 +190,37 @@ impl<'c> Differ<'c> {
                 at,
             ),
         }
-        let codes = |c: &Contract, t: &ToolDef| -> Vec<String> {
+        let codes = |c: &Contract, t: &ToolDef| -> Vec<(String, bool)> {
             // Indices come from validation; `get` keeps a hand-built contract from panicking.
             t.errors
                 .iter()
-                .filter_map(|&i| c.errors.get(i).map(|e| e.code.clone()))
+                .filter_map(|&i| c.errors.get(i).map(|e| (e.code.clone(), e.names_argument)))
                 .collect()
         };
         let (oc, nc) = (codes(self.old, o), codes(self.new, n));
+        for (code, named) in &nc {
+            let Some((_, was)) = oc.iter().find(|(c, _)| c == code) else {
+                continue;
+            };
+            if was != named {
+                let (rule, now) = if *named {
+                    (&ERROR_ARGUMENT_ADDED, "now names")
+                } else {
+                    (&ERROR_ARGUMENT_NO_DELETE, "no longer names")
+                };
+                self.push(
+                    rule,
+                    format!("the error `{code}` of tool `{}` {now} its argument", n.name),
+                    format!("{path}.errors[{code}]"),
+                    Side::New,
+                    at,
+                );
+            }
+        }
+        let (oc, nc): (Vec<String>, Vec<String>) = (
+            oc.into_iter().map(|(c, _)| c).collect(),
+            nc.into_iter().map(|(c, _)| c).collect(),
+        );
         for code in oc.iter().filter(|c| !nc.contains(c)) {
             self.push(
                 &ERROR_CODE_NO_DELETE,

@@ -437,6 +437,11 @@ pub(crate) struct ErrorDef {
     /// The hint template: what the caller should do next, ideally naming the call that finds
     /// a valid value.
     pub hint: Option<String>,
+    /// `true` when the error concerns one argument of the call: the handler names it (a
+    /// variant of the tool's generated `{Prefix}Argument`), and the error envelope carries it
+    /// as `argument`, as it does for argument errors. A tool that lists the error must take
+    /// arguments; no placeholder may be `{argument}`.
+    pub argument: Option<bool>,
 }
 
 /// One tool of the server. Its hints come from `effect:`, from `hints:`, or from both, and

@@ -166,7 +166,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         .iter()
         .map(|&i| {
             let e = &c.errors[i];
-            json!({"code": e.code, "message": e.message.source, "hint": e.hint.as_ref().map(|h| h.source.clone())})
+            json!({"code": e.code, "message": e.message.source, "hint": e.hint.as_ref().map(|h| h.source.clone()), "names_argument": e.names_argument})
         })
         .collect();
     json!({

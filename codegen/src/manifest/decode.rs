@@ -44,11 +44,13 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
                 .require(de, "message")
                 .and_then(|n| de.string(n, "`message`"));
             let hint = f.get("hint").and_then(|n| de.string(n, "`hint`"));
+            let argument = f.get("argument").and_then(|n| de.bool(n, "`argument`"));
             f.finish(de);
             manifest.errors.push(ErrorDef {
                 code,
                 message,
                 hint,
+                argument,
             });
         }
     }

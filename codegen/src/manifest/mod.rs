@@ -197,6 +197,8 @@ pub(crate) struct ErrorDef {
     pub message: Option<Spanned<String>>,
     /// What the caller should do next, ideally naming the call that finds a valid value.
     pub hint: Option<Spanned<String>>,
+    /// `argument: true`: the error concerns one argument of the call, which the handler names.
+    pub argument: Option<Spanned<bool>>,
 }
 
 /// A shared type.

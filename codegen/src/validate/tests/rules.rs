@@ -959,6 +959,83 @@ fn duplicate_error_code() {
 }
 
 #[test]
+fn argument_without_parameters() {
+    let text =
+        with("    errors: [gone]\nerrors:\n  gone:\n    message: Gone.\n    argument: true\n");
+    let d = single(
+        &text,
+        "argument-without-parameters",
+        "`gone` names the argument it concerns, but `ping` takes no arguments",
+        "tools.yaml:9:14",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:13:15");
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "an error with `argument: true` names one of the tool's arguments, and this tool takes none; list a code without `argument: true`"
+        )
+    );
+    // `argument: false` names none, and any tool may list it.
+    loads(&text.replace("argument: true", "argument: false"));
+}
+
+#[test]
+fn an_error_naming_its_argument_has_no_argument_placeholder() {
+    let text = with(
+        "    parameters:\n      p: {type: string, description: P., example: x}\n    errors: [gone]\nerrors:\n  gone:\n    message: \"`{argument}` is gone.\"\n    argument: true\n",
+    );
+    let d = single(
+        &text,
+        "ident-collision",
+        "`{argument}` becomes the field `argument`, which `argument: true` gives the variant for the argument it names",
+        "tools.yaml:14:16",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:15:15");
+    // Without `argument: true` the placeholder is a field like any other.
+    loads(&text.replace("    argument: true\n", ""));
+}
+
+#[test]
+fn parameters_whose_argument_variants_collide() {
+    let d = single(
+        &with(
+            "    parameters:\n      a_1: {type: string, description: A., example: x}\n      a1: {type: string, description: B., example: y}\n    errors: [gone]\nerrors:\n  gone:\n    message: Gone.\n    argument: true\n",
+        ),
+        "ident-collision",
+        "`a1` becomes the variant `A1` of `PingArgument`, which another parameter already has",
+        "tools.yaml:11:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("rename one of the parameters so their PascalCase forms differ")
+    );
+}
+
+#[test]
+fn an_error_naming_its_argument_gives_the_tool_an_argument_enum() {
+    let contract = loads(&with(
+        "    parameters:\n      from: {type: string, description: A., example: x}\n      maxDepth: {type: integer, minimum: 1, description: B., example: 2}\n    errors: [gone, busy]\nerrors:\n  gone:\n    message: Gone.\n    argument: true\n  busy:\n    message: Busy.\n",
+    ));
+    let ping = &contract.tools[0];
+    assert_eq!(
+        ping.arguments,
+        [
+            ("from".to_owned(), "From".to_owned()),
+            ("maxDepth".to_owned(), "MaxDepth".to_owned())
+        ]
+    );
+    let naming: Vec<bool> = contract.errors.iter().map(|e| e.names_argument).collect();
+    assert_eq!(naming, [true, false]);
+    // `argument` is a boolean.
+    single(
+        &with("    errors: [gone]\nerrors:\n  gone:\n    message: Gone.\n    argument: yes\n"),
+        "wrong-type",
+        "`argument` must be `true` or `false`, found a string",
+        "tools.yaml:13:15",
+    );
+}
+
+#[test]
 fn reserved_meta_key() {
     let d = single(
         &with("    _meta:\n      io.modelcontextprotocol/tier: 1\n"),

@@ -629,8 +629,10 @@ fn named(result: &CallToolResult) -> (String, Option<String>) {
 async fn path_errors_name_the_argument_they_concern() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2026_07_28).await;
-    let moved = |from: &str, to: &str| json!({"from": from, "to": to});
-    for (arguments, expected) in [
+    let moved = |from: &str, to: &str| ("move_path", json!({"from": from, "to": to}));
+    let stale = "0".repeat(64);
+    let edit = json!([{"old_text": "#", "new_text": "##"}]);
+    for ((tool, arguments), expected) in [
         (moved("nope.md", "x.md"), ("not_found", "from")),
         (moved("src/main.rs", "README.md"), ("already_exists", "to")),
         (moved("README.md", "../out.md"), ("invalid_path", "to")),
@@ -642,49 +644,44 @@ async fn path_errors_name_the_argument_they_concern() {
             moved("README.md", "src/main.rs/x"),
             ("not_a_directory", "to"),
         ),
+        (
+            (
+                "write_file",
+                json!({"path": "README.md", "content": "x", "version": stale}),
+            ),
+            ("stale_version", "version"),
+        ),
+        (
+            (
+                "edit_file",
+                json!({"path": "nope.md", "version": stale, "edits": edit}),
+            ),
+            ("not_found", "path"),
+        ),
+        (
+            ("delete_path", json!({"path": "src"})),
+            ("recursive_required", "recursive"),
+        ),
+        (
+            (
+                "apply_edits",
+                json!({"files": [{"path": "README.md", "version": stale, "edits": edit}]}),
+            ),
+            ("stale_version", "files"),
+        ),
+        // A single-path tool names its one path.
+        (
+            ("read_file", json!({"path": "nope.md"})),
+            ("not_found", "path"),
+        ),
     ] {
-        let result = call(&client, "move_path", arguments.clone()).await;
+        let result = call(&client, tool, arguments.clone()).await;
         let (code, argument) = named(&result);
         assert_eq!(
             (code.as_str(), argument.as_deref()),
             (expected.0, Some(expected.1)),
-            "{arguments}"
+            "{tool} {arguments}"
         );
     }
-    let stale = call(
-        &client,
-        "write_file",
-        json!({"path": "README.md", "content": "x", "version": "0".repeat(64)}),
-    )
-    .await;
-    assert_eq!(
-        named(&stale),
-        ("stale_version".into(), Some("version".into()))
-    );
-    let missing = call(
-        &client,
-        "edit_file",
-        json!({"path": "nope.md", "version": "0".repeat(64), "edits": [{"old_text": "a", "new_text": "b"}]}),
-    )
-    .await;
-    assert_eq!(named(&missing), ("not_found".into(), Some("path".into())));
-    let directory = call(&client, "delete_path", json!({"path": "src"})).await;
-    assert_eq!(
-        named(&directory),
-        ("recursive_required".into(), Some("recursive".into()))
-    );
-    let stale_files = call(
-        &client,
-        "apply_edits",
-        json!({"files": [{"path": "README.md", "version": "0".repeat(64), "edits": [{"old_text": "#", "new_text": "##"}]}]}),
-    )
-    .await;
-    assert_eq!(
-        named(&stale_files),
-        ("stale_version".into(), Some("files".into()))
-    );
-    // A single-path tool names its one path.
-    let unread = call(&client, "read_file", json!({"path": "nope.md"})).await;
-    assert_eq!(named(&unread), ("not_found".into(), Some("path".into())));
     client.cancel().await.expect("closed");
 }

@@ -59,22 +59,7 @@ macro_rules! __codegen_tool_error {
     ($tool:ident narrows $vocabulary:ident {
         $($variant:ident $({ $($field:ident),* })?),* $(,)?
     }) => {
-        /// Each code is rendered as the contract's vocabulary renders it.
-        impl $crate::ToolError for $tool {
-            fn code(&self) -> &'static str {
-                $crate::ToolError::code(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-
-            fn message(&self) -> ::std::string::String {
-                $crate::ToolError::message(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-
-            fn hint(&self) -> ::core::option::Option<::std::string::String> {
-                $crate::ToolError::hint(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-        }
-
-        $crate::__codegen_tool_error!(@display $tool);
+        $crate::__codegen_tool_error!(@rendered $tool by $vocabulary {});
 
         impl ::core::convert::TryFrom<$vocabulary> for $tool {
             type Error = $vocabulary;
@@ -91,32 +76,14 @@ macro_rules! __codegen_tool_error {
             }
         }
 
-        impl ::core::convert::From<$tool> for $vocabulary {
-            fn from(error: $tool) -> Self {
-                match error {
-                    $($tool::$variant $({ $($field),* })? => Self::$variant $({ $($field),* })?,)*
-                }
-            }
-        }
+        $crate::__codegen_tool_error!(@widen $tool into $vocabulary {
+            $($variant { $($($field),*)? }),*
+        });
     };
     ($tool:ident narrows $vocabulary:ident naming $argument:ident {
         $($variant:ident { $($field:ident),* } $([$named:ident])?),* $(,)?
     }) => {
-        /// Each code is rendered as the contract's vocabulary renders it, and names the
-        /// argument its variant holds, if any.
-        impl $crate::ToolError for $tool {
-            fn code(&self) -> &'static str {
-                $crate::ToolError::code(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-
-            fn message(&self) -> ::std::string::String {
-                $crate::ToolError::message(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-
-            fn hint(&self) -> ::core::option::Option<::std::string::String> {
-                $crate::ToolError::hint(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-
+        $crate::__codegen_tool_error!(@rendered $tool by $vocabulary {
             fn argument(&self) -> ::core::option::Option<&'static str> {
                 match self {
                     $(Self::$variant { $($named,)? .. } => {
@@ -124,9 +91,7 @@ macro_rules! __codegen_tool_error {
                     })*
                 }
             }
-        }
-
-        $crate::__codegen_tool_error!(@display $tool);
+        });
 
         impl ::core::convert::TryFrom<($vocabulary, $argument)> for $tool {
             type Error = $vocabulary;
@@ -147,6 +112,34 @@ macro_rules! __codegen_tool_error {
             }
         }
 
+        $crate::__codegen_tool_error!(@widen $tool into $vocabulary {
+            $($variant { $($field),* }),*
+        });
+    };
+    // `ToolError` rendered by the vocabulary, with any further methods, and `Display`, `Error`.
+    (@rendered $tool:ident by $vocabulary:ident { $($more:item)* }) => {
+        /// Each code is rendered as the contract's vocabulary renders it.
+        impl $crate::ToolError for $tool {
+            fn code(&self) -> &'static str {
+                $crate::ToolError::code(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+
+            fn message(&self) -> ::std::string::String {
+                $crate::ToolError::message(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+
+            fn hint(&self) -> ::core::option::Option<::std::string::String> {
+                $crate::ToolError::hint(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+
+            $($more)*
+        }
+
+        $crate::__codegen_tool_error!(@display $tool);
+    };
+    // `From<Tool> for Vocabulary`, each variant braced (a unit variant takes `{}` too), any
+    // argument left behind.
+    (@widen $tool:ident into $vocabulary:ident { $($variant:ident { $($field:ident),* }),* }) => {
         impl ::core::convert::From<$tool> for $vocabulary {
             fn from(error: $tool) -> Self {
                 match error {

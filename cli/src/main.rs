@@ -48,9 +48,21 @@ enum Command {
         /// Where to create it (default: a folder named NAME).
         #[arg(long)]
         dir: Option<PathBuf>,
-        /// Depend on a checkout of mcp-contract at this path instead of crates.io.
-        #[arg(long, value_name = "CHECKOUT")]
-        path_deps: Option<PathBuf>,
+        /// Depend on a checkout of mcp-contract at this path (written relative to the new
+        /// crate) instead of crates.io.
+        #[arg(
+            long,
+            value_name = "CHECKOUT",
+            alias = "path-deps",
+            conflicts_with = "git"
+        )]
+        path: Option<PathBuf>,
+        /// Depend on mcp-contract from this git repository instead of crates.io.
+        #[arg(long, value_name = "URL")]
+        git: Option<String>,
+        /// With --git: the commit, tag or branch to build.
+        #[arg(long, value_name = "REV", requires = "git")]
+        rev: Option<String>,
     },
     /// Prints the exact `tools/list` result clients will see, or one tool of it.
     Show {
@@ -126,8 +138,17 @@ fn main() -> ExitCode {
         Command::Init {
             name,
             dir,
-            path_deps,
-        } => init(&name, dir, path_deps),
+            path,
+            git,
+            rev,
+        } => {
+            let deps = match (path, git) {
+                (Some(root), _) => init::Dependencies::Checkout(root),
+                (None, Some(url)) => init::Dependencies::Git { url, rev },
+                (None, None) => init::Dependencies::Registry(env!("CARGO_PKG_VERSION").into()),
+            };
+            init(&name, dir, &deps)
+        }
         Command::Show {
             tool,
             revision,
@@ -338,17 +359,21 @@ fn show(path: &std::path::Path, tool: Option<&str>, revision: Revision) -> ExitC
     ExitCode::SUCCESS
 }
 
-fn init(name: &str, dir: Option<PathBuf>, path_deps: Option<PathBuf>) -> ExitCode {
-    use init::{Dependencies, scaffold};
+fn init(name: &str, dir: Option<PathBuf>, deps: &init::Dependencies) -> ExitCode {
     let dir = dir.unwrap_or_else(|| PathBuf::from(name));
-    let deps = match path_deps {
-        Some(root) => Dependencies::Checkout(std::fs::canonicalize(&root).unwrap_or(root)),
-        None => Dependencies::Registry(env!("CARGO_PKG_VERSION").into()),
-    };
-    match scaffold(&dir, name, &deps) {
-        Ok(files) => {
-            for file in files {
+    match init::scaffold(&dir, name, deps) {
+        Ok(done) => {
+            for file in &done.files {
                 eprintln!("     Created {}", file.display());
+            }
+            if let Some(workspace) = &done.enclosing_workspace {
+                eprintln!(
+                    "\nnote: `{}` is inside the Cargo workspace of `{}`; the new crate got its own \
+                     `[workspace]` table so it builds on its own. To make it a member instead, \
+                     delete that table and add its folder to the workspace's `members`.",
+                    dir.display(),
+                    workspace.display()
+                );
             }
             eprintln!("\nNext: cd {} && cargo test", dir.display());
             ExitCode::SUCCESS

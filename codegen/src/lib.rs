@@ -335,7 +335,7 @@ impl Builder {
                 eprintln!("{error}");
                 let summary = match &error {
                     Error::Invalid(_) => format!(
-                        "{} is not a valid contract; the diagnostics are above",
+                        "{} is not a valid contract; its diagnostics are in the build script's stderr below",
                         self.manifest.display()
                     ),
                     other => other.to_string(),

@@ -192,6 +192,7 @@ fn run_diff(
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut first = false;
     let (old, new) = match (against, paths) {
         (Some(rev), [] | [_]) => {
             let path = paths
@@ -201,7 +202,18 @@ fn run_diff(
             let new = read(&path)?;
             // Both sides carry the working path's name: a removal's location is then the file
             // a reviewer opens (at the old line), and GitHub annotates the right file.
-            let old = Source::new(new.name.clone(), git_show(rev, &path)?);
+            let old = match git_show(rev, &path)? {
+                Some(text) => Source::new(new.name.clone(), text),
+                None => {
+                    // The change that first adds the manifest: no client can depend on it yet.
+                    eprintln!(
+                        "note: `{}` does not exist at `{rev}`: every tool is new",
+                        new.name
+                    );
+                    first = true;
+                    Source::new(new.name.clone(), NO_CONTRACT)
+                }
+            };
             (old, new)
         }
         (Some(_), _) => {
@@ -216,7 +228,11 @@ fn run_diff(
         }
     };
     let (old_contract, new_contract) = (contract(&old)?, contract(&new)?);
-    let changes = diff::diff(&old_contract, &new_contract);
+    let mut changes = diff::diff(&old_contract, &new_contract);
+    if first {
+        // Routes move only for clients of an earlier contract, and there is none.
+        changes.retain(|c| c.rule.id != "ROUTES_NO_CHANGE");
+    }
     let report = Report::new(changes, &old, &new, &allow);
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(report.render(format).as_bytes()) {
@@ -246,7 +262,11 @@ fn contract(source: &Source) -> Result<Contract, String> {
 
 /// The text of `path` at git revision `rev`. `git show REV:PATH` wants a path from the
 /// repository root, so the manifest's directory gives the root and its own prefix.
-fn git_show(rev: &str, path: &Path) -> Result<String, String> {
+/// The manifest of a revision that has none: a server with no tools yet.
+const NO_CONTRACT: &str = "server: {name: none}\ntools: []\n";
+
+/// The text of `path` at git revision `rev`, `None` when the revision does not have it.
+fn git_show(rev: &str, path: &Path) -> Result<Option<String>, String> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -256,8 +276,23 @@ fn git_show(rev: &str, path: &Path) -> Result<String, String> {
         .ok_or_else(|| format!("error: `{}` is not a file path", path.display()))?;
     let root = git(dir, &["rev-parse", "--show-toplevel"])?;
     let prefix = git(dir, &["rev-parse", "--show-prefix"])?;
+    let root = Path::new(&root);
+    // An unknown revision is a usage error; a known one without the file is a first contract.
+    git(
+        root,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{rev}^{{commit}}"),
+        ],
+    )
+    .map_err(|_| format!("error: `{rev}` is not a git revision here"))?;
     let spec = format!("{rev}:{prefix}{}", file.to_string_lossy());
-    git(Path::new(&root), &["show", &spec])
+    if git(root, &["cat-file", "-e", &spec]).is_err() {
+        return Ok(None);
+    }
+    git(root, &["show", &spec]).map(Some)
 }
 
 /// Runs git in `dir`; stdout on success, git's own message on failure.

@@ -64,6 +64,16 @@ enum Command {
         #[arg(long, value_name = "REV", requires = "git")]
         rev: Option<String>,
     },
+    /// Prints what the build generates from a manifest: the Rust module, the README tool table
+    /// or the tool reference. Exits with 1 on a manifest with errors, printing them.
+    Generate {
+        /// What to print.
+        #[arg(value_enum, default_value_t = Generated::Rust)]
+        what: Generated,
+        /// The manifest.
+        #[arg(long, default_value = "tools.yaml")]
+        manifest: PathBuf,
+    },
     /// Prints the exact `tools/list` result clients will see, or one tool of it.
     Show {
         /// Only this tool's object.
@@ -94,6 +104,17 @@ enum Command {
         #[arg(long, value_name = "RULE_ID")]
         allow: Vec<String>,
     },
+}
+
+/// What `generate` prints.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Generated {
+    /// The Rust module `include_contract!` includes.
+    Rust,
+    /// The README tool table, as it goes between the table markers.
+    Table,
+    /// The full tool reference (`docs/tools.md`).
+    Reference,
 }
 
 /// `--format` of `diff`.
@@ -135,6 +156,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { path } => check(&path),
         Command::Schema => schema(),
+        Command::Generate { what, manifest } => generate(&manifest, what),
         Command::Init {
             name,
             dir,
@@ -351,6 +373,37 @@ fn check(path: &std::path::Path) -> ExitCode {
             let noun = if tools == 1 { "tool" } else { "tools" };
             eprintln!("{}: {tools} {noun}, valid", source.name);
             ExitCode::SUCCESS
+        }
+        Err(diagnostics) => {
+            eprintln!("{}", render_all(&diagnostics, &source));
+            ExitCode::from(INVALID)
+        }
+    }
+}
+
+fn generate(path: &Path, what: Generated) -> ExitCode {
+    let source = match read(path) {
+        Ok(source) => source,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(USAGE);
+        }
+    };
+    match load(&source) {
+        Ok(loaded) => {
+            let text = match what {
+                Generated::Rust => loaded.contract.rust_module(),
+                Generated::Table => loaded.contract.readme_table(),
+                Generated::Reference => loaded.contract.reference(),
+            };
+            match std::io::stdout().lock().write_all(text.as_bytes()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write: {e}");
+                    ExitCode::from(USAGE)
+                }
+            }
         }
         Err(diagnostics) => {
             eprintln!("{}", render_all(&diagnostics, &source));

@@ -137,3 +137,48 @@ fn show_prints_the_wire_the_server_publishes() {
             .contains("its tools are: list_directory, read_file, search_text")
     );
 }
+
+#[test]
+fn generate_prints_what_the_build_writes_and_fails_with_1_on_errors() {
+    let manifest = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/every-feature/tools.yaml"
+    ));
+    let text = std::fs::read_to_string(manifest).expect("the fixture");
+    // The CLI names the manifest by the path it was given, and so does the generated header.
+    let source = mcp_contract_codegen::Source::new(manifest.to_string_lossy(), text);
+    let contract = mcp_contract_codegen::load(&source).expect("valid").contract;
+    for (what, expected) in [
+        ("rust", contract.rust_module()),
+        ("table", contract.readme_table()),
+        ("reference", contract.reference()),
+    ] {
+        let out = run([
+            OsStr::new("generate"),
+            OsStr::new(what),
+            OsStr::new("--manifest"),
+            manifest.as_os_str(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout) == expected,
+            "{what} differs"
+        );
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bad = dir.path().join("tools.yaml");
+    std::fs::write(&bad, "server: {name: x}\ntools:\n  - name: Bad\n").expect("written");
+    let out = run([
+        OsStr::new("generate"),
+        OsStr::new("--manifest"),
+        bad.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[bad-tool-name]"));
+    assert!(out.stdout.is_empty());
+}

@@ -440,11 +440,16 @@ fn show(path: &std::path::Path, tool: Option<&str>, revision: Revision) -> ExitC
             }
         },
     };
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&shown).unwrap_or_default()
-    );
-    ExitCode::SUCCESS
+    let text = serde_json::to_string_pretty(&shown).unwrap_or_default() + "\n";
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        // `mcp-contract show | head` closing the pipe early is not a failure.
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write: {e}");
+            ExitCode::from(USAGE)
+        }
+    }
 }
 
 fn init(name: &str, dir: Option<PathBuf>, deps: &init::Dependencies) -> ExitCode {

@@ -182,3 +182,27 @@ fn generate_prints_what_the_build_writes_and_fails_with_1_on_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[bad-tool-name]"));
     assert!(out.stdout.is_empty());
 }
+
+/// The manifest reference shows one published tool in full; it is what `show` prints for it
+/// (on 2026-07-28), so the example cannot drift from the wire.
+#[test]
+fn the_reference_shows_the_tool_object_show_prints() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let doc = std::fs::read_to_string(root.join("docs/manifest.md")).expect("the reference");
+    let section = doc
+        .split("\n## 19. What is published for a tool")
+        .nth(1)
+        .expect("the section");
+    let block = section
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```\n").next())
+        .expect("a JSON block");
+    let documented: serde_json::Value = serde_json::from_str(block).expect("JSON");
+    let out = show(&["show", "list_directory", "--revision", "2026-07-28"]);
+    let shown: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        documented, shown,
+        "refresh docs/manifest.md §19 with `mcp-contract show list_directory`"
+    );
+}

@@ -4,12 +4,18 @@
 use std::path::Path;
 
 /// The value of `key = "…"` on the first line of `section` that sets it.
-fn value<'t>(toml: &'t str, section: &str, key: &str) -> Option<&'t str> {
-    let body = toml.split(&format!("\n[{section}]\n")).nth(1)?;
+fn value(toml: &str, section: &str, key: &str) -> Option<String> {
+    // A section may open the file, with no line break before it.
+    let body = format!("\n{toml}");
+    let body = body.split(&format!("\n[{section}]\n")).nth(1)?;
     let body = body.split("\n[").next()?;
     body.lines().find_map(|line| {
         let rest = line.strip_prefix(key)?.trim_start().strip_prefix('=')?;
-        rest.trim().strip_prefix('"')?.split('"').next()
+        rest.trim()
+            .strip_prefix('"')?
+            .split('"')
+            .next()
+            .map(str::to_owned)
     })
 }
 
@@ -19,6 +25,7 @@ fn the_published_crates_share_one_version_and_name_it_in_each_other() {
     let workspace = std::fs::read_to_string(root.join("Cargo.toml")).expect("the workspace");
     let version = value(&workspace, "workspace.package", "version").expect("a version");
     assert_eq!(version, env!("CARGO_PKG_VERSION"));
+    let version = version.as_str();
     for krate in ["mcp-contract", "mcp-contract-codegen", "mcp-contract-spec"] {
         let line = workspace
             .lines()

@@ -3,7 +3,7 @@
 //!
 //! A server's `build.rs` is one line:
 //!
-//! ```no_run
+//! ```ignore
 //! fn main() {
 //!     mcp_contract_codegen::compile("tools.yaml");
 //! }

@@ -1,15 +1,31 @@
-//! Contract-first MCP servers: `tools.yaml` in, a typed rmcp server out.
+//! Contract-first MCP servers: `tools.yaml` in, a typed rmcp server out. This is the build
+//! dependency; its partner at run time is the `mcp-contract` crate.
+//!
+//! A server's `build.rs` is one line:
+//!
+//! ```ignore
+//! fn main() {
+//!     mcp_contract_codegen::compile("tools.yaml");
+//! }
+//! ```
+//!
+//! It reads the manifest, checks every rule, and writes the Rust module the server includes
+//! with `mcp_contract::include_contract!()`: the argument and output types, the error codes,
+//! the `Tools` trait with one `async fn` per tool, and `server()`. A manifest with errors
+//! stops the build with every diagnostic at once, each as `tools.yaml:LINE:COL` with the line,
+//! a caret and a `help:`, like rustc's. [`Builder`] also keeps a README tool table and a tool
+//! reference current (and checks them in CI).
 //!
 //! Data flows one way: the manifest is read with a span on every node, decoded into its
 //! shape, checked rule by rule into a validated [`Contract`], and emitted as what a server
-//! ships: its wire JSON, its Rust module, its docs and its contract fixtures. Every problem is
-//! collected as a [`Diagnostic`] and rendered like rustc's.
+//! ships: its wire JSON, its Rust module, its docs and its contract fixtures. The same engine
+//! backs the `mcp-contract` command (`check`, `show`, `diff`, `generate`, `init`), so the two
+//! can never disagree; [`diff`] is its contract comparison.
 //!
-//! In a build script:
+//! Feature `editor-schema`: `editor_schema()`, the JSON Schema of `tools.yaml` for editors.
 //!
-//! ```no_run
-//! mcp_contract_codegen::Builder::new().compile();
-//! ```
+//! The manifest format is described in `docs/manifest.md` of the repository, the design in
+//! `docs/architecture.md`.
 
 #![warn(missing_docs, unreachable_pub)]
 
@@ -335,7 +351,7 @@ impl Builder {
                 eprintln!("{error}");
                 let summary = match &error {
                     Error::Invalid(_) => format!(
-                        "{} is not a valid contract; the diagnostics are above",
+                        "{} is not a valid contract; its diagnostics are in the build script's stderr below",
                         self.manifest.display()
                     ),
                     other => other.to_string(),

@@ -187,7 +187,7 @@ pub(crate) struct Manifest {
     /// The tools, in the order `tools/list` publishes them and the generated trait declares
     /// their methods.
     pub tools: Vec<Tool>,
-    /// The artifact vocabulary (seed 003): kinds beyond the standard `workspace.directory`,
+    /// The artifact vocabulary: kinds beyond the standard `workspace.directory`,
     /// and the `_meta` key the artifact contract is published under.
     pub artifacts: Option<ArtifactSettings>,
     /// Where the composition contract of complete operations is published.

@@ -17,7 +17,7 @@ pub const TABLE_END: &str = "<!-- tools:end -->";
 const TABLE_TEMPLATE: &str = include_str!("../../templates/readme_table.md.j2");
 const REFERENCE_TEMPLATE: &str = include_str!("../../templates/tools.md.j2");
 
-/// The tool table (seed 000's columns) as Markdown.
+/// The tool table as Markdown: name, title, what it does, its hints and groups.
 pub(crate) fn readme_table(contract: &Contract) -> String {
     render(TABLE_TEMPLATE, contract)
 }

@@ -4,7 +4,7 @@
 //! The build never reads these types. [`crate::manifest`] decodes a manifest keeping a span
 //! on every value, and [`crate::validate`] checks the rules between values; the types here
 //! describe the same format a second time, in the form schemars turns into a schema. So that
-//! the two cannot drift apart unnoticed, `tests/format.rs` feeds manifests to both: every object
+//! the two cannot drift apart unnoticed, the tests (`editor_schema/tests.rs`) feed manifests to both: every object
 //! here must take exactly the keys the decoder reads and require exactly the keys the loader
 //! reports missing, and the naming rules and closed lists of values must give the verdicts
 //! the validator gives.
@@ -44,7 +44,7 @@ use crate::hint::HINT_KEYS;
 /// The title of the schema's root.
 pub(crate) const TITLE: &str = "mcp-contract tools.yaml";
 
-// The naming rules of `validate`, as ECMA-262 patterns. `tests/format.rs` holds each against
+// The naming rules of `validate`, as ECMA-262 patterns. The tests hold each against
 // the validator's own verdict on names at and just past its edges. Each name type also carries
 // a `patternErrorMessage`, a keyword of VS Code's JSON and YAML language services that
 // validators ignore, so that an editor states the rule instead of quoting the pattern.

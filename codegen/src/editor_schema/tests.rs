@@ -515,7 +515,7 @@ fn closed_lists_are_the_validators() {
     assert_eq!(
         allowed_strings(&schema, &property["properties"]["format"]),
         formats,
-        "the formats format.rs offers (left) are not those the validator knows (right)"
+        "the formats the editor schema offers (left) are not those the validator knows (right)"
     );
 
     // Without shared types, the declared type names are the JSON types alone.
@@ -530,7 +530,7 @@ fn closed_lists_are_the_validators() {
     assert_eq!(
         allowed_strings(&schema, &property["properties"]["type"]),
         types,
-        "the JSON types format.rs offers (left) are not those the validator knows (right)"
+        "the JSON types the editor schema offers (left) are not those the validator knows (right)"
     );
 }
 

@@ -102,7 +102,9 @@ pub fn scaffold(dir: &Path, name: &str, deps: &Dependencies) -> Result<Scaffolde
         return Err(ScaffoldError::NotEmpty(dir.to_owned()));
     }
     std::fs::create_dir_all(dir).map_err(|e| ScaffoldError::Io(dir.to_owned(), e))?;
-    let here = std::fs::canonicalize(dir).map_err(|e| ScaffoldError::Io(dir.to_owned(), e))?;
+    // Absolute but not canonical: a checkout reached through a link stays named by the link,
+    // as the user wrote it.
+    let here = std::path::absolute(dir).map_err(|e| ScaffoldError::Io(dir.to_owned(), e))?;
     let (runtime, codegen) = sources(&here, deps)?;
     let enclosing_workspace = enclosing_workspace(&here);
     let title = name.replace(['-', '_'], " ");
@@ -157,7 +159,7 @@ fn sources(here: &Path, deps: &Dependencies) -> Result<(String, String), Scaffol
             format!("version = \"{version}\""),
         ),
         Dependencies::Checkout(root) => {
-            let root = std::fs::canonicalize(root)
+            let root = std::path::absolute(root)
                 .ok()
                 .filter(|r| {
                     r.join("runtime/Cargo.toml").is_file() && r.join("codegen/Cargo.toml").is_file()

@@ -117,6 +117,11 @@ pub enum Error {
         /// What is wrong with them.
         error: MarkerError,
     },
+    /// [`Builder::distribution`] was asked for, but the manifest has no `server.distribution`.
+    NoDistribution {
+        /// The manifest's path.
+        manifest: PathBuf,
+    },
     /// Check mode: a generated document differs from what the manifest gives.
     Stale {
         /// The documents that are out of date.
@@ -134,6 +139,12 @@ impl std::fmt::Display for Error {
                 f,
                 "cannot place the tool table in `{}`: {error}",
                 path.display()
+            ),
+            Error::NoDistribution { manifest } => write!(
+                f,
+                "the build writes distribution files, but `{}` has no `server.distribution` \
+                 block; add one (registry_name, description, author) or drop `.distribution(..)`",
+                manifest.display()
             ),
             Error::Stale { paths } => {
                 let list: Vec<String> =
@@ -189,6 +200,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     readme: Option<PathBuf>,
     docs: Option<PathBuf>,
+    distribution: Option<PathBuf>,
     check: Option<bool>,
 }
 
@@ -199,6 +211,7 @@ impl Default for Builder {
             out_dir: None,
             readme: None,
             docs: None,
+            distribution: None,
             check: None,
         }
     }
@@ -232,6 +245,14 @@ impl Builder {
     /// Keeps the full tool reference at this path current.
     pub fn docs(mut self, path: impl Into<PathBuf>) -> Self {
         self.docs = Some(path.into());
+        self
+    }
+
+    /// Keeps the files that publish the server current in the folder `dir`: the MCP
+    /// registry's `server.json`, the MCPB bundle's `manifest.json` and `clients.md` (ready
+    /// configurations for common clients), from the manifest's `server.distribution`.
+    pub fn distribution(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.distribution = Some(dir.into());
         self
     }
 
@@ -302,6 +323,18 @@ impl Builder {
         }
         if let Some(path) = &self.docs {
             wanted.push((path.clone(), contract.reference()));
+        }
+        if let Some(dir) = &self.distribution {
+            // In a build script cargo names the crate's version; `serverInfo` publishes it
+            // when the manifest states none.
+            let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+            let files =
+                contract
+                    .distribution_files(&version)
+                    .ok_or_else(|| Error::NoDistribution {
+                        manifest: self.manifest.clone(),
+                    })?;
+            wanted.extend(files.into_iter().map(|(name, text)| (dir.join(name), text)));
         }
         let checking = self.checking();
         let mut statuses = Vec::new();

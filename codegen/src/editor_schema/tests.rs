@@ -27,6 +27,13 @@ server:
   version: 1.0.0
   instructions: Call ping first.
   cache: {ttl_ms: 1000, scope: public}
+  distribution:
+    registry_name: io.github.demo/demo
+    description: A demo.
+    author: Demo Team
+    repository: https://github.com/demo/demo
+    package: demo-server
+    remote: https://demo.example.com/mcp
 hint_policy: {omit_on_read_only: [idempotent]}
 effects:
   read: {read_only: true, destructive: false, idempotent: true, open_world: false}
@@ -125,6 +132,7 @@ const OBJECTS: &[(&str, &str)] = &[
     ("", "the manifest"),
     ("/server", "`server`"),
     ("/server/cache", "`cache`"),
+    ("/server/distribution", "`distribution`"),
     ("/hint_policy", "`hint_policy`"),
     ("/effects/read", "an effect"),
     ("/errors/not_found", "an error"),

@@ -69,6 +69,21 @@ impl Contract {
     pub fn reference(&self) -> String {
         crate::emit::docs::reference(self)
     }
+
+    /// The files that publish the server, by file name, when the manifest has a
+    /// `server.distribution` block: the MCP registry's `server.json`, the MCPB bundle's
+    /// `manifest.json` and `clients.md` (ready client configurations). `crate_version` is
+    /// the version when the manifest states none, as `serverInfo` publishes it.
+    pub fn distribution_files(&self, crate_version: &str) -> Option<Vec<(&'static str, String)>> {
+        use crate::emit::distribution as files;
+        let d = self.server.distribution.as_ref()?;
+        let version = self.server.version.as_deref().unwrap_or(crate_version);
+        Some(vec![
+            ("server.json", files::server_json(self, d, version)),
+            ("manifest.json", files::mcpb_manifest(self, d, version)),
+            ("clients.md", files::clients(self, d)),
+        ])
+    }
 }
 
 /// Where the planning metadata is published.
@@ -158,6 +173,25 @@ pub(crate) struct ServerInfo {
     pub instructions: Option<String>,
     /// `ttlMs` and whether `cacheScope` is public.
     pub cache: Option<CacheHint>,
+    /// How the server is published, when the manifest says.
+    pub distribution: Option<DistributionDef>,
+}
+
+/// The registry, bundle and client identity of a server.
+#[derive(Debug, Clone)]
+pub(crate) struct DistributionDef {
+    /// `namespace/name` in the MCP registry.
+    pub registry_name: String,
+    /// One line, at most 100 characters.
+    pub description: String,
+    /// Who publishes it.
+    pub author: String,
+    /// The source repository's URL.
+    pub repository: Option<String>,
+    /// The crate clients install, and its binary's name.
+    pub package: String,
+    /// The URL of a streamable HTTP deployment.
+    pub remote: Option<String>,
 }
 
 /// A pinned sentence and its constant.

@@ -1,6 +1,7 @@
 //! The one shape of every tool failure: `{"errors":[{"code","message","argument"?}],"hint"?}`,
-//! returned as a tool execution error (`isError: true`) with the same JSON as structured
-//! content and as text, so a model reading either sees everything.
+//! returned as a tool execution error (`isError: true`) as text, and also as structured
+//! content for tools without an `outputSchema` (clients check `structuredContent` against a
+//! declared `outputSchema` even on errors, so those tools carry the envelope as text only).
 
 use rmcp::model::CallToolResult;
 use serde::Serialize;

@@ -114,7 +114,7 @@ codes! {
         r#"A value has the wrong YAML type: a string where a mapping is expected, `ttl_ms: -1`, `read_only: "yes"`."#,
         "`hints: {read_only: true}`, `ttl_ms: 0`.";
     MISSING_FIELD = "missing-field", Error,
-        "A required key is absent: `server`, `tools`, `server.name`, `cache.ttl_ms`/`scope`, a tool's `name`/`title`/`description`/`output`, an error's `message`, `omit_on_read_only`, a schema's `type`, an array's `items`, an object's `properties`, an output's `properties`, a group's `description`, a resource's `name`/`title`/`description`/`mime_type`, an artifact's `kind`/`pointer`.",
+        "A required key is absent: `server`, `tools`, `server.name`, `cache.ttl_ms`/`scope`, a tool's `name`/`title`/`description`/`output`, an error's `message`, `omit_on_read_only`, a schema's `type`, an array's `items`, an object's `properties`, an output's `properties`, a group's `description`, a resource's `name`/`title`/`description`/`mime_type`, an artifact's `kind`/`pointer`, `distribution`'s `registry_name`/`description`/`author`.",
         "Add the key, e.g. `items: {type: string}`.";
     UNKNOWN_KEY = "unknown-key", Error,
         "A key the mapping does not take; the closest known key is suggested, or the known keys are listed.",
@@ -131,6 +131,22 @@ codes! {
         "`cache.scope` is not `public` or `private`.",
         "`scope: private`.",
         help "write `public` (the list is the same for every caller) or `private`";
+    BAD_REGISTRY_NAME = "bad-registry-name", Error,
+        "`distribution.registry_name` is not the MCP registry's `namespace/name` form (letters, digits, `.` and `-`, a `/`, then letters, digits, `.`, `_` and `-`; 3 to 200 characters).",
+        "`registry_name: io.github.you/notes`.",
+        help "write `namespace/name`: `io.github.YOUR-ACCOUNT/NAME` for a GitHub namespace, or `com.example/NAME` for a domain you own";
+    REGISTRY_DESCRIPTION_LENGTH = "registry-description-length", Error,
+        "`distribution.description` is longer than the 100 characters the MCP registry accepts.",
+        "One short line.",
+        help "shorten it to one line of at most 100 characters; the longer story belongs in `instructions` or the README";
+    BAD_DISTRIBUTION_URL = "bad-distribution-url", Error,
+        "`distribution.repository` or `distribution.remote` is not an absolute `https://` URL.",
+        "`repository: https://github.com/you/notes`.",
+        help "write an absolute `https://` URL";
+    BAD_PACKAGE_NAME = "bad-package-name", Error,
+        "`distribution.package` is not a crate name (a letter, then letters, digits, `-` and `_`; at most 64).",
+        "`package: notes-server`.",
+        help "name the crate clients install with `cargo install`, which is also its binary's name";
     UNRESOLVED_HINT = "unresolved-hint", Error,
         "An effect, or a tool after merging its effect and `hints:`, leaves a hint undecided.",
         "Add the missing hint, or an `effect:`.",
@@ -140,7 +156,7 @@ codes! {
         "`destructive: false`, or `read_only: false`.",
         help "a read-only tool does not modify anything: set `destructive: false`, or `read_only: false`";
     EMPTY_TEXT = "empty-text", Error,
-        "The server name, a pinned sentence, an error message, a tool title, a group's or an artifact kind's description, or a resource's title or description is blank.",
+        "The server name, a pinned sentence, an error message, a tool title, a group's or an artifact kind's description, a resource's title or description, or the distribution's description or author is blank.",
         "Write the text.";
     EMPTY_DESCRIPTION = "empty-description", Error,
         "A tool's description is blank.",

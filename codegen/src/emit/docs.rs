@@ -17,9 +17,21 @@ pub const TABLE_END: &str = "<!-- tools:end -->";
 const TABLE_TEMPLATE: &str = include_str!("../../templates/readme_table.md.j2");
 const REFERENCE_TEMPLATE: &str = include_str!("../../templates/tools.md.j2");
 
-/// The tool table (seed 000's columns) as Markdown.
+/// The tool table as Markdown: name, title, what it does, its hints and groups.
+///
+/// A server with a `distribution` also gets the visible `mcp-name:` line the MCP registry
+/// looks for in a cargo package's README.
 pub(crate) fn readme_table(contract: &Contract) -> String {
-    render(TABLE_TEMPLATE, contract)
+    let table = render(TABLE_TEMPLATE, contract);
+    match &contract.server.distribution {
+        Some(d) => format!(
+            "{table}
+{}
+",
+            crate::emit::distribution::mcp_name_line(d)
+        ),
+        None => table,
+    }
 }
 
 /// The full per-tool reference as Markdown.

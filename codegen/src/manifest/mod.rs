@@ -134,6 +134,26 @@ pub(crate) struct Server {
     pub instructions: Option<Spanned<String>>,
     /// The 2026-07-28 `tools/list` cache hint.
     pub cache: Option<Cache>,
+    /// How the server is published: the registry, bundle and client files.
+    pub distribution: Option<Distribution>,
+}
+
+/// `distribution:` what the MCP registry's `server.json`, the MCPB bundle manifest and the
+/// client configurations say about the server.
+#[derive(Debug)]
+pub(crate) struct Distribution {
+    /// The registry name, `namespace/name` (`io.github.owner/server`).
+    pub registry_name: Option<Spanned<String>>,
+    /// One line for people browsing a registry, at most 100 characters.
+    pub description: Option<Spanned<String>>,
+    /// Who publishes it.
+    pub author: Option<Spanned<String>>,
+    /// The source repository's URL.
+    pub repository: Option<Spanned<String>>,
+    /// The crate clients install, and its binary's name; the server name by default.
+    pub package: Option<Spanned<String>>,
+    /// The URL of a deployment served over streamable HTTP.
+    pub remote: Option<Spanned<String>>,
 }
 
 /// `cache: {ttl_ms, scope}`.

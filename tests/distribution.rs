@@ -64,9 +64,9 @@ fn one_identity_in_every_file() {
         .find(&line)
         .expect("the README names the registry entry");
     assert!(
-        !readme[..at]
+        readme[..at]
             .rsplit_once("<!--")
-            .is_some_and(|(_, open)| !open.contains("-->")),
+            .is_none_or(|(_, open)| open.contains("-->")),
         "the mcp-name line must be visible, not inside an HTML comment"
     );
     // Every tool of the contract is listed in the bundle.

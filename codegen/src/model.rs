@@ -414,6 +414,8 @@ pub(crate) enum Kind {
     Number,
     /// `boolean`.
     Boolean,
+    /// `json`: any JSON value, `serde_json::Value` in Rust.
+    Json,
     /// A string enum.
     Enum(EnumDef),
     /// `array`.

@@ -670,6 +670,7 @@ fn kind_name(kind: &Kind) -> &'static str {
         Kind::Integer => "integer",
         Kind::Number => "number",
         Kind::Boolean => "boolean",
+        Kind::Json => "json",
         Kind::Enum(_) => "enum",
         Kind::Array(_) => "array",
         Kind::Object(_) => "object",

@@ -699,6 +699,9 @@ pub(crate) enum JsonType {
     Number,
     /// `true` or `false`: `bool` in Rust.
     Boolean,
+    /// Any JSON value, such as a document the server passes on: `serde_json::Value` in Rust.
+    /// Its published schema states no type; it takes no constraints.
+    Json,
     /// A list: `Vec<T>` in Rust. Requires `items`; takes `minItems` and `maxItems`.
     Array,
     /// An object: a generated struct in Rust. Requires `properties`.

@@ -266,6 +266,7 @@ fn type_name(c: &Contract, s: &Schema) -> String {
         Kind::Integer => "integer".into(),
         Kind::Number => "number".into(),
         Kind::Boolean => "boolean".into(),
+        Kind::Json => "any JSON value".into(),
         Kind::Enum(e) => {
             let values: Vec<String> = e.values.iter().map(|(v, _)| format!("`{v}`")).collect();
             format!("one of {}", values.join(", "))

@@ -113,6 +113,8 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
         Kind::Integer => type_only("integer"),
         Kind::Number => type_only("number"),
         Kind::Boolean => type_only("boolean"),
+        // Any JSON value: the honest schema states no type at all.
+        Kind::Json => Map::new(),
         Kind::Enum(e) => {
             let mut o = type_only("string");
             o.insert(

@@ -458,6 +458,7 @@ impl SchemaNode for SchemaRef<'_> {
                 Kind::Integer => "integer",
                 Kind::Number => "number",
                 Kind::Boolean => "boolean",
+                Kind::Json => "json",
                 Kind::Array(_) => "array",
                 // Left by `resolved` as `Fields`, or as the shared type's own schema.
                 Kind::Object(_) | Kind::Named(_) => "object",

@@ -16,7 +16,9 @@ use crate::model::*;
 use crate::source::{Keyed, Span, Spanned};
 
 /// The JSON types a `type:` may name besides the shared types.
-const JSON_TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+const JSON_TYPES: [&str; 7] = [
+    "string", "integer", "number", "boolean", "json", "array", "object",
+];
 
 /// Where a schema sits, which decides what it must carry.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -404,6 +406,7 @@ impl Validator<'_> {
             "integer" => Kind::Integer,
             "number" => Kind::Number,
             "boolean" => Kind::Boolean,
+            "json" => Kind::Json,
             "array" => {
                 let Some(items) = &s.items else {
                     self.error(

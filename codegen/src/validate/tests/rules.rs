@@ -2239,3 +2239,42 @@ fn bad_package_name() {
         "tools.yaml:7:14",
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// `type: json`, any JSON value.
+
+#[test]
+fn a_json_value_is_published_without_a_type_and_takes_no_constraints() {
+    let text = with(
+        "    parameters:\n      filter:\n        type: json\n        description: Any filter.\n        example: {kind: note}\n",
+    );
+    let c = loads(&text);
+    let list = c.tools_list(crate::Revision::LATEST);
+    let filter = &list["tools"][0]["inputSchema"]["properties"]["filter"];
+    assert_eq!(
+        filter,
+        &serde_json::json!({"description": "Any filter.", "examples": [{"kind": "note"}]})
+    );
+    assert!(
+        c.rust_module()
+            .contains("pub filter: ::mcp_contract::serde_json::Value")
+    );
+    single(
+        &text.replace(
+            "        example: {kind: note}\n",
+            "        example: 1\n        maxLength: 3\n",
+        ),
+        "keyword-type-mismatch",
+        "`maxLength` does not apply to `type: json`",
+        "tools.yaml:14:9",
+    );
+    single(
+        &text.replace(
+            "        example: {kind: note}\n",
+            "        example: 1\n        header: Filter\n",
+        ),
+        "header-type",
+        "the header `Filter` is on a `json` value, whose type is not fixed",
+        "tools.yaml:14:17",
+    );
+}

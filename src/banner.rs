@@ -80,6 +80,13 @@ pub fn render(root: &Path, tools: &[Tool], transport: &Transport, read_only: boo
                     "  http://{addr}/mcp/{:<6} {}",
                     group.name, group.description
                 );
+                // Which tools answer there: the served ones of the group, in manifest order.
+                let members: Vec<&str> = tools
+                    .iter()
+                    .map(|t| t.name.as_ref())
+                    .filter(|name| group.tools.contains(name))
+                    .collect();
+                let _ = writeln!(out, "    tools: {}", members.join(", "));
                 servers.insert(
                     format!("workspace-{}", group.name),
                     json!({ "type": "http", "url": format!("http://{addr}/mcp/{}", group.name) }),
@@ -158,6 +165,23 @@ mod tests {
         );
         assert!(text.contains("http://127.0.0.1:8080/mcp/read "), "{text}");
         assert!(text.contains("http://127.0.0.1:8080/mcp/edit "), "{text}");
+        // Each route says which tools it serves.
+        let tools_of = |route: &str| {
+            let at = text.find(route).expect("the route is listed");
+            text[at..]
+                .lines()
+                .nth(1)
+                .expect("its tools line")
+                .to_owned()
+        };
+        let read = tools_of("/mcp/read ");
+        assert!(
+            read.trim_start()
+                .starts_with("tools: list_directory, read_file"),
+            "{read}"
+        );
+        assert!(!read.contains("write_file"), "{read}");
+        assert!(tools_of("/mcp/edit ").contains("write_file"), "{text}");
         let line = text
             .lines()
             .find(|l| l.trim_start().starts_with('{'))

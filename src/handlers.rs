@@ -21,10 +21,14 @@ impl Tools for Workspace {
         let listing = blocking(self, move |w| w.list_directory(&path, &options))
             .await
             .map_err(|e| {
-                declared(e, |reason| ListDirectoryError::IoFailed {
-                    path: args.path.clone(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| ListDirectoryArgument::Path,
+                    |reason| ListDirectoryError::IoFailed {
+                        path: args.path.clone(),
+                        reason,
+                    },
+                )
             })?;
         let entries = listing
             .entries
@@ -47,10 +51,14 @@ impl Tools for Workspace {
         let range = blocking(self, move |w| w.read_file(&path, start, end))
             .await
             .map_err(|e| {
-                declared(e, |reason| ReadFileError::IoFailed {
-                    path: args.path.clone(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| ReadFileArgument::Path,
+                    |reason| ReadFileError::IoFailed {
+                        path: args.path.clone(),
+                        reason,
+                    },
+                )
             })?;
         Ok(ReadFileOutput {
             content: range.content,
@@ -67,10 +75,14 @@ impl Tools for Workspace {
         let results = blocking(self, move |w| Ok(w.read_files(&paths)))
             .await
             .map_err(|e| {
-                declared(e, |reason| ReadFilesError::IoFailed {
-                    path: ".".into(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| ReadFilesArgument::Paths,
+                    |reason| ReadFilesError::IoFailed {
+                        path: ".".into(),
+                        reason,
+                    },
+                )
             })?;
         let mut bytes_read = 0;
         let files = given
@@ -89,10 +101,14 @@ impl Tools for Workspace {
                 }
                 Err(e) => {
                     // The same code, message and hint the error would have as a failed call.
-                    let error = declared(e, |reason| ReadFilesError::IoFailed {
-                        path: raw.clone(),
-                        reason,
-                    });
+                    let error = declared(
+                        e,
+                        |_| ReadFilesArgument::Paths,
+                        |reason| ReadFilesError::IoFailed {
+                            path: raw.clone(),
+                            reason,
+                        },
+                    );
                     ReadFilesOutputFiles {
                         path: workspace_path(&raw),
                         content: None,
@@ -124,10 +140,14 @@ impl Tools for Workspace {
         let found = blocking(self, move |w| w.search_text(&query, &options))
             .await
             .map_err(|e| {
-                declared(e, |reason| SearchTextError::IoFailed {
-                    path: args.path.clone(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| SearchTextArgument::Path,
+                    |reason| SearchTextError::IoFailed {
+                        path: args.path.clone(),
+                        reason,
+                    },
+                )
             })?;
         Ok(SearchTextOutput {
             matches: found
@@ -159,10 +179,14 @@ impl Tools for Workspace {
         let tree = blocking(self, move |w| w.directory_tree(&path, &options))
             .await
             .map_err(|e| {
-                declared(e, |reason| DirectoryTreeError::IoFailed {
-                    path: args.path.clone(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| DirectoryTreeArgument::Path,
+                    |reason| DirectoryTreeError::IoFailed {
+                        path: args.path.clone(),
+                        reason,
+                    },
+                )
             })?;
         Ok(DirectoryTreeOutput {
             path: tree.path,
@@ -193,10 +217,14 @@ impl Tools for Workspace {
         let found = blocking(self, move |w| w.find_files(&pattern, &options))
             .await
             .map_err(|e| {
-                declared(e, |reason| FindFilesError::IoFailed {
-                    path: args.path.clone(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| FindFilesArgument::Path,
+                    |reason| FindFilesError::IoFailed {
+                        path: args.path.clone(),
+                        reason,
+                    },
+                )
             })?;
         Ok(FindFilesOutput {
             files: found
@@ -217,10 +245,14 @@ impl Tools for Workspace {
         let info = blocking(self, move |w| w.file_info(&path))
             .await
             .map_err(|e| {
-                declared(e, |reason| FileInfoError::IoFailed {
-                    path: args.path.clone(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| FileInfoArgument::Path,
+                    |reason| FileInfoError::IoFailed {
+                        path: args.path.clone(),
+                        reason,
+                    },
+                )
             })?;
         Ok(FileInfoOutput {
             path: info.path,
@@ -246,7 +278,11 @@ impl Tools for Workspace {
         })
         .await
         .map_err(|e| {
-            declared(e, |reason| WriteFileError::IoFailed {
+            let concerned = |e: &ContractError| match e {
+                ContractError::StaleVersion { .. } => WriteFileArgument::Version,
+                _ => WriteFileArgument::Path,
+            };
+            declared(e, concerned, |reason| WriteFileError::IoFailed {
                 path: shown,
                 reason,
             })
@@ -266,10 +302,14 @@ impl Tools for Workspace {
         let created = blocking(self, move |w| w.create_directory(&path))
             .await
             .map_err(|e| {
-                declared(e, |reason| CreateDirectoryError::IoFailed {
-                    path: args.path.clone(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| CreateDirectoryArgument::Path,
+                    |reason| CreateDirectoryError::IoFailed {
+                        path: args.path.clone(),
+                        reason,
+                    },
+                )
             })?;
         Ok(CreateDirectoryOutput {
             path: workspace_path(&args.path),
@@ -295,7 +335,14 @@ impl Tools for Workspace {
         let edited = blocking(self, move |w| w.edit_file(&path, &version, &edits, dry_run))
             .await
             .map_err(|e| {
-                declared(e, |reason| EditFileError::IoFailed {
+                let concerned = |e: &ContractError| match e {
+                    ContractError::StaleVersion { .. } => EditFileArgument::Version,
+                    ContractError::NoMatch { .. }
+                    | ContractError::AmbiguousMatch { .. }
+                    | ContractError::InvalidEdit { .. } => EditFileArgument::Edits,
+                    _ => EditFileArgument::Path,
+                };
+                declared(e, concerned, |reason| EditFileError::IoFailed {
                     path: shown,
                     reason,
                 })
@@ -336,10 +383,14 @@ impl Tools for Workspace {
         let edited = blocking(self, move |w| w.apply_edits(&files, dry_run))
             .await
             .map_err(|e| {
-                declared(e, |reason| ApplyEditsError::IoFailed {
-                    path: first,
-                    reason,
-                })
+                declared(
+                    e,
+                    |_| ApplyEditsArgument::Files,
+                    |reason| ApplyEditsError::IoFailed {
+                        path: first,
+                        reason,
+                    },
+                )
             })?;
         Ok(ApplyEditsOutput {
             applied: edited.iter().any(|file| file.applied),
@@ -357,10 +408,16 @@ impl Tools for Workspace {
 
     async fn move_path(&self, args: MovePathArgs) -> Result<MovePathOutput, MovePathError> {
         let (from, to) = (args.from.clone(), args.to.clone());
-        let moved = blocking(self, move |w| w.move_path(&from, &to))
+        let moved = blocking(self, move |w| Ok(w.move_path(&from, &to)))
             .await
-            .map_err(|e| {
-                declared(e, |reason| MovePathError::IoFailed {
+            .map_err(|e| (workspace::MoveEnd::From, e))
+            .and_then(|moved| moved)
+            .map_err(|(end, e)| {
+                let concerned = |_: &ContractError| match end {
+                    workspace::MoveEnd::From => MovePathArgument::From,
+                    workspace::MoveEnd::To => MovePathArgument::To,
+                };
+                declared(e, concerned, |reason| MovePathError::IoFailed {
                     path: args.from.clone(),
                     reason,
                 })
@@ -377,10 +434,17 @@ impl Tools for Workspace {
         let deleted = blocking(self, move |w| w.delete_path(&path, recursive))
             .await
             .map_err(|e| {
-                declared(e, |reason| DeletePathError::IoFailed {
-                    path: args.path.clone(),
-                    reason,
-                })
+                declared(
+                    e,
+                    |e| match e {
+                        ContractError::RecursiveRequired { .. } => DeletePathArgument::Recursive,
+                        _ => DeletePathArgument::Path,
+                    },
+                    |reason| DeletePathError::IoFailed {
+                        path: args.path.clone(),
+                        reason,
+                    },
+                )
             })?;
         Ok(DeletePathOutput {
             path: workspace_path(&args.path),
@@ -550,14 +614,21 @@ impl From<WorkspaceError> for ContractError {
     }
 }
 
-/// Narrows a workspace error to the codes one tool declares. An operation only meets the
-/// errors its tool declares; anything else would be a bug here, and is still reported inside
-/// the tool's contract, through `undeclared`.
-fn declared<E>(error: WorkspaceError, undeclared: impl FnOnce(String) -> E) -> E
+/// Narrows a workspace error to the codes one tool declares, naming the argument `concerned`
+/// picks for it when its code names one (`argument: true` in `tools.yaml`). An operation only
+/// meets the errors its tool declares; anything else would be a bug here, and is still
+/// reported inside the tool's contract, through `undeclared`.
+fn declared<E, A>(
+    error: WorkspaceError,
+    concerned: impl FnOnce(&ContractError) -> A,
+    undeclared: impl FnOnce(String) -> E,
+) -> E
 where
-    E: TryFrom<ContractError, Error = ContractError>,
+    E: TryFrom<(ContractError, A), Error = ContractError>,
 {
-    E::try_from(ContractError::from(error)).unwrap_or_else(|other| undeclared(other.to_string()))
+    let error = ContractError::from(error);
+    let argument = concerned(&error);
+    E::try_from((error, argument)).unwrap_or_else(|other| undeclared(other.to_string()))
 }
 
 #[cfg(all(test, unix))]

@@ -622,3 +622,61 @@ async fn listing_and_search_on_a_huge_tree_stop_and_say_how_to_ask_for_less() {
     assert!(small.get("hint").is_none(), "no hint unless truncated");
     client.cancel().await.expect("closed");
 }
+
+/// The published schema bounds every integer by what the handler's Rust type holds, and a
+/// value past it is an argument error naming the argument, in the words of the other
+/// argument errors: no Rust type, no deserializer.
+#[tokio::test]
+async fn an_integer_beyond_its_rust_type_is_refused_as_an_argument_error_naming_it() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let tools = client.list_all_tools().await.expect("listed");
+    let read_file = tools
+        .iter()
+        .find(|t| t.name == "read_file")
+        .expect("read_file");
+    assert_eq!(
+        read_file.input_schema["properties"]["start_line"]["maximum"],
+        json!(u64::MAX),
+        "the published schema states the largest value a `u64` holds"
+    );
+    // 2^64, as the tester sent it: serde_json reads an integer beyond 64 bits as a float.
+    for start_line in [
+        serde_json::from_str::<serde_json::Value>("18446744073709551616").expect("JSON"),
+        json!(1e30),
+    ] {
+        let result = call(
+            &client,
+            "read_file",
+            json!({"path": "src/main.rs", "start_line": start_line}),
+        )
+        .await;
+        let envelope = testing::envelope(&result).expect("an envelope");
+        let problem = &envelope["errors"][0];
+        assert_eq!(
+            envelope["errors"].as_array().map(Vec::len),
+            Some(1),
+            "{envelope}"
+        );
+        assert_eq!(problem["code"], json!("argument_invalid"), "{envelope}");
+        assert_eq!(problem["argument"], json!("start_line"), "{envelope}");
+        let message = problem["message"].as_str().expect("a message");
+        assert!(
+            message.starts_with("`start_line` is invalid: ")
+                && message.ends_with("is greater than the maximum of 18446744073709551615."),
+            "{message}"
+        );
+        for rust in ["u64", "i64", "f64", "floating point", "expected"] {
+            assert!(!message.contains(rust), "{message}");
+        }
+    }
+    // 2^64 − 1 is the largest a `u64` holds: it reaches the handler, which finds no such line.
+    let largest = call(
+        &client,
+        "read_file",
+        json!({"path": "src/main.rs", "start_line": u64::MAX}),
+    )
+    .await;
+    assert_eq!(error_code(&largest), "bad_line_range");
+    client.cancel().await.expect("closed");
+}

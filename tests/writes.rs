@@ -612,3 +612,76 @@ async fn apply_edits_is_all_or_nothing() {
     );
     client.cancel().await.expect("closed");
 }
+
+/// The first error's code and the argument it names, if any.
+fn named(result: &CallToolResult) -> (String, Option<String>) {
+    let envelope = mcp_contract::testing::envelope(result).expect("an envelope");
+    let first = &envelope["errors"][0];
+    (
+        first["code"].as_str().expect("a code").to_owned(),
+        first["argument"].as_str().map(str::to_owned),
+    )
+}
+
+/// A path error names the argument to fix: `from` or `to` of a move, `version` of a stale
+/// write, `recursive` of a directory delete, `files` of a multi-file edit.
+#[tokio::test]
+async fn path_errors_name_the_argument_they_concern() {
+    let fixture = fixture();
+    let client = client(&fixture, Revision::V2026_07_28).await;
+    let moved = |from: &str, to: &str| ("move_path", json!({"from": from, "to": to}));
+    let stale = "0".repeat(64);
+    let edit = json!([{"old_text": "#", "new_text": "##"}]);
+    for ((tool, arguments), expected) in [
+        (moved("nope.md", "x.md"), ("not_found", "from")),
+        (moved("src/main.rs", "README.md"), ("already_exists", "to")),
+        (moved("README.md", "../out.md"), ("invalid_path", "to")),
+        (moved("/etc/passwd", "x.md"), ("invalid_path", "from")),
+        (moved(".", "x"), ("invalid_path", "from")),
+        (moved("src", "src/inner"), ("invalid_path", "to")),
+        (moved("README.md", "no/such/dir.md"), ("not_found", "to")),
+        (
+            moved("README.md", "src/main.rs/x"),
+            ("not_a_directory", "to"),
+        ),
+        (
+            (
+                "write_file",
+                json!({"path": "README.md", "content": "x", "version": stale}),
+            ),
+            ("stale_version", "version"),
+        ),
+        (
+            (
+                "edit_file",
+                json!({"path": "nope.md", "version": stale, "edits": edit}),
+            ),
+            ("not_found", "path"),
+        ),
+        (
+            ("delete_path", json!({"path": "src"})),
+            ("recursive_required", "recursive"),
+        ),
+        (
+            (
+                "apply_edits",
+                json!({"files": [{"path": "README.md", "version": stale, "edits": edit}]}),
+            ),
+            ("stale_version", "files"),
+        ),
+        // A single-path tool names its one path.
+        (
+            ("read_file", json!({"path": "nope.md"})),
+            ("not_found", "path"),
+        ),
+    ] {
+        let result = call(&client, tool, arguments.clone()).await;
+        let (code, argument) = named(&result);
+        assert_eq!(
+            (code.as_str(), argument.as_deref()),
+            (expected.0, Some(expected.1)),
+            "{tool} {arguments}"
+        );
+    }
+    client.cancel().await.expect("closed");
+}

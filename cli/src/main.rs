@@ -48,9 +48,31 @@ enum Command {
         /// Where to create it (default: a folder named NAME).
         #[arg(long)]
         dir: Option<PathBuf>,
-        /// Depend on a checkout of mcp-contract at this path instead of crates.io.
-        #[arg(long, value_name = "CHECKOUT")]
-        path_deps: Option<PathBuf>,
+        /// Depend on a checkout of mcp-contract at this path (written relative to the new
+        /// crate) instead of crates.io.
+        #[arg(
+            long,
+            value_name = "CHECKOUT",
+            alias = "path-deps",
+            conflicts_with = "git"
+        )]
+        path: Option<PathBuf>,
+        /// Depend on mcp-contract from this git repository instead of crates.io.
+        #[arg(long, value_name = "URL")]
+        git: Option<String>,
+        /// With --git: the commit, tag or branch to build.
+        #[arg(long, value_name = "REV", requires = "git")]
+        rev: Option<String>,
+    },
+    /// Prints what the build generates from a manifest: the Rust module, the README tool table
+    /// or the tool reference. Exits with 1 on a manifest with errors, printing them.
+    Generate {
+        /// What to print.
+        #[arg(value_enum, default_value_t = Generated::Rust)]
+        what: Generated,
+        /// The manifest.
+        #[arg(long, default_value = "tools.yaml")]
+        manifest: PathBuf,
     },
     /// Prints the exact `tools/list` result clients will see, or one tool of it; on
     /// 2026-07-28 the server adds its name, title and version in the result's `_meta`.
@@ -83,6 +105,17 @@ enum Command {
         #[arg(long, value_name = "RULE_ID")]
         allow: Vec<String>,
     },
+}
+
+/// What `generate` prints.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Generated {
+    /// The Rust module `include_contract!` includes.
+    Rust,
+    /// The README tool table, as it goes between the table markers.
+    Table,
+    /// The full tool reference (`docs/tools.md`).
+    Reference,
 }
 
 /// `--format` of `diff`.
@@ -124,11 +157,21 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { path } => check(&path),
         Command::Schema => schema(),
+        Command::Generate { what, manifest } => generate(&manifest, what),
         Command::Init {
             name,
             dir,
-            path_deps,
-        } => init(&name, dir, path_deps),
+            path,
+            git,
+            rev,
+        } => {
+            let deps = match (path, git) {
+                (Some(root), _) => init::Dependencies::Checkout(root),
+                (None, Some(url)) => init::Dependencies::Git { url, rev },
+                (None, None) => init::Dependencies::Registry(env!("CARGO_PKG_VERSION").into()),
+            };
+            init(&name, dir, &deps)
+        }
         Command::Show {
             tool,
             revision,
@@ -172,6 +215,7 @@ fn run_diff(
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut first = false;
     let (old, new) = match (against, paths) {
         (Some(rev), [] | [_]) => {
             let path = paths
@@ -181,7 +225,18 @@ fn run_diff(
             let new = read(&path)?;
             // Both sides carry the working path's name: a removal's location is then the file
             // a reviewer opens (at the old line), and GitHub annotates the right file.
-            let old = Source::new(new.name.clone(), git_show(rev, &path)?);
+            let old = match git_show(rev, &path)? {
+                Some(text) => Source::new(new.name.clone(), text),
+                None => {
+                    // The change that first adds the manifest: no client can depend on it yet.
+                    eprintln!(
+                        "note: `{}` does not exist at `{rev}`: every tool is new",
+                        new.name
+                    );
+                    first = true;
+                    Source::new(new.name.clone(), NO_CONTRACT)
+                }
+            };
             (old, new)
         }
         (Some(_), _) => {
@@ -196,7 +251,11 @@ fn run_diff(
         }
     };
     let (old_contract, new_contract) = (contract(&old)?, contract(&new)?);
-    let changes = diff::diff(&old_contract, &new_contract);
+    let mut changes = diff::diff(&old_contract, &new_contract);
+    if first {
+        // Routes move only for clients of an earlier contract, and there is none.
+        changes.retain(|c| c.rule.id != "ROUTES_NO_CHANGE");
+    }
     let report = Report::new(changes, &old, &new, &allow);
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(report.render(format).as_bytes()) {
@@ -226,7 +285,11 @@ fn contract(source: &Source) -> Result<Contract, String> {
 
 /// The text of `path` at git revision `rev`. `git show REV:PATH` wants a path from the
 /// repository root, so the manifest's directory gives the root and its own prefix.
-fn git_show(rev: &str, path: &Path) -> Result<String, String> {
+/// The manifest of a revision that has none: a server with no tools yet.
+const NO_CONTRACT: &str = "server: {name: none}\ntools: []\n";
+
+/// The text of `path` at git revision `rev`, `None` when the revision does not have it.
+fn git_show(rev: &str, path: &Path) -> Result<Option<String>, String> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -236,8 +299,23 @@ fn git_show(rev: &str, path: &Path) -> Result<String, String> {
         .ok_or_else(|| format!("error: `{}` is not a file path", path.display()))?;
     let root = git(dir, &["rev-parse", "--show-toplevel"])?;
     let prefix = git(dir, &["rev-parse", "--show-prefix"])?;
+    let root = Path::new(&root);
+    // An unknown revision is a usage error; a known one without the file is a first contract.
+    git(
+        root,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{rev}^{{commit}}"),
+        ],
+    )
+    .map_err(|_| format!("error: `{rev}` is not a git revision here"))?;
     let spec = format!("{rev}:{prefix}{}", file.to_string_lossy());
-    git(Path::new(&root), &["show", &spec])
+    if git(root, &["cat-file", "-e", &spec]).is_err() {
+        return Ok(None);
+    }
+    git(root, &["show", &spec]).map(Some)
 }
 
 /// Runs git in `dir`; stdout on success, git's own message on failure.
@@ -304,6 +382,37 @@ fn check(path: &std::path::Path) -> ExitCode {
     }
 }
 
+fn generate(path: &Path, what: Generated) -> ExitCode {
+    let source = match read(path) {
+        Ok(source) => source,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(USAGE);
+        }
+    };
+    match load(&source) {
+        Ok(loaded) => {
+            let text = match what {
+                Generated::Rust => loaded.contract.rust_module(),
+                Generated::Table => loaded.contract.readme_table(),
+                Generated::Reference => loaded.contract.reference(),
+            };
+            match std::io::stdout().lock().write_all(text.as_bytes()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write: {e}");
+                    ExitCode::from(USAGE)
+                }
+            }
+        }
+        Err(diagnostics) => {
+            eprintln!("{}", render_all(&diagnostics, &source));
+            ExitCode::from(INVALID)
+        }
+    }
+}
+
 fn show(path: &std::path::Path, tool: Option<&str>, revision: Revision) -> ExitCode {
     let (source, contract) =
         match read(path).and_then(|source| contract(&source).map(|c| (source, c))) {
@@ -332,24 +441,33 @@ fn show(path: &std::path::Path, tool: Option<&str>, revision: Revision) -> ExitC
             }
         },
     };
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&shown).unwrap_or_default()
-    );
-    ExitCode::SUCCESS
+    let text = serde_json::to_string_pretty(&shown).unwrap_or_default() + "\n";
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        // `mcp-contract show | head` closing the pipe early is not a failure.
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write: {e}");
+            ExitCode::from(USAGE)
+        }
+    }
 }
 
-fn init(name: &str, dir: Option<PathBuf>, path_deps: Option<PathBuf>) -> ExitCode {
-    use init::{Dependencies, scaffold};
+fn init(name: &str, dir: Option<PathBuf>, deps: &init::Dependencies) -> ExitCode {
     let dir = dir.unwrap_or_else(|| PathBuf::from(name));
-    let deps = match path_deps {
-        Some(root) => Dependencies::Checkout(std::fs::canonicalize(&root).unwrap_or(root)),
-        None => Dependencies::Registry(env!("CARGO_PKG_VERSION").into()),
-    };
-    match scaffold(&dir, name, &deps) {
-        Ok(files) => {
-            for file in files {
+    match init::scaffold(&dir, name, deps) {
+        Ok(done) => {
+            for file in &done.files {
                 eprintln!("     Created {}", file.display());
+            }
+            if let Some(workspace) = &done.enclosing_workspace {
+                eprintln!(
+                    "\nnote: `{}` is inside the Cargo workspace of `{}`; the new crate got its own \
+                     `[workspace]` table so it builds on its own. To make it a member instead, \
+                     delete that table and add its folder to the workspace's `members`.",
+                    dir.display(),
+                    workspace.display()
+                );
             }
             eprintln!("\nNext: cd {} && cargo test", dir.display());
             ExitCode::SUCCESS

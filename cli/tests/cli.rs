@@ -142,3 +142,72 @@ fn show_prints_the_wire_the_server_publishes() {
             .contains("its tools are: list_directory, read_file, search_text")
     );
 }
+
+#[test]
+fn generate_prints_what_the_build_writes_and_fails_with_1_on_errors() {
+    let manifest = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/every-feature/tools.yaml"
+    ));
+    let text = std::fs::read_to_string(manifest).expect("the fixture");
+    // The CLI names the manifest by the path it was given, and so does the generated header.
+    let source = mcp_contract_codegen::Source::new(manifest.to_string_lossy(), text);
+    let contract = mcp_contract_codegen::load(&source).expect("valid").contract;
+    for (what, expected) in [
+        ("rust", contract.rust_module()),
+        ("table", contract.readme_table()),
+        ("reference", contract.reference()),
+    ] {
+        let out = run([
+            OsStr::new("generate"),
+            OsStr::new(what),
+            OsStr::new("--manifest"),
+            manifest.as_os_str(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout) == expected,
+            "{what} differs"
+        );
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bad = dir.path().join("tools.yaml");
+    std::fs::write(&bad, "server: {name: x}\ntools:\n  - name: Bad\n").expect("written");
+    let out = run([
+        OsStr::new("generate"),
+        OsStr::new("--manifest"),
+        bad.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[bad-tool-name]"));
+    assert!(out.stdout.is_empty());
+}
+
+/// The manifest reference shows one published tool in full; it is what `show` prints for it
+/// (on 2026-07-28), so the example cannot drift from the wire.
+#[test]
+fn the_reference_shows_the_tool_object_show_prints() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let doc = std::fs::read_to_string(root.join("docs/manifest.md")).expect("the reference");
+    let section = doc
+        .split("\n## 19. What is published for a tool")
+        .nth(1)
+        .expect("the section");
+    let block = section
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```\n").next())
+        .expect("a JSON block");
+    let documented: serde_json::Value = serde_json::from_str(block).expect("JSON");
+    let out = show(&["show", "list_directory", "--revision", "2026-07-28"]);
+    let shown: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        documented, shown,
+        "refresh docs/manifest.md §19 with `mcp-contract show list_directory`"
+    );
+}

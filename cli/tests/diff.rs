@@ -139,3 +139,45 @@ fn cli_compares_against_a_git_revision() {
     // A revision that does not exist is a usage error.
     exit(&run(Some(&sub), &["--against", "no-such-rev"]), 2);
 }
+
+/// The pull request that first adds `tools.yaml` breaks no one: every tool is reported as
+/// added and the run passes, even when the manifest declares groups (routes that move only
+/// for clients of an earlier contract).
+#[test]
+fn cli_against_a_revision_without_the_manifest_reports_a_first_contract() {
+    let repo = tempfile::tempdir().expect("a temporary directory");
+    let root = repo.path();
+    git(root, &["init", "-q"]);
+    git(root, &["config", "user.name", "Test"]);
+    git(root, &["config", "user.email", "test@example.com"]);
+    std::fs::write(root.join("README.md"), "before the contract\n").expect("written");
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "start"]);
+    let grouped = format!(
+        "{}groups:\n  all:\n    description: Everything.\n",
+        BASE.replace(
+            "    errors: [not_found, too_big]\n",
+            "    errors: [not_found, too_big]\n    groups: [all]\n"
+        )
+        .replace(
+            "    output: text\n",
+            "    output: text\n    groups: [all]\n"
+        )
+    );
+    std::fs::write(root.join("tools.yaml"), grouped).expect("written");
+    let out = run(Some(root), &["--against", "HEAD"]);
+    let stdout = exit(&out, 0);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("does not exist at `HEAD`: every tool is new"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout.matches("compatible: TOOL_ADDED").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(!stdout.contains("ROUTES_NO_CHANGE"), "{stdout}");
+    assert!(stdout.contains("needs a minor version bump"), "{stdout}");
+}

@@ -1,15 +1,31 @@
-//! Contract-first MCP servers: `tools.yaml` in, a typed rmcp server out.
+//! Contract-first MCP servers: `tools.yaml` in, a typed rmcp server out. This is the build
+//! dependency; its partner at run time is the `mcp-contract` crate.
+//!
+//! A server's `build.rs` is one line:
+//!
+//! ```ignore
+//! fn main() {
+//!     mcp_contract_codegen::compile("tools.yaml");
+//! }
+//! ```
+//!
+//! It reads the manifest, checks every rule, and writes the Rust module the server includes
+//! with `mcp_contract::include_contract!()`: the argument and output types, the error codes,
+//! the `Tools` trait with one `async fn` per tool, and `server()`. A manifest with errors
+//! stops the build with every diagnostic at once, each as `tools.yaml:LINE:COL` with the line,
+//! a caret and a `help:`, like rustc's. [`Builder`] also keeps a README tool table and a tool
+//! reference current (and checks them in CI).
 //!
 //! Data flows one way: the manifest is read with a span on every node, decoded into its
 //! shape, checked rule by rule into a validated [`Contract`], and emitted as what a server
-//! ships: its wire JSON, its Rust module, its docs and its contract fixtures. Every problem is
-//! collected as a [`Diagnostic`] and rendered like rustc's.
+//! ships: its wire JSON, its Rust module, its docs and its contract fixtures. The same engine
+//! backs the `mcp-contract` command (`check`, `show`, `diff`, `generate`, `init`), so the two
+//! can never disagree; [`diff`] is its contract comparison.
 //!
-//! In a build script:
+//! Feature `editor-schema`: `editor_schema()`, the JSON Schema of `tools.yaml` for editors.
 //!
-//! ```no_run
-//! mcp_contract_codegen::Builder::new().compile();
-//! ```
+//! The manifest format is described in `docs/manifest.md` of the repository, the design in
+//! `docs/architecture.md`.
 
 #![warn(missing_docs, unreachable_pub)]
 
@@ -101,6 +117,11 @@ pub enum Error {
         /// What is wrong with them.
         error: MarkerError,
     },
+    /// [`Builder::distribution`] was asked for, but the manifest has no `server.distribution`.
+    NoDistribution {
+        /// The manifest's path.
+        manifest: PathBuf,
+    },
     /// Check mode: a generated document differs from what the manifest gives.
     Stale {
         /// The documents that are out of date.
@@ -118,6 +139,12 @@ impl std::fmt::Display for Error {
                 f,
                 "cannot place the tool table in `{}`: {error}",
                 path.display()
+            ),
+            Error::NoDistribution { manifest } => write!(
+                f,
+                "the build writes distribution files, but `{}` has no `server.distribution` \
+                 block; add one (registry_name, description, author) or drop `.distribution(..)`",
+                manifest.display()
             ),
             Error::Stale { paths } => {
                 let list: Vec<String> =
@@ -173,6 +200,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     readme: Option<PathBuf>,
     docs: Option<PathBuf>,
+    distribution: Option<PathBuf>,
     check: Option<bool>,
 }
 
@@ -183,6 +211,7 @@ impl Default for Builder {
             out_dir: None,
             readme: None,
             docs: None,
+            distribution: None,
             check: None,
         }
     }
@@ -216,6 +245,14 @@ impl Builder {
     /// Keeps the full tool reference at this path current.
     pub fn docs(mut self, path: impl Into<PathBuf>) -> Self {
         self.docs = Some(path.into());
+        self
+    }
+
+    /// Keeps the files that publish the server current in the folder `dir`: the MCP
+    /// registry's `server.json`, the MCPB bundle's `manifest.json` and `clients.md` (ready
+    /// configurations for common clients), from the manifest's `server.distribution`.
+    pub fn distribution(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.distribution = Some(dir.into());
         self
     }
 
@@ -287,6 +324,18 @@ impl Builder {
         if let Some(path) = &self.docs {
             wanted.push((path.clone(), contract.reference()));
         }
+        if let Some(dir) = &self.distribution {
+            // In a build script cargo names the crate's version; `serverInfo` publishes it
+            // when the manifest states none.
+            let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+            let files =
+                contract
+                    .distribution_files(&version)
+                    .ok_or_else(|| Error::NoDistribution {
+                        manifest: self.manifest.clone(),
+                    })?;
+            wanted.extend(files.into_iter().map(|(name, text)| (dir.join(name), text)));
+        }
         let checking = self.checking();
         let mut statuses = Vec::new();
         let mut stale = Vec::new();
@@ -335,7 +384,7 @@ impl Builder {
                 eprintln!("{error}");
                 let summary = match &error {
                     Error::Invalid(_) => format!(
-                        "{} is not a valid contract; the diagnostics are above",
+                        "{} is not a valid contract; its diagnostics are in the build script's stderr below",
                         self.manifest.display()
                     ),
                     other => other.to_string(),

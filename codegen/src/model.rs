@@ -69,6 +69,21 @@ impl Contract {
     pub fn reference(&self) -> String {
         crate::emit::docs::reference(self)
     }
+
+    /// The files that publish the server, by file name, when the manifest has a
+    /// `server.distribution` block: the MCP registry's `server.json`, the MCPB bundle's
+    /// `manifest.json` and `clients.md` (ready client configurations). `crate_version` is
+    /// the version when the manifest states none, as `serverInfo` publishes it.
+    pub fn distribution_files(&self, crate_version: &str) -> Option<Vec<(&'static str, String)>> {
+        use crate::emit::distribution as files;
+        let d = self.server.distribution.as_ref()?;
+        let version = self.server.version.as_deref().unwrap_or(crate_version);
+        Some(vec![
+            ("server.json", files::server_json(self, d, version)),
+            ("manifest.json", files::mcpb_manifest(self, d, version)),
+            ("clients.md", files::clients(self, d)),
+        ])
+    }
 }
 
 /// Where the planning metadata is published.
@@ -158,6 +173,25 @@ pub(crate) struct ServerInfo {
     pub instructions: Option<String>,
     /// `ttlMs` and whether `cacheScope` is public.
     pub cache: Option<CacheHint>,
+    /// How the server is published, when the manifest says.
+    pub distribution: Option<DistributionDef>,
+}
+
+/// The registry, bundle and client identity of a server.
+#[derive(Debug, Clone)]
+pub(crate) struct DistributionDef {
+    /// `namespace/name` in the MCP registry.
+    pub registry_name: String,
+    /// One line, at most 100 characters.
+    pub description: String,
+    /// Who publishes it.
+    pub author: String,
+    /// The source repository's URL.
+    pub repository: Option<String>,
+    /// The crate clients install, and its binary's name.
+    pub package: String,
+    /// The URL of a streamable HTTP deployment.
+    pub remote: Option<String>,
 }
 
 /// A pinned sentence and its constant.
@@ -186,7 +220,15 @@ pub(crate) struct ErrorDef {
     pub hint: Option<Template>,
     /// The template fields, in first-use order; each becomes a `String` field.
     pub fields: Vec<String>,
+    /// Whether the error names the argument it concerns (`argument: true`): the handler gives
+    /// it, as a variant of the tool's `{Prefix}Argument`, and the envelope carries it as
+    /// `argument`, as argument errors do.
+    pub names_argument: bool,
 }
+
+/// The field of a tool's error variant that holds the argument its code names
+/// (`argument: true`), which no placeholder of that code may also be.
+pub(crate) const ARGUMENT_FIELD: &str = "argument";
 
 /// A text with `{field}` placeholders.
 #[derive(Debug, Clone, PartialEq)]
@@ -240,6 +282,9 @@ pub(crate) struct ToolDef {
     pub output: OutputDef,
     /// Indices into [`Contract::errors`].
     pub errors: Vec<usize>,
+    /// When an error it declares names its argument: each parameter's published name and its
+    /// variant of `{Prefix}Argument`, in order. Empty otherwise.
+    pub arguments: Vec<(String, String)>,
     /// Static `_meta` entries.
     pub meta: Map<String, Value>,
     /// The artifacts it produces and consumes.
@@ -271,6 +316,10 @@ impl ToolDef {
     /// The error enum's name.
     pub(crate) fn error_type(&self) -> String {
         format!("{}Error", self.type_prefix)
+    }
+    /// The name of the enum of its arguments, which errors that name their argument hold.
+    pub(crate) fn argument_type(&self) -> String {
+        format!("{}Argument", self.type_prefix)
     }
 }
 
@@ -365,6 +414,8 @@ pub(crate) enum Kind {
     Number,
     /// `boolean`.
     Boolean,
+    /// `json`: any JSON value, `serde_json::Value` in Rust.
+    Json,
     /// A string enum.
     Enum(EnumDef),
     /// `array`.

@@ -52,15 +52,29 @@ impl Node {
         }
     }
 
+    /// A number node as JSON. An integer beyond `i64` that a `u64` holds stays that integer:
+    /// the core schema's parser reads it as the nearest float, and `18446744073709551615`,
+    /// the largest `u64`, would become 2^64.
+    pub(crate) fn number(&self) -> Option<serde_json::Number> {
+        match &self.kind {
+            NodeKind::Int(i, _) => Some((*i).into()),
+            NodeKind::Float(f, written) => written
+                .parse::<u64>()
+                .ok()
+                .map(Into::into)
+                .or_else(|| serde_json::Number::from_f64(*f)),
+            _ => None,
+        }
+    }
+
     /// The node as JSON, for examples and defaults.
     pub(crate) fn to_json(&self) -> serde_json::Value {
         use serde_json::Value;
         match &self.kind {
             NodeKind::Null => Value::Null,
             NodeKind::Bool(b) => Value::Bool(*b),
-            NodeKind::Int(i, _) => Value::from(*i),
-            NodeKind::Float(f, _) => {
-                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
+            NodeKind::Int(..) | NodeKind::Float(..) => {
+                self.number().map_or(Value::Null, Value::Number)
             }
             NodeKind::Str(s) => Value::String(s.clone()),
             NodeKind::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),

@@ -44,6 +44,10 @@ const FORCE: &str = "      force:
     output:
 ";
 
+/// `not_found` in [`BASE`], and naming its argument.
+const NOT_FOUND: &str = "    message: \"There is no file `{path}`.\"\n";
+const NAMING_NOT_FOUND: &str = "    message: \"There is no file `{path}`.\"\n    argument: true\n";
+
 /// One case per rule: (old, new, every change expected).
 fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
     let b = || BASE.to_owned();
@@ -94,6 +98,14 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ("ENUM_VALUE_ADDED", b(), edit("[text, bytes]", "[text, bytes, lines]"), vec!["ENUM_VALUE_ADDED tools.yaml:23:7"]),
         ("CONSTRAINT_NO_TIGHTEN minLength", b(), edit("minLength: 1", "minLength: 2"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:17:7"]),
         ("CONSTRAINT_NO_TIGHTEN maximum, nested", b(), edit("maximum: 1000", "maximum: 500"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:35:11"]),
+        (
+            // The published maximum is the Rust type's: dropping `minimum: 1` for `-1` makes
+            // the `u64` an `i64`, whose maximum is half as large.
+            "CONSTRAINT_NO_TIGHTEN the maximum a Rust type implies",
+            edit("            maximum: 1000\n", ""),
+            edit("            minimum: 1\n            maximum: 1000\n", "            minimum: -1\n"),
+            vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:35:11", "CONSTRAINT_LOOSENED tools.yaml:35:11"],
+        ),
         ("CONSTRAINT_NO_TIGHTEN pattern, in items", b(), edit("^[a-z]+$", "^[a-z0-9]{1,8}$"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:40:7"]),
         ("CONSTRAINT_NO_TIGHTEN new format", b(), edit("        maxLength: 100\n", "        maxLength: 100\n        format: uri-reference\n"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:17:7"]),
         ("CONSTRAINT_LOOSENED maxLength", b(), edit("maxLength: 100", "maxLength: 200"), vec!["CONSTRAINT_LOOSENED tools.yaml:17:7"]),
@@ -131,6 +143,8 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ),
         ("ERROR_CODE_NO_DELETE", b(), edit("[not_found, too_big]", "[not_found]"), vec!["ERROR_CODE_NO_DELETE tools.yaml:11:11"]),
         ("ERROR_CODE_ADDED", edit("[not_found, too_big]", "[not_found]"), b(), vec!["ERROR_CODE_ADDED tools.yaml:11:11"]),
+        ("ERROR_ARGUMENT_ADDED", b(), edit(NOT_FOUND, NAMING_NOT_FOUND), vec!["ERROR_ARGUMENT_ADDED tools.yaml:12:11"]),
+        ("ERROR_ARGUMENT_NO_DELETE", edit(NOT_FOUND, NAMING_NOT_FOUND), b(), vec!["ERROR_ARGUMENT_NO_DELETE tools.yaml:11:11"]),
         (
             "HINT_NO_LESS_SAFE",
             b(),
@@ -309,6 +323,28 @@ fn several() -> (String, String) {
         .replacen("title: Read a file", "title: Read a text file", 1)
         + PONG;
     (BASE.to_owned(), new)
+}
+
+#[test]
+fn a_bound_a_rust_type_implies_is_shown_exactly() {
+    let old = edit("            maximum: 1000\n", "");
+    let new = edit(
+        "            minimum: 1\n            maximum: 1000\n",
+        "            minimum: -1\n",
+    );
+    let (_, old) = contract(&old);
+    let (_, new) = contract(&new);
+    let messages: Vec<String> = diff::diff(&old, &new)
+        .into_iter()
+        .map(|c| c.message)
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "`lines` changed minimum from 1 to -1",
+            "`lines` changed maximum from 18446744073709551615 to 9223372036854775807",
+        ]
+    );
 }
 
 #[test]

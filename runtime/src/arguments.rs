@@ -24,6 +24,85 @@ pub(crate) fn described(error: &jsonschema::ValidationError<'_>) -> String {
     error.masked_with(quoted).to_string()
 }
 
+/// The problem with the value at `at` (a JSON pointer into the arguments), named by the
+/// top-level argument it lies in, the path given when it lies deeper.
+pub(crate) fn invalid_at(at: &str, error: &str) -> Problem {
+    // The first segment of the instance path names the top-level argument.
+    let arg = at
+        .trim_start_matches('/')
+        .split('/')
+        .next()
+        .map(pointer::unescape)
+        .unwrap_or_default();
+    let message = if at.matches('/').count() > 1 {
+        format!("`{arg}` is invalid at `{at}`: {error}.")
+    } else {
+        format!("`{arg}` is invalid: {error}.")
+    };
+    Problem {
+        code: ARGUMENT_INVALID.into(),
+        message,
+        argument: (!arg.is_empty()).then_some(arg),
+    }
+}
+
+/// The integer a whole float stands for, when a 64-bit integer holds it exactly: above −2^63
+/// and below 2^64. serde_json reads an integer beyond 64 bits as the nearest float, which is
+/// −2^63 for those just below `i64::MIN` and 2^64 for those just above `u64::MAX`; so neither
+/// float says which integer was sent, and neither is read as one.
+pub(crate) fn exact_integer(f: f64) -> Option<Value> {
+    // Both bounds are powers of two, exact as floats; `u64::MAX as f64` rounds up to 2^64.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+    if f.fract() != 0.0 || f <= -TWO_63 || f >= TWO_64 {
+        None
+    } else if f < 0.0 {
+        Some(Value::from(f as i64))
+    } else {
+        Some(Value::from(f as u64))
+    }
+}
+
+/// Each value under an `integer` of `schema` that is a whole float no 64-bit integer holds
+/// exactly, with the problem in the words of the validator's: where it is, and what to send.
+fn inexact_integers(schema: &Value, value: &Value, at: String, out: &mut Vec<(String, String)>) {
+    match (schema.get("type").and_then(Value::as_str), value) {
+        (Some("integer"), Value::Number(n)) => {
+            let Some(f) = n.as_f64().filter(|_| !n.is_i64() && !n.is_u64()) else {
+                return;
+            };
+            if f.fract() != 0.0 || exact_integer(f).is_some() {
+                return;
+            }
+            let range = match (schema.get("minimum"), schema.get("maximum")) {
+                (Some(min), Some(max)) => format!("an integer from {min} to {max}"),
+                _ => "an integer".into(),
+            };
+            let problem = format!(
+                "{n} cannot be read exactly as an integer; pass {range}, written without a fraction or exponent"
+            );
+            out.push((at, problem));
+        }
+        (Some("object"), Value::Object(fields)) => {
+            let properties = schema.get("properties").and_then(Value::as_object);
+            for (name, field) in fields {
+                if let Some(property) = properties.and_then(|p| p.get(name)) {
+                    let at = format!("{at}/{}", pointer::escape(name));
+                    inexact_integers(property, field, at, out);
+                }
+            }
+        }
+        (Some("array"), Value::Array(items)) => {
+            if let Some(item) = schema.get("items") {
+                for (i, value) in items.iter().enumerate() {
+                    inexact_integers(item, value, format!("{at}/{i}"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Checks `arguments` against tool `name`'s compiled input schema. On failure, one problem
 /// per argument concerned: missing ones first, then invalid, then unknown, each in the order
 /// found.
@@ -36,6 +115,8 @@ pub(crate) fn check(
     let instance = Value::Object(arguments.clone());
     let mut missing = Vec::new();
     let mut invalid = Vec::new();
+    // Where the validator found a value invalid, so that no value is reported twice.
+    let mut refused = std::collections::HashSet::new();
     let mut unknown = Vec::new();
     for error in validator.iter_errors(&instance) {
         let at = error.instance_path().to_string();
@@ -58,25 +139,23 @@ pub(crate) fn check(
                 }
             }
             _ => {
-                // The first segment of the instance path names the top-level argument.
-                let arg = at
-                    .trim_start_matches('/')
-                    .split('/')
-                    .next()
-                    .map(pointer::unescape)
-                    .unwrap_or_default();
-                let error = described(&error);
-                let message = if at.matches('/').count() > 1 {
-                    format!("`{arg}` is invalid at `{at}`: {error}.")
-                } else {
-                    format!("`{arg}` is invalid: {error}.")
-                };
-                invalid.push(Problem {
-                    code: ARGUMENT_INVALID.into(),
-                    message,
-                    argument: (!arg.is_empty()).then_some(arg),
-                });
+                invalid.push(invalid_at(&at, &described(&error)));
+                refused.insert(at);
             }
+        }
+    }
+    // What the validator cannot see: it reads the floats serde_json made of integers beyond
+    // 64 bits, so one at the edge of the range passes a bound it stands beyond.
+    let mut inexact = Vec::new();
+    inexact_integers(
+        &Value::Object(schema.clone()),
+        &instance,
+        String::new(),
+        &mut inexact,
+    );
+    for (at, problem) in inexact {
+        if !refused.contains(&at) {
+            invalid.push(invalid_at(&at, &problem));
         }
     }
     if missing.is_empty() && invalid.is_empty() && unknown.is_empty() {
@@ -121,6 +200,89 @@ mod tests {
         check("save", &validator, &schema, &arguments)
             .expect_err("refused")
             .errors
+    }
+
+    /// The problems of `arguments`, JSON text read as serde_json reads a call: an integer
+    /// beyond 64 bits becomes the nearest float.
+    fn problems_of(schema: Value, arguments: &str) -> Vec<(String, String)> {
+        let validator = jsonschema::validator_for(&schema).expect("a schema");
+        let (Value::Object(schema), Ok(Value::Object(arguments))) =
+            (schema, serde_json::from_str(arguments))
+        else {
+            panic!("objects");
+        };
+        match check("save", &validator, &schema, &arguments) {
+            Ok(()) => Vec::new(),
+            Err(envelope) => envelope
+                .errors
+                .into_iter()
+                .map(|p| (p.argument.unwrap_or_default(), p.message))
+                .collect(),
+        }
+    }
+
+    /// An `i64` and a `u64` at every depth, bounded as the generator publishes them.
+    fn sixty_four_bits() -> Value {
+        let signed = json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX});
+        let unsigned = json!({"type": "integer", "minimum": 0, "maximum": u64::MAX});
+        json!({"type": "object", "properties": {
+            "signed": signed,
+            "unsigned": unsigned,
+            "nested": {"type": "object", "properties": {
+                "items": {"type": "array", "items": signed},
+            }},
+        }})
+    }
+
+    #[test]
+    fn the_edges_of_64_bits_pass_as_integers_and_floats_are_read_when_exact() {
+        for arguments in [
+            r#"{"signed": -9223372036854775808, "unsigned": 18446744073709551615}"#,
+            r#"{"signed": 9223372036854775807, "unsigned": 0}"#,
+            r#"{"signed": -9.223372036854774e18, "unsigned": 1.8446744073709550e19}"#,
+            r#"{"nested": {"items": [-9223372036854775808, 5.0, -1e3]}}"#,
+        ] {
+            assert_eq!(problems_of(sixty_four_bits(), arguments), [], "{arguments}");
+        }
+    }
+
+    #[test]
+    fn one_past_an_edge_of_64_bits_is_refused_and_named_at_any_depth() {
+        let got = problems_of(
+            sixty_four_bits(),
+            r#"{"signed": -9223372036854775809, "unsigned": 18446744073709551616,
+                "nested": {"items": [1, -9223372036854775809]}}"#,
+        );
+        let signed = "cannot be read exactly as an integer; pass an integer from \
+                      -9223372036854775808 to 9223372036854775807, written without a fraction \
+                      or exponent.";
+        assert_eq!(
+            got,
+            [
+                (
+                    "unsigned".to_owned(),
+                    "`unsigned` is invalid: 1.8446744073709552e+19 is greater than the maximum of \
+                     18446744073709551615."
+                        .to_owned()
+                ),
+                (
+                    "signed".to_owned(),
+                    format!("`signed` is invalid: -9.223372036854776e+18 {signed}")
+                ),
+                (
+                    "nested".to_owned(),
+                    format!(
+                        "`nested` is invalid at `/nested/items/1`: -9.223372036854776e+18 {signed}"
+                    )
+                ),
+            ]
+        );
+        // −2^63 written as a float cannot be told from the integers just below it.
+        let got = problems_of(sixty_four_bits(), r#"{"signed": -9.223372036854775808e18}"#);
+        assert_eq!(got.len(), 1, "{got:?}");
+        // A number field holds what serde_json reads at any size.
+        let number = json!({"type": "object", "properties": {"x": {"type": "number"}}});
+        assert_eq!(problems_of(number, r#"{"x": -9223372036854775809}"#), []);
     }
 
     #[test]

@@ -1,44 +1,53 @@
 //! The steps of a call that generated dispatch code runs: typed arguments in, result out.
 
-use mcp_contract_spec::error_codes::{ARGUMENT_INVALID, INTERNAL_ERROR};
+use mcp_contract_spec::error_codes::INTERNAL_ERROR;
+use mcp_contract_spec::pointer;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde::{Serialize, de::DeserializeOwned};
+use serde_path_to_error::Segment;
 
 use crate::ToolError;
-use crate::envelope::{Envelope, Problem};
+use crate::arguments::{exact_integer, invalid_at};
+use crate::envelope::Envelope;
 
 /// Reads arguments that already passed the input schema into the tool's argument struct.
 ///
-/// The schema and the struct come from the same manifest entry, so this fails only on a
-/// value the schema cannot express (an integer beyond 64 bits, say); it is then reported
-/// like any other invalid argument.
+/// The schema and the struct come from the same manifest entry, and the schema states every
+/// bound of the struct's numbers, so this does not fail; if it ever did, the value it failed
+/// on is reported like any other invalid argument, named by its argument and path, and the
+/// deserializer's own words (Rust types) go to the log, not to the caller.
 pub fn arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, Envelope> {
     let mut value = serde_json::Value::Object(arguments);
     whole_floats_as_integers(&mut value);
-    serde_json::from_value(value).map_err(|e| Envelope {
-        errors: vec![Problem {
-            code: ARGUMENT_INVALID.into(),
-            message: e.to_string(),
-            argument: None,
-        }],
-        hint: Some("Check each argument against the tool's inputSchema and call again.".into()),
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let mut at = String::new();
+        for segment in e.path().iter() {
+            match segment {
+                Segment::Seq { index } => at.push_str(&format!("/{index}")),
+                Segment::Map { key } => at.push_str(&format!("/{}", pointer::escape(key))),
+                Segment::Enum { .. } | Segment::Unknown => {}
+            }
+        }
+        tracing::error!(
+            at,
+            error = %e.inner(),
+            "arguments that passed the input schema do not fit the arguments struct"
+        );
+        Envelope {
+            errors: vec![invalid_at(&at, "the server cannot read this value")],
+            hint: Some("Check each argument against the tool's inputSchema and call again.".into()),
+        }
     })
 }
 
 /// JSON Schema counts `5.0` as an integer, and clients (Python's among them) send such
-/// numbers; serde would refuse them for an integer field, so they are rewritten first.
-/// A float field reads an integer number just as well.
+/// numbers; serde would refuse them for an integer field, so they are rewritten first, when
+/// a 64-bit integer holds them exactly. A float field reads an integer number just as well.
 fn whole_floats_as_integers(value: &mut serde_json::Value) {
     match value {
         serde_json::Value::Number(n) if !n.is_i64() && !n.is_u64() => {
-            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0) {
-                // `u64::MAX as f64` rounds up to 2^64, which `as u64` would clamp to
-                // `u64::MAX`: only numbers below 2^64 fit.
-                if f >= 0.0 && f < u64::MAX as f64 {
-                    *value = serde_json::Value::from(f as u64);
-                } else if f < 0.0 && f >= i64::MIN as f64 {
-                    *value = serde_json::Value::from(f as i64);
-                }
+            if let Some(integer) = n.as_f64().and_then(exact_integer) {
+                *value = integer;
             }
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(whole_floats_as_integers),
@@ -68,7 +77,13 @@ pub fn text<E: ToolError>(result: Result<String, E>) -> CallToolResult {
 
 /// A declared error as an envelope.
 pub(crate) fn failure<E: ToolError>(error: &E) -> CallToolResult {
-    Envelope::single(error.code(), error.message(), error.hint()).into_result()
+    Envelope::single(
+        error.code(),
+        error.message(),
+        error.argument(),
+        error.hint(),
+    )
+    .into_result()
 }
 
 /// An `internal_error` envelope: the server failed, not the call.
@@ -76,6 +91,7 @@ pub(crate) fn internal(message: impl Into<String>) -> CallToolResult {
     Envelope::single(
         INTERNAL_ERROR,
         message,
+        None,
         Some("This is a fault in the server, not in the call; retrying may not help.".into()),
     )
     .into_result()
@@ -121,6 +137,39 @@ mod tests {
             unreachable!()
         };
         assert!(arguments::<Args>(map).is_err());
+    }
+
+    /// A value the schema would have refused, deserialized without it: what a mismatch of
+    /// schema and struct would look like. Named by its argument and path, in no Rust terms.
+    #[test]
+    fn a_value_the_struct_cannot_hold_is_an_argument_error_naming_it() {
+        for (args, argument, message) in [
+            (
+                json!({"count": -1, "offset": 0, "ratio": 0, "nested": []}),
+                "count",
+                "`count` is invalid: the server cannot read this value.",
+            ),
+            (
+                json!({"count": 1, "offset": 0, "ratio": 0, "nested": [1, "two"]}),
+                "nested",
+                "`nested` is invalid at `/nested/1`: the server cannot read this value.",
+            ),
+            (
+                json!({"count": 1, "offset": -(2f64.powi(63)), "ratio": 0, "nested": []}),
+                "offset",
+                "`offset` is invalid: the server cannot read this value.",
+            ),
+        ] {
+            let serde_json::Value::Object(map) = args else {
+                unreachable!()
+            };
+            let refused = arguments::<Args>(map).expect_err("refused");
+            let value = serde_json::to_value(&refused).expect("JSON");
+            assert_eq!(
+                value["errors"],
+                json!([{"code": "argument_invalid", "message": message, "argument": argument}])
+            );
+        }
     }
 
     /// 2^64 is a whole number one past `u64::MAX`: it must be refused, not clamped.

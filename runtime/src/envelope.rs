@@ -1,6 +1,7 @@
 //! The one shape of every tool failure: `{"errors":[{"code","message","argument"?}],"hint"?}`,
-//! returned as a tool execution error (`isError: true`) with the same JSON as structured
-//! content and as text, so a model reading either sees everything.
+//! returned as a tool execution error (`isError: true`) as text, and also as structured
+//! content for tools without an `outputSchema` (clients check `structuredContent` against a
+//! declared `outputSchema` even on errors, so those tools carry the envelope as text only).
 
 use rmcp::model::CallToolResult;
 use serde::Serialize;
@@ -12,7 +13,7 @@ pub(crate) struct Problem {
     pub(crate) code: String,
     /// What went wrong, for a model to read.
     pub(crate) message: String,
-    /// The argument concerned, for argument errors.
+    /// The argument concerned: for argument errors, and declared errors that name one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) argument: Option<String>,
 }
@@ -30,13 +31,14 @@ impl Envelope {
     pub(crate) fn single(
         code: impl Into<String>,
         message: impl Into<String>,
+        argument: Option<&str>,
         hint: Option<String>,
     ) -> Self {
         Envelope {
             errors: vec![Problem {
                 code: code.into(),
                 message: message.into(),
-                argument: None,
+                argument: argument.map(Into::into),
             }],
             hint,
         }

@@ -118,6 +118,11 @@ pub fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
 
+/// One reference token as a pointer writes it, escaped: `~` as `~0`, then `/` as `~1`.
+pub fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
 /// Whether `token` is an array index: `0`, or digits without a leading zero.
 pub fn is_index(token: &str) -> bool {
     token == "0"
@@ -222,5 +227,7 @@ mod tests {
         assert_eq!(unescape("~01"), "~1");
         assert_eq!(unescape("~10"), "/0");
         assert_eq!(unescape("a~1b~0c"), "a/b~c");
+        assert_eq!(escape("a/b~c"), "a~1b~0c");
+        assert_eq!(unescape(&escape("~1/")), "~1/");
     }
 }

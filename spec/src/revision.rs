@@ -15,6 +15,8 @@ pub enum Revision {
     V2026_07_28,
 }
 
+// Every capability is an exhaustive match, so a new revision makes the compiler ask what it
+// allows instead of silently answering `false`.
 impl Revision {
     /// Every revision, oldest first.
     pub const ALL: [Revision; 2] = [Revision::V2025_11_25, Revision::V2026_07_28];
@@ -45,30 +47,45 @@ impl Revision {
     /// Whether a client opens with the `initialize` handshake; otherwise it may call
     /// `server/discover`, and every request carries its own version and capabilities.
     pub const fn has_initialize(self) -> bool {
-        matches!(self, Revision::V2025_11_25)
+        match self {
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => false,
+        }
     }
 
     /// Whether list results carry `ttlMs` and `cacheScope`.
     pub const fn has_cache_hints(self) -> bool {
-        matches!(self, Revision::V2026_07_28)
+        match self {
+            Revision::V2026_07_28 => true,
+            Revision::V2025_11_25 => false,
+        }
     }
 
     /// Whether input schemas may carry `x-mcp-header`, which clients mirror into HTTP headers.
     pub const fn has_mcp_headers(self) -> bool {
-        matches!(self, Revision::V2026_07_28)
+        match self {
+            Revision::V2026_07_28 => true,
+            Revision::V2025_11_25 => false,
+        }
     }
 
     /// Whether every result names the server in `_meta` under [`SERVER_INFO_META`], as
     /// `server/discover` does; the revision before it names the server once, in the
     /// `initialize` result.
     pub const fn has_server_info_meta(self) -> bool {
-        matches!(self, Revision::V2026_07_28)
+        match self {
+            Revision::V2026_07_28 => true,
+            Revision::V2025_11_25 => false,
+        }
     }
 
     /// Whether an unknown resource is the dedicated error `-32002`; 2026-07-28 replaced it
     /// with invalid params (`-32602`).
     pub const fn has_resource_not_found_error(self) -> bool {
-        matches!(self, Revision::V2025_11_25)
+        match self {
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => false,
+        }
     }
 }
 

@@ -66,7 +66,7 @@ pub use tree::{
     DEFAULT_TREE_DEPTH, MAX_TREE_DEPTH, MAX_TREE_ENTRIES, Tree, TreeEntry, TreeOptions,
 };
 pub use walking::MAX_VISITED_ENTRIES;
-pub use writing::{Edit, Edited, FileEdits, MAX_DIFF_BYTES, Written};
+pub use writing::{Edit, Edited, FileEdits, MAX_DIFF_BYTES, MoveEnd, Written};
 
 /// A count the contract declares (a `u64`) as the `usize` an operation counts in. The
 /// contract's counts are small; one that did not fit would fail the build here, not wrap.

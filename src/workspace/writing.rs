@@ -71,6 +71,20 @@ fn injected_commit_failure(_: usize) -> Option<io::Error> {
     None
 }
 
+/// Which path of a move an error concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveEnd {
+    /// What is moved.
+    From,
+    /// Where it goes.
+    To,
+}
+
+/// Tags an error of a move with the end it concerns.
+fn at(end: MoveEnd) -> impl FnOnce(WorkspaceError) -> (MoveEnd, WorkspaceError) {
+    move |error| (end, error)
+}
+
 /// Whether `name` is the name of a write's temporary file, `.mcp-workspace-{pid}-{n}.tmp`.
 ///
 /// Such a file exists only while a write is under way, or after a crash in the middle of one.
@@ -419,36 +433,41 @@ impl Workspace {
     ///
     /// # Errors
     ///
-    /// [`WorkspaceError::AlreadyExists`] when something is at `to`;
-    /// [`WorkspaceError::NotFound`] when nothing is at `from` or `to`'s directory is missing;
-    /// [`WorkspaceError::InvalidPath`] for the root or a directory moved into itself; the path
-    /// errors of every operation; [`WorkspaceError::Io`] when the filesystem fails.
-    pub fn move_path(&self, from: &str, to: &str) -> Result<EntryKind, WorkspaceError> {
-        let source = WorkspacePath::parse(from)?;
-        let destination = WorkspacePath::parse(to)?;
+    /// Each with the end of the move it concerns: [`WorkspaceError::AlreadyExists`] when
+    /// something is at `to`; [`WorkspaceError::NotFound`] when nothing is at `from` or `to`'s
+    /// directory is missing; [`WorkspaceError::InvalidPath`] for the root (`from`) or a
+    /// directory moved into itself (`to`); the path errors of every operation;
+    /// [`WorkspaceError::Io`] when the filesystem fails.
+    pub fn move_path(&self, from: &str, to: &str) -> Result<EntryKind, (MoveEnd, WorkspaceError)> {
+        use MoveEnd::{From, To};
+        let source = WorkspacePath::parse(from).map_err(at(From))?;
+        let destination = WorkspacePath::parse(to).map_err(at(To))?;
         if source.is_root() {
-            return Err(WorkspaceError::invalid_path(
-                from,
-                "the workspace root itself cannot be moved",
+            return Err((
+                From,
+                WorkspaceError::invalid_path(from, "the workspace root itself cannot be moved"),
             ));
         }
         if destination.is_within(&source) {
-            return Err(WorkspaceError::invalid_path(
-                to,
-                format!("it is `{}` itself or inside it", source.as_str()),
+            return Err((
+                To,
+                WorkspaceError::invalid_path(
+                    to,
+                    format!("it is `{}` itself or inside it", source.as_str()),
+                ),
             ));
         }
         let _guard = self.lock(&[&source, &destination]);
         // Following links here refuses a source whose links lead outside, as the reads do.
-        self.metadata(&source)?;
-        let kind = entry_kind(self.link_metadata(&source)?.file_type());
+        self.metadata(&source).map_err(at(From))?;
+        let kind = entry_kind(self.link_metadata(&source).map_err(at(From))?.file_type());
         if let Some(parent) = destination.parent() {
-            self.directory_metadata(&parent)?;
+            self.directory_metadata(&parent).map_err(at(To))?;
         }
         match self.dir().symlink_metadata(destination.to_relative_path()) {
-            Ok(_) => return Err(already_exists(&destination)),
+            Ok(_) => return Err((To, already_exists(&destination))),
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-            Err(err) => return Err(io_error(&destination, &err)),
+            Err(err) => return Err((To, io_error(&destination, &err))),
         }
         let (src, dst) = (source.to_relative_path(), destination.to_relative_path());
         if kind == EntryKind::Directory {
@@ -457,17 +476,17 @@ impl Workspace {
             // appeared since the check above loses no data.
             self.dir()
                 .rename(&src, self.dir(), &dst)
-                .map_err(|err| move_error(&destination, &err))?;
+                .map_err(|err| (To, move_error(&destination, &err)))?;
         } else {
             // Linking fails if the target exists, atomically; only then is the old name removed.
             // So a file that appears at the target in the meantime is never overwritten.
             self.dir()
                 .hard_link(&src, self.dir(), &dst)
-                .map_err(|err| move_error(&destination, &err))?;
+                .map_err(|err| (To, move_error(&destination, &err)))?;
             if let Err(err) = self.dir().remove_file(&src) {
                 // Undo, so the move either happened or did not; the content is safe either way.
                 let _ = self.dir().remove_file(&dst);
-                return Err(io_error(&source, &err));
+                return Err((From, io_error(&source, &err)));
             }
         }
         self.sync_parent(&source);
@@ -1190,13 +1209,17 @@ mod tests {
         let err = ws.move_path("docs.md", "code/main.rs").expect_err("exists");
         assert_eq!(
             err,
-            WorkspaceError::AlreadyExists {
-                path: "code/main.rs".into()
-            }
+            (
+                MoveEnd::To,
+                WorkspaceError::AlreadyExists {
+                    path: "code/main.rs".into()
+                }
+            )
         );
-        let err = ws
+        let (end, err) = ws
             .move_path("code/nested", "code")
             .expect_err("onto a directory");
+        assert_eq!(end, MoveEnd::To);
         assert!(
             matches!(
                 err,
@@ -1214,20 +1237,37 @@ mod tests {
         );
 
         let err = ws.move_path("code", "code/inner").expect_err("into itself");
-        assert!(matches!(err, WorkspaceError::InvalidPath { .. }), "{err:?}");
+        assert!(
+            matches!(err, (MoveEnd::To, WorkspaceError::InvalidPath { .. })),
+            "{err:?}"
+        );
         let err = ws.move_path(".", "elsewhere").expect_err("the root");
-        assert!(matches!(err, WorkspaceError::InvalidPath { .. }), "{err:?}");
+        assert!(
+            matches!(err, (MoveEnd::From, WorkspaceError::InvalidPath { .. })),
+            "{err:?}"
+        );
         let err = ws.move_path("missing", "x").expect_err("missing");
         assert_eq!(
             err,
-            WorkspaceError::NotFound {
-                path: "missing".into()
-            }
+            (
+                MoveEnd::From,
+                WorkspaceError::NotFound {
+                    path: "missing".into()
+                }
+            )
         );
         let err = ws
             .move_path("docs.md", "no/such/dir/docs.md")
             .expect_err("no parent");
-        assert!(matches!(err, WorkspaceError::NotFound { .. }), "{err:?}");
+        assert!(
+            matches!(err, (MoveEnd::To, WorkspaceError::NotFound { .. })),
+            "{err:?}"
+        );
+        let err = ws.move_path("docs.md", "../out.md").expect_err("outside");
+        assert!(
+            matches!(err, (MoveEnd::To, WorkspaceError::InvalidPath { .. })),
+            "{err:?}"
+        );
     }
 
     #[test]
@@ -1350,11 +1390,15 @@ mod tests {
             ),
             (
                 "move_path from",
-                ws.move_path(path, "moved-here").map(|r| format!("{r:?}")),
+                ws.move_path(path, "moved-here")
+                    .map(|r| format!("{r:?}"))
+                    .map_err(|(_, e)| e),
             ),
             (
                 "move_path to",
-                ws.move_path("empty", path).map(|r| format!("{r:?}")),
+                ws.move_path("empty", path)
+                    .map(|r| format!("{r:?}"))
+                    .map_err(|(_, e)| e),
             ),
             (
                 "delete_path",

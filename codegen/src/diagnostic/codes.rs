@@ -114,7 +114,7 @@ codes! {
         r#"A value has the wrong YAML type: a string where a mapping is expected, `ttl_ms: -1`, `read_only: "yes"`."#,
         "`hints: {read_only: true}`, `ttl_ms: 0`.";
     MISSING_FIELD = "missing-field", Error,
-        "A required key is absent: `server`, `tools`, `server.name`, `cache.ttl_ms`/`scope`, a tool's `name`/`title`/`description`/`output`, an error's `message`, `omit_on_read_only`, a schema's `type`, an array's `items`, an object's `properties`, an output's `properties`, a group's `description`, a resource's `name`/`title`/`description`/`mime_type`, an artifact's `kind`/`pointer`.",
+        "A required key is absent: `server`, `tools`, `server.name`, `cache.ttl_ms`/`scope`, a tool's `name`/`title`/`description`/`output`, an error's `message`, `omit_on_read_only`, a schema's `type`, an array's `items`, an object's `properties`, an output's `properties`, a group's `description`, a resource's `name`/`title`/`description`/`mime_type`, an artifact's `kind`/`pointer`, `distribution`'s `registry_name`/`description`/`author`.",
         "Add the key, e.g. `items: {type: string}`.";
     UNKNOWN_KEY = "unknown-key", Error,
         "A key the mapping does not take; the closest known key is suggested, or the known keys are listed.",
@@ -131,6 +131,22 @@ codes! {
         "`cache.scope` is not `public` or `private`.",
         "`scope: private`.",
         help "write `public` (the list is the same for every caller) or `private`";
+    BAD_REGISTRY_NAME = "bad-registry-name", Error,
+        "`distribution.registry_name` is not the MCP registry's `namespace/name` form (letters, digits, `.` and `-`, a `/`, then letters, digits, `.`, `_` and `-`; 3 to 200 characters).",
+        "`registry_name: io.github.you/notes`.",
+        help "write `namespace/name`: `io.github.YOUR-ACCOUNT/NAME` for a GitHub namespace, or `com.example/NAME` for a domain you own";
+    REGISTRY_DESCRIPTION_LENGTH = "registry-description-length", Error,
+        "`distribution.description` is longer than the 100 characters the MCP registry accepts.",
+        "One short line.",
+        help "shorten it to one line of at most 100 characters; the longer story belongs in `instructions` or the README";
+    BAD_DISTRIBUTION_URL = "bad-distribution-url", Error,
+        "`distribution.repository` or `distribution.remote` is not an absolute `https://` URL.",
+        "`repository: https://github.com/you/notes`.",
+        help "write an absolute `https://` URL";
+    BAD_PACKAGE_NAME = "bad-package-name", Error,
+        "`distribution.package` is not a crate name (a letter, then letters, digits, `-` and `_`; at most 64).",
+        "`package: notes-server`.",
+        help "name the crate clients install with `cargo install`, which is also its binary's name";
     UNRESOLVED_HINT = "unresolved-hint", Error,
         "An effect, or a tool after merging its effect and `hints:`, leaves a hint undecided.",
         "Add the missing hint, or an `effect:`.",
@@ -140,7 +156,7 @@ codes! {
         "`destructive: false`, or `read_only: false`.",
         help "a read-only tool does not modify anything: set `destructive: false`, or `read_only: false`";
     EMPTY_TEXT = "empty-text", Error,
-        "The server name, a pinned sentence, an error message, a tool title, a group's or an artifact kind's description, or a resource's title or description is blank.",
+        "The server name, a pinned sentence, an error message, a tool title, a group's or an artifact kind's description, a resource's title or description, or the distribution's description or author is blank.",
         "Write the text.";
     EMPTY_DESCRIPTION = "empty-description", Error,
         "A tool's description is blank.",
@@ -161,7 +177,7 @@ codes! {
         "Give each its own title.",
         help "give each tool a title of its own, so people can tell them apart";
     IDENT_COLLISION = "ident-collision", Error,
-        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants; resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, a template's variables (`{fooBar}` and `{foo_bar}`) or group constants (`read-only` and `read_only`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
+        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants, an error's `{argument}` placeholder and the field `argument: true` adds, or two parameters' variants of the tool's `{Prefix}Argument` (`a_1` and `a1`); resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, a template's variables (`{fooBar}` and `{foo_bar}`) or group constants (`read-only` and `read_only`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
         "Rename one so the Rust forms differ.";
     RESERVED_ERROR_CODE = "reserved-error-code", Error,
         "An error code is one of `argument_missing`, `argument_invalid`, `argument_unknown`, `internal_error`.",
@@ -187,6 +203,10 @@ codes! {
         "A tool lists the same error code twice.",
         "List it once.",
         help "list each code once";
+    ARGUMENT_WITHOUT_PARAMETERS = "argument-without-parameters", Error,
+        "A tool without parameters lists an error that names its argument (`argument: true`).",
+        "Drop the code from the tool's `errors:`, or use one that names no argument.",
+        help "an error with `argument: true` names one of the tool's arguments, and this tool takes none; list a code without `argument: true`";
     UNKNOWN_TYPE = "unknown-type", Error,
         "`type:` is neither a built-in type nor a shared type.",
         "`Strng` → `string`.";
@@ -215,7 +235,7 @@ codes! {
         "Keep `examples: [a, b]`.",
         help "move the single example into the `examples` list";
     INVALID_EXAMPLE = "invalid-example", Error,
-        "An example or default does not match its own schema.",
+        "An example or default does not match its own schema, or an example holds an integer its generated Rust type cannot (a default that does is `default-out-of-range`).",
         "`default: 0` under `minimum: 1` → `default: 1`.";
     REQUIRED_WITH_DEFAULT = "required-with-default", Error,
         "A property has `required: true` and a default.",
@@ -238,6 +258,9 @@ codes! {
     EMPTY_RANGE = "empty-range", Error,
         "`minLength` > `maxLength`, `minItems` > `maxItems` or `minimum` > `maximum`.",
         "Swap or fix the bounds.";
+    BOUND_OUT_OF_RANGE = "bound-out-of-range", Error,
+        "An integer's `minimum` or `maximum` lies beyond its generated Rust type, so the published schema would admit values the handler cannot receive: beyond `u64` under `minimum: 0`, beyond `i64` otherwise.",
+        "`maximum: 100000000000000000000` → `maximum: 18446744073709551615`, or no `maximum` (the type's own is published).";
     BAD_PATTERN = "bad-pattern", Error,
         "A `pattern` does not compile as a regular expression.",
         r#"`pattern: "("` → `pattern: "\\("`."#,

@@ -190,14 +190,37 @@ impl<'c> Differ<'c> {
                 at,
             ),
         }
-        let codes = |c: &Contract, t: &ToolDef| -> Vec<String> {
+        let codes = |c: &Contract, t: &ToolDef| -> Vec<(String, bool)> {
             // Indices come from validation; `get` keeps a hand-built contract from panicking.
             t.errors
                 .iter()
-                .filter_map(|&i| c.errors.get(i).map(|e| e.code.clone()))
+                .filter_map(|&i| c.errors.get(i).map(|e| (e.code.clone(), e.names_argument)))
                 .collect()
         };
         let (oc, nc) = (codes(self.old, o), codes(self.new, n));
+        for (code, named) in &nc {
+            let Some((_, was)) = oc.iter().find(|(c, _)| c == code) else {
+                continue;
+            };
+            if was != named {
+                let (rule, now) = if *named {
+                    (&ERROR_ARGUMENT_ADDED, "now names")
+                } else {
+                    (&ERROR_ARGUMENT_NO_DELETE, "no longer names")
+                };
+                self.push(
+                    rule,
+                    format!("the error `{code}` of tool `{}` {now} its argument", n.name),
+                    format!("{path}.errors[{code}]"),
+                    Side::New,
+                    at,
+                );
+            }
+        }
+        let (oc, nc): (Vec<String>, Vec<String>) = (
+            oc.into_iter().map(|(c, _)| c).collect(),
+            nc.into_iter().map(|(c, _)| c).collect(),
+        );
         for code in oc.iter().filter(|c| !nc.contains(c)) {
             self.push(
                 &ERROR_CODE_NO_DELETE,
@@ -586,9 +609,10 @@ impl<'c> Differ<'c> {
         }
     }
 
-    /// Compares the constraint keywords of an input schema.
+    /// Compares the constraint keywords of an input schema as published, with the bounds its
+    /// Rust type implies: `minimum: 0` dropped from an integer lowers its published maximum.
     fn constraints(&mut self, o: &Schema, n: &Schema, path: &str, name: &str, at: Span) {
-        let (oc, nc) = (&o.constraints, &n.constraints);
+        let (oc, nc) = (&o.input_constraints(), &n.input_constraints());
         let mut found: Vec<(bool, String)> = Vec::new();
         for def in &KEYWORDS {
             let key = def.name;
@@ -614,15 +638,15 @@ impl<'c> Differ<'c> {
             };
             // A lower bound tightens when it appears or grows; an upper one when it appears
             // or shrinks.
-            let (was, is) = (was.and_then(Limit::as_f64), is.and_then(Limit::as_f64));
-            let tighter = match (was, is) {
+            let tighter = match (was.and_then(Limit::as_f64), is.and_then(Limit::as_f64)) {
                 (Some(w), Some(i)) if w == i => continue,
                 (None, None) => continue,
                 (None, Some(_)) => true,
                 (Some(_), None) => false,
                 (Some(w), Some(i)) => (i > w) == lower,
             };
-            let show = |v: Option<f64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
+            // As written: a bound near 2^64 has no exact `f64` to print.
+            let show = |v: Option<&Limit>| v.map_or_else(|| "none".to_owned(), Limit::to_string);
             found.push((
                 tighter,
                 format!("`{name}` changed {key} from {} to {}", show(was), show(is)),
@@ -646,6 +670,7 @@ fn kind_name(kind: &Kind) -> &'static str {
         Kind::Integer => "integer",
         Kind::Number => "number",
         Kind::Boolean => "boolean",
+        Kind::Json => "json",
         Kind::Enum(_) => "enum",
         Kind::Array(_) => "array",
         Kind::Object(_) => "object",

@@ -104,6 +104,8 @@ rules! {
     OUTPUT_SAME_KIND = Major, "Clients reading structured content (or parsing the text) find something else.";
     /// A tool no longer lists an error code.
     ERROR_CODE_NO_DELETE = Major, "Clients handling the code lose the contract that it may occur; a code that moved to another name is no longer matched.";
+    /// An error a tool lists no longer names its argument.
+    ERROR_ARGUMENT_NO_DELETE = Major, "Clients that read the error's `argument` to find the one to fix find none.";
     /// A hint now promises less safety.
     HINT_NO_LESS_SAFE = Major, "Clients that auto-approve calls on the old hint would run a riskier tool without asking.";
     /// A tool left a group, or a group was removed.
@@ -128,6 +130,8 @@ rules! {
     OUTPUT_FIELD_ADDED = Minor, "Clients ignore fields they do not know.";
     /// A tool lists a new error code.
     ERROR_CODE_ADDED = Minor, "Clients meet a new code; the error envelope's message and hint still explain it.";
+    /// An error a tool lists now names its argument.
+    ERROR_ARGUMENT_ADDED = Minor, "The error envelope gains `argument`, naming the argument to fix; clients that ignore it are unaffected.";
     /// A parameter accepts more values, or became optional.
     CONSTRAINT_LOOSENED = Minor, "Every value accepted before is still accepted.";
     /// A tool joined a group, or a group was added.

@@ -4,7 +4,7 @@
 //! The build never reads these types. [`crate::manifest`] decodes a manifest keeping a span
 //! on every value, and [`crate::validate`] checks the rules between values; the types here
 //! describe the same format a second time, in the form schemars turns into a schema. So that
-//! the two cannot drift apart unnoticed, `tests/format.rs` feeds manifests to both: every object
+//! the two cannot drift apart unnoticed, the tests (`editor_schema/tests.rs`) feed manifests to both: every object
 //! here must take exactly the keys the decoder reads and require exactly the keys the loader
 //! reports missing, and the naming rules and closed lists of values must give the verdicts
 //! the validator gives.
@@ -44,7 +44,7 @@ use crate::hint::HINT_KEYS;
 /// The title of the schema's root.
 pub(crate) const TITLE: &str = "mcp-contract tools.yaml";
 
-// The naming rules of `validate`, as ECMA-262 patterns. `tests/format.rs` holds each against
+// The naming rules of `validate`, as ECMA-262 patterns. The tests hold each against
 // the validator's own verdict on names at and just past its edges. Each name type also carries
 // a `patternErrorMessage`, a keyword of VS Code's JSON and YAML language services that
 // validators ignore, so that an editor states the rule instead of quoting the pattern.
@@ -67,6 +67,12 @@ const GROUP_NAME: &str = "^[a-z][a-z0-9_-]{0,63}$";
 const HEADER_NAME: &str = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 /// Text that is not blank: the build trims it and refuses what is left empty.
 const NOT_BLANK: &str = "\\S";
+/// The MCP registry's server name.
+const REGISTRY_NAME: &str = "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$";
+/// An absolute `https://` URL.
+const HTTPS_URL: &str = "^https://[^\\s/?#]+[^\\s]*$";
+/// A crate name.
+const CRATE_NAME: &str = "^[A-Za-z][A-Za-z0-9_-]{0,63}$";
 
 /// The JSON Schema (2020-12) of `tools.yaml`, with no `$id`: editors bind it to a file by a
 /// modeline or a setting, never by its address.
@@ -187,7 +193,7 @@ pub(crate) struct Manifest {
     /// The tools, in the order `tools/list` publishes them and the generated trait declares
     /// their methods.
     pub tools: Vec<Tool>,
-    /// The artifact vocabulary (seed 003): kinds beyond the standard `workspace.directory`,
+    /// The artifact vocabulary: kinds beyond the standard `workspace.directory`,
     /// and the `_meta` key the artifact contract is published under.
     pub artifacts: Option<ArtifactSettings>,
     /// Where the composition contract of complete operations is published.
@@ -331,6 +337,35 @@ pub(crate) struct Server {
     /// The `tools/list` cache hint of MCP 2026-07-28: how long, and for whom, a client may
     /// reuse the tool list. No effect on clients of 2025-11-25.
     pub cache: Option<Cache>,
+    /// How the server is published: what the MCP registry's `server.json`, an MCPB bundle's
+    /// `manifest.json` and the client configurations say (written by
+    /// `Builder::distribution`).
+    pub distribution: Option<Distribution>,
+}
+
+/// `distribution:` the server's identity in registries and bundles.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Distribution {
+    /// The MCP registry name, `namespace/name`: `io.github.YOUR-ACCOUNT/NAME` for a GitHub
+    /// namespace, or `com.example/NAME` for a domain you own.
+    #[schemars(pattern(REGISTRY_NAME), length(min = 3, max = 200))]
+    pub registry_name: String,
+    /// One line for people browsing a registry, at most 100 characters.
+    #[schemars(length(min = 1, max = 100))]
+    pub description: NonBlank,
+    /// Who publishes the server.
+    pub author: NonBlank,
+    /// The source repository's `https://` URL.
+    #[schemars(pattern(HTTPS_URL))]
+    pub repository: Option<String>,
+    /// The crate clients install with `cargo install`, which is also its binary's name; the
+    /// server name when left out.
+    #[schemars(pattern(CRATE_NAME))]
+    pub package: Option<String>,
+    /// The `https://` URL of a deployment served over streamable HTTP.
+    #[schemars(pattern(HTTPS_URL))]
+    pub remote: Option<String>,
 }
 
 /// A version: text, or a plain number taken as written.
@@ -437,6 +472,11 @@ pub(crate) struct ErrorDef {
     /// The hint template: what the caller should do next, ideally naming the call that finds
     /// a valid value.
     pub hint: Option<String>,
+    /// `true` when the error concerns one argument of the call: the handler names it (a
+    /// variant of the tool's generated `{Prefix}Argument`), and the error envelope carries it
+    /// as `argument`, as it does for argument errors. A tool that lists the error must take
+    /// arguments; no placeholder may be `{argument}`.
+    pub argument: Option<bool>,
 }
 
 /// One tool of the server. Its hints come from `effect:`, from `hints:`, or from both, and
@@ -659,6 +699,9 @@ pub(crate) enum JsonType {
     Number,
     /// `true` or `false`: `bool` in Rust.
     Boolean,
+    /// Any JSON value, such as a document the server passes on: `serde_json::Value` in Rust.
+    /// Its published schema states no type; it takes no constraints.
+    Json,
     /// A list: `Vec<T>` in Rust. Requires `items`; takes `minItems` and `maxItems`.
     Array,
     /// An object: a generated struct in Rust. Requires `properties`.

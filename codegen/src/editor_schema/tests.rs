@@ -27,6 +27,13 @@ server:
   version: 1.0.0
   instructions: Call ping first.
   cache: {ttl_ms: 1000, scope: public}
+  distribution:
+    registry_name: io.github.demo/demo
+    description: A demo.
+    author: Demo Team
+    repository: https://github.com/demo/demo
+    package: demo-server
+    remote: https://demo.example.com/mcp
 hint_policy: {omit_on_read_only: [idempotent]}
 effects:
   read: {read_only: true, destructive: false, idempotent: true, open_world: false}
@@ -125,6 +132,7 @@ const OBJECTS: &[(&str, &str)] = &[
     ("", "the manifest"),
     ("/server", "`server`"),
     ("/server/cache", "`cache`"),
+    ("/server/distribution", "`distribution`"),
     ("/hint_policy", "`hint_policy`"),
     ("/effects/read", "an effect"),
     ("/errors/not_found", "an error"),
@@ -515,7 +523,7 @@ fn closed_lists_are_the_validators() {
     assert_eq!(
         allowed_strings(&schema, &property["properties"]["format"]),
         formats,
-        "the formats format.rs offers (left) are not those the validator knows (right)"
+        "the formats the editor schema offers (left) are not those the validator knows (right)"
     );
 
     // Without shared types, the declared type names are the JSON types alone.
@@ -530,7 +538,7 @@ fn closed_lists_are_the_validators() {
     assert_eq!(
         allowed_strings(&schema, &property["properties"]["type"]),
         types,
-        "the JSON types format.rs offers (left) are not those the validator knows (right)"
+        "the JSON types the editor schema offers (left) are not those the validator knows (right)"
     );
 }
 

@@ -17,9 +17,21 @@ pub const TABLE_END: &str = "<!-- tools:end -->";
 const TABLE_TEMPLATE: &str = include_str!("../../templates/readme_table.md.j2");
 const REFERENCE_TEMPLATE: &str = include_str!("../../templates/tools.md.j2");
 
-/// The tool table (seed 000's columns) as Markdown.
+/// The tool table as Markdown: name, title, what it does, its hints and groups.
+///
+/// A server with a `distribution` also gets the visible `mcp-name:` line the MCP registry
+/// looks for in a cargo package's README.
 pub(crate) fn readme_table(contract: &Contract) -> String {
-    render(TABLE_TEMPLATE, contract)
+    let table = render(TABLE_TEMPLATE, contract);
+    match &contract.server.distribution {
+        Some(d) => format!(
+            "{table}
+{}
+",
+            crate::emit::distribution::mcp_name_line(d)
+        ),
+        None => table,
+    }
 }
 
 /// The full per-tool reference as Markdown.
@@ -166,7 +178,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         .iter()
         .map(|&i| {
             let e = &c.errors[i];
-            json!({"code": e.code, "message": e.message.source, "hint": e.hint.as_ref().map(|h| h.source.clone())})
+            json!({"code": e.code, "message": e.message.source, "hint": e.hint.as_ref().map(|h| h.source.clone()), "names_argument": e.names_argument})
         })
         .collect();
     json!({
@@ -207,9 +219,14 @@ fn field_rows(c: &Contract, f: &Field, prefix: &str, input: bool, rows: &mut Vec
         f.schema.description.clone().unwrap_or_default()
     };
     let examples: Vec<String> = f.schema.examples.iter().map(|e| format!("`{e}`")).collect();
-    let mut constraints = constraints(match &f.schema.kind {
-        Kind::Named(i) => &c.types[*i].schema.constraints,
-        _ => &f.schema.constraints,
+    let schema = match &f.schema.kind {
+        Kind::Named(i) => &c.types[*i].schema,
+        _ => &f.schema,
+    };
+    let mut constraints = constraints(&if input {
+        schema.input_constraints()
+    } else {
+        schema.constraints.clone()
     });
     if let Some(h) = f.header.as_ref().map(|h| &h.value) {
         // Only 2026-07-28 HTTP clients mirror it; say which header it becomes.
@@ -249,6 +266,7 @@ fn type_name(c: &Contract, s: &Schema) -> String {
         Kind::Integer => "integer".into(),
         Kind::Number => "number".into(),
         Kind::Boolean => "boolean".into(),
+        Kind::Json => "any JSON value".into(),
         Kind::Enum(e) => {
             let values: Vec<String> = e.values.iter().map(|(v, _)| format!("`{v}`")).collect();
             format!("one of {}", values.join(", "))

@@ -6,7 +6,9 @@
 //! - [`rust`]: the Rust module the server includes (types, the handler trait, registration).
 //! - [`docs`]: the README table and the tool reference, from minijinja templates.
 //! - [`fixtures`]: the contract test's literal expectations, taken from the model.
+//! - [`distribution`]: the registry, bundle and client files that publish a server.
 
+pub(crate) mod distribution;
 pub(crate) mod docs;
 pub(crate) mod fixtures;
 pub(crate) mod rust;

@@ -44,11 +44,13 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
                 .require(de, "message")
                 .and_then(|n| de.string(n, "`message`"));
             let hint = f.get("hint").and_then(|n| de.string(n, "`hint`"));
+            let argument = f.get("argument").and_then(|n| de.bool(n, "`argument`"));
             f.finish(de);
             manifest.errors.push(ErrorDef {
                 code,
                 message,
                 hint,
+                argument,
             });
         }
     }
@@ -136,6 +138,7 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         c.finish(de);
         Some(Cache { ttl_ms, scope })
     });
+    let distribution = f.get("distribution").and_then(|n| distribution(n, de));
     f.finish(de);
     Some(Server {
         name,
@@ -143,7 +146,30 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         version,
         instructions,
         cache,
+        distribution,
     })
+}
+
+fn distribution(node: &Node, de: &mut Decoder<'_>) -> Option<Distribution> {
+    let mut f = de.fields(node, "`distribution`")?;
+    let mut text = |f: &mut Fields<'_>, key: &'static str, required: bool| {
+        let node = if required {
+            f.require(de, key)
+        } else {
+            f.get(key)
+        };
+        node.and_then(|n| de.string(n, &format!("`{key}`")))
+    };
+    let d = Distribution {
+        registry_name: text(&mut f, "registry_name", true),
+        description: text(&mut f, "description", true),
+        author: text(&mut f, "author", true),
+        repository: text(&mut f, "repository", false),
+        package: text(&mut f, "package", false),
+        remote: text(&mut f, "remote", false),
+    };
+    f.finish(de);
+    Some(d)
 }
 
 fn hint_policy(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<HintPolicy>> {

@@ -134,6 +134,26 @@ pub(crate) struct Server {
     pub instructions: Option<Spanned<String>>,
     /// The 2026-07-28 `tools/list` cache hint.
     pub cache: Option<Cache>,
+    /// How the server is published: the registry, bundle and client files.
+    pub distribution: Option<Distribution>,
+}
+
+/// `distribution:` what the MCP registry's `server.json`, the MCPB bundle manifest and the
+/// client configurations say about the server.
+#[derive(Debug)]
+pub(crate) struct Distribution {
+    /// The registry name, `namespace/name` (`io.github.owner/server`).
+    pub registry_name: Option<Spanned<String>>,
+    /// One line for people browsing a registry, at most 100 characters.
+    pub description: Option<Spanned<String>>,
+    /// Who publishes it.
+    pub author: Option<Spanned<String>>,
+    /// The source repository's URL.
+    pub repository: Option<Spanned<String>>,
+    /// The crate clients install, and its binary's name; the server name by default.
+    pub package: Option<Spanned<String>>,
+    /// The URL of a deployment served over streamable HTTP.
+    pub remote: Option<Spanned<String>>,
 }
 
 /// `cache: {ttl_ms, scope}`.
@@ -197,6 +217,8 @@ pub(crate) struct ErrorDef {
     pub message: Option<Spanned<String>>,
     /// What the caller should do next, ideally naming the call that finds a valid value.
     pub hint: Option<Spanned<String>>,
+    /// `argument: true`: the error concerns one argument of the call, which the handler names.
+    pub argument: Option<Spanned<bool>>,
 }
 
 /// A shared type.
@@ -293,7 +315,7 @@ impl Literal {
                 _ => Vec::new(),
             };
             for (name, child) in children {
-                let pointer = format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
+                let pointer = format!("{at}/{}", mcp_contract_spec::pointer::escape(&name));
                 parts.push((pointer.clone(), child.span));
                 walk(child, &pointer, parts);
             }

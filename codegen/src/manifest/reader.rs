@@ -78,8 +78,7 @@ impl Decoder<'_> {
         what: &str,
     ) -> Option<Spanned<serde_json::Number>> {
         match node.kind {
-            NodeKind::Int(i, _) => Some(Spanned::new(i.into(), node.span)),
-            NodeKind::Float(f, _) => match serde_json::Number::from_f64(f) {
+            NodeKind::Int(..) | NodeKind::Float(..) => match node.number() {
                 Some(n) => Some(Spanned::new(n, node.span)),
                 None => {
                     self.mismatch(node, "a finite number", what);

@@ -1,10 +1,11 @@
-//! Which Rust integer an `integer` schema becomes, and whether a value fits it: decided once
-//! here, for the validator (a default must fit) and the Rust emitter (the field's type).
+//! Which Rust type a number schema becomes, what that type holds, and whether a value fits it:
+//! decided once here, for the validator (a default, an example and a bound must fit), the Rust
+//! emitter (the field's type) and the published input schema (the bounds no manifest wrote).
 
 use serde_json::{Number, Value};
 
-use super::{Contract, Kind, Schema};
-use crate::keyword::Keyword;
+use super::{Constraints, Contract, Kind, Schema};
+use crate::keyword::{Keyword, Limit};
 
 /// The Rust type of an `integer`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +22,30 @@ impl RustInteger {
         match self {
             RustInteger::U64 => "u64",
             RustInteger::I64 => "i64",
+        }
+    }
+
+    /// The values the type holds.
+    pub(crate) fn range(self) -> std::ops::RangeInclusive<i128> {
+        match self {
+            RustInteger::U64 => 0..=i128::from(u64::MAX),
+            RustInteger::I64 => i128::from(i64::MIN)..=i128::from(i64::MAX),
+        }
+    }
+
+    /// The smallest value the type holds.
+    pub(crate) fn min(self) -> Number {
+        match self {
+            RustInteger::U64 => Number::from(u64::MIN),
+            RustInteger::I64 => Number::from(i64::MIN),
+        }
+    }
+
+    /// The largest value the type holds.
+    pub(crate) fn max(self) -> Number {
+        match self {
+            RustInteger::U64 => Number::from(u64::MAX),
+            RustInteger::I64 => Number::from(i64::MAX),
         }
     }
 
@@ -59,6 +84,32 @@ impl Schema {
         } else {
             RustInteger::I64
         })
+    }
+}
+
+impl Schema {
+    /// The constraints this schema publishes as an input: those written, and for a number
+    /// whose manifest gives no `minimum` or `maximum` the bound of the Rust type the handler
+    /// receives it as (`u64`, `i64` or `f64`), so the published schema never admits a value
+    /// the handler cannot receive. An output's handler sets the value in that type, so an
+    /// output publishes only what is written.
+    pub(crate) fn input_constraints(&self) -> Constraints {
+        let (min, max) = match (&self.kind, self.rust_integer()) {
+            (_, Some(ty)) => (ty.min(), ty.max()),
+            (Kind::Number, None) => {
+                match (Number::from_f64(f64::MIN), Number::from_f64(f64::MAX)) {
+                    (Some(min), Some(max)) => (min, max),
+                    _ => return self.constraints.clone(),
+                }
+            }
+            _ => return self.constraints.clone(),
+        };
+        // `minimum` and `maximum` are the only constraints a number takes, in this order.
+        let out = [(Keyword::Minimum, min), (Keyword::Maximum, max)].map(|(keyword, implied)| {
+            let written = self.constraints.get(keyword).cloned();
+            (keyword, written.unwrap_or(Limit::Number(implied)))
+        });
+        Constraints(out.into())
     }
 }
 

@@ -2,7 +2,8 @@
 //! examples and defaults are checked against, so both read one form. (Artifact pointers
 //! resolve on the model itself, through `validate::planning::SchemaRef`.)
 //!
-//! Schemas are strict on input (`additionalProperties: false` on every object), carry a
+//! Schemas are strict on input (`additionalProperties: false` on every object, and every
+//! number bounded by what its Rust type holds: `Schema::input_constraints`), carry a
 //! description and examples on every property, keep manifest order, inline shared types
 //! (several clients do not resolve `$ref`), and never contain a `default` keyword: a default
 //! is stated in the description and applied by the generated code.
@@ -15,10 +16,15 @@ use super::*;
 /// Which side of a call a schema describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Side {
-    /// Arguments: objects refuse unknown properties.
+    /// Arguments: objects refuse unknown properties, and numbers are bounded by their Rust
+    /// types.
     Input,
     /// Results: objects stay open, so adding a field later does not break a validating client.
     Output,
+    /// An example or default: an argument, with only the constraints written; whether its
+    /// numbers fit their Rust types is checked on its own (`Contract::integer_out_of_range`),
+    /// for a message that names the type.
+    Value,
 }
 
 impl Contract {
@@ -47,7 +53,7 @@ impl Contract {
     /// A standalone schema for one value, as an argument: what examples and defaults are
     /// checked against.
     pub(crate) fn value_schema(&self, schema: &Schema) -> Value {
-        node(self, schema, Side::Input, None)
+        node(self, schema, Side::Value, None)
     }
 }
 
@@ -68,7 +74,7 @@ fn object_schema(contract: &Contract, fields: &[Field], side: Side) -> Value {
     if !required.is_empty() {
         o.insert("required".into(), required.into());
     }
-    if side == Side::Input {
+    if side != Side::Output {
         o.insert("additionalProperties".into(), false.into());
     }
     o.into()
@@ -76,7 +82,7 @@ fn object_schema(contract: &Contract, fields: &[Field], side: Side) -> Value {
 
 fn property(contract: &Contract, field: &Field, side: Side) -> Value {
     let description = match side {
-        Side::Input => field.published_description(),
+        Side::Input | Side::Value => field.published_description(),
         Side::Output => field.schema.description.clone().unwrap_or_default(),
     };
     let mut p = node(contract, &field.schema, side, Some(description));
@@ -107,6 +113,8 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
         Kind::Integer => type_only("integer"),
         Kind::Number => type_only("number"),
         Kind::Boolean => type_only("boolean"),
+        // Any JSON value: the honest schema states no type at all.
+        Kind::Json => Map::new(),
         Kind::Enum(e) => {
             let mut o = type_only("string");
             o.insert(
@@ -133,7 +141,11 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
     {
         o.insert("description".into(), d.into());
     }
-    for (keyword, value) in &schema.constraints.0 {
+    let constraints = match side {
+        Side::Input => schema.input_constraints(),
+        Side::Output | Side::Value => schema.constraints.clone(),
+    };
+    for (keyword, value) in &constraints.0 {
         o.insert(keyword.name().into(), value.to_json());
     }
     if !schema.examples.is_empty() {

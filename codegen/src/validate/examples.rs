@@ -36,6 +36,7 @@ impl Validator<'_> {
             return; // a broken pattern is reported where it is written
         };
         let value = &pending.literal.value;
+        let what = pending.what;
         let mut first = None;
         let problems: Vec<String> = validator
             .iter_errors(value)
@@ -54,35 +55,41 @@ impl Validator<'_> {
             self.error(
                 &codes::INVALID_EXAMPLE,
                 format!(
-                    "this {} does not match its own schema: {}",
-                    pending.what,
+                    "this {what} does not match its own schema: {}",
                     problems.join("; ")
                 ),
                 span,
                 format!(
-                    "change the {} so it satisfies the type and constraints declared beside it",
-                    pending.what
+                    "change the {what} so it satisfies the type and constraints declared beside it"
                 ),
             );
-        } else if pending.what == "default"
-            && let Some((at, ty)) = contract.integer_out_of_range(&pending.schema, value, "")
-        {
+        } else if let Some((at, ty)) = contract.integer_out_of_range(&pending.schema, value, "") {
+            // A value a call could copy, or the handler receive, must fit its Rust type.
             let place = if at.is_empty() {
                 String::new()
             } else {
                 format!(" at `{at}`")
             };
+            let code = if what == "default" {
+                &codes::DEFAULT_OUT_OF_RANGE
+            } else {
+                &codes::INVALID_EXAMPLE
+            };
             self.error(
-                &codes::DEFAULT_OUT_OF_RANGE,
+                code,
                 format!(
-                    "this default holds an integer{place} that the generated `{}` cannot",
+                    "this {what} holds an integer{place} that the generated `{}` cannot",
                     ty.name()
                 ),
                 pending.literal.span_at(&at),
                 if ty == RustInteger::U64 {
-                    "the handler receives the default as a `u64`: keep it at most 18446744073709551615"
+                    format!(
+                        "the handler receives the {what} as a `u64`: keep it at most 18446744073709551615"
+                    )
                 } else {
-                    "the handler receives the default as an `i64`: keep it from -9223372036854775808 to 9223372036854775807, or add `minimum: 0` for a `u64`"
+                    format!(
+                        "the handler receives the {what} as an `i64`: keep it from -9223372036854775808 to 9223372036854775807, or add `minimum: 0` for a `u64`"
+                    )
                 },
             );
         }

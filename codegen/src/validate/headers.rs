@@ -121,6 +121,12 @@ impl Validator<'_> {
                 span,
                 "headers carry strings, integers and booleans only; use `type: integer` or drop `header:`",
             ),
+            Kind::Json => self.error(
+                &codes::HEADER_TYPE,
+                format!("the header `{name}` is on a `json` value, whose type is not fixed"),
+                span,
+                "headers carry strings, integers and booleans only",
+            ),
             Kind::Array(_) | Kind::Object(_) | Kind::Named(_) => self.error(
                 &codes::HEADER_TYPE,
                 format!("the header `{name}` is on a value with structure"),

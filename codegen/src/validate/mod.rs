@@ -3,9 +3,9 @@
 //! [`validate`] walks the decoded manifest, records a diagnostic for each broken rule and
 //! builds the [`Contract`] from whatever is sound, so one build reports every problem. Each
 //! module holds one concept and reads only what the steps before it built: the server, the
-//! hints, the vocabulary and the shared types first, then the tools, then what refers
-//! across tools (planning, groups, headers), then resources, and last the examples, which
-//! need every shared type.
+//! hints, the vocabulary and the shared types first, then the tools (each tool's headers as
+//! it is built), then what refers across tools (planning, groups), then resources, and last
+//! the examples, which need every shared type.
 
 use std::collections::HashMap;
 

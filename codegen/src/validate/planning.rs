@@ -1,4 +1,4 @@
-//! Planning metadata (seed 003): the artifact contract and complete operations, checked once
+//! Planning metadata: the artifact contract and complete operations, checked once
 //! every tool is built, since they refer to each other; tools' groups are filled in here too.
 //!
 //! The rules come from `mcp_contract_spec::planning`, which the runtime's
@@ -458,6 +458,7 @@ impl SchemaNode for SchemaRef<'_> {
                 Kind::Integer => "integer",
                 Kind::Number => "number",
                 Kind::Boolean => "boolean",
+                Kind::Json => "json",
                 Kind::Array(_) => "array",
                 // Left by `resolved` as `Fields`, or as the shared type's own schema.
                 Kind::Object(_) | Kind::Named(_) => "object",

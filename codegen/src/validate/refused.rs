@@ -70,7 +70,12 @@ impl Refused {
                         .iter()
                         .any(|f| self.schema_within(types, &f.schema, seen))
             }
-            Kind::String | Kind::Integer | Kind::Number | Kind::Boolean | Kind::Enum(_) => false,
+            Kind::String
+            | Kind::Integer
+            | Kind::Number
+            | Kind::Boolean
+            | Kind::Json
+            | Kind::Enum(_) => false,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Resources (seed 001): a fixed URI or a level-1 URI template, each with a typed handler.
+//! Resources: a fixed URI or a level-1 URI template, each with a typed handler.
 
 use std::collections::HashMap;
 

@@ -16,7 +16,9 @@ use crate::model::*;
 use crate::source::{Keyed, Span, Spanned};
 
 /// The JSON types a `type:` may name besides the shared types.
-const JSON_TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+const JSON_TYPES: [&str; 7] = [
+    "string", "integer", "number", "boolean", "json", "array", "object",
+];
 
 /// Where a schema sits, which decides what it must carry.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -231,6 +233,7 @@ impl Validator<'_> {
             examples: s.examples.iter().map(|e| e.value.clone()).collect(),
             constraints: constraints(s),
         };
+        self.bounds_fit(s, &schema);
         for e in &s.examples {
             self.examples.push(PendingExample {
                 schema: schema.clone(),
@@ -303,6 +306,53 @@ impl Validator<'_> {
         }
     }
 
+    /// An integer's bounds lie within its Rust type: the published schema states them, and a
+    /// value past the type's own bound would pass the check and never reach the handler.
+    fn bounds_fit(&mut self, s: &raw::Schema, schema: &Schema) {
+        let Some(ty) = schema.rust_integer() else {
+            return;
+        };
+        for keyword in [Keyword::Minimum, Keyword::Maximum] {
+            let Some(Spanned {
+                value: Limit::Number(n),
+                span,
+            }) = s.constraint(keyword)
+            else {
+                continue;
+            };
+            // An integer as written, exactly: YAML reads one beyond 64 bits as the nearest
+            // float, and −2^63 − 1 rounds to −2^63, which the type holds.
+            let written = self.text.get(span.start..span.end).unwrap_or_default();
+            let (min, max) = (ty.min(), ty.max());
+            let fits = match written.parse::<i128>() {
+                Ok(whole) => ty.range().contains(&whole),
+                Err(_) => ty.fits(n),
+            };
+            if fits {
+                continue;
+            }
+            let name = keyword.name();
+            let help = match ty {
+                RustInteger::U64 => format!(
+                    "the handler receives it as a `u64`, which holds {min} to {max}: keep `{name}` within that, or remove it and the published schema states `u64`'s own"
+                ),
+                RustInteger::I64 => format!(
+                    "the handler receives it as an `i64`, which holds {min} to {max}: keep `{name}` within that, or remove it and the published schema states `i64`'s own; with `minimum: 0` it is a `u64`"
+                ),
+            };
+            // As written: `1e20` is how JSON would print `100000000000000000000`.
+            self.error(
+                &codes::BOUND_OUT_OF_RANGE,
+                format!(
+                    "`{name}: {written}` lies beyond what the generated `{}` holds",
+                    ty.name()
+                ),
+                *span,
+                help,
+            );
+        }
+    }
+
     /// A pattern compiles, and a format is one JSON Schema defines.
     fn pattern_and_format(&mut self, s: &raw::Schema) {
         if let Some(Spanned {
@@ -356,6 +406,7 @@ impl Validator<'_> {
             "integer" => Kind::Integer,
             "number" => Kind::Number,
             "boolean" => Kind::Boolean,
+            "json" => Kind::Json,
             "array" => {
                 let Some(items) = &s.items else {
                     self.error(

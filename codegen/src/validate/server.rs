@@ -3,7 +3,7 @@
 use super::Validator;
 use crate::diagnostic::codes;
 use crate::manifest as raw;
-use crate::model::{CacheHint, ServerInfo};
+use crate::model::{CacheHint, DistributionDef, ServerInfo};
 
 impl Validator<'_> {
     /// The server's identity and cache hint.
@@ -14,6 +14,7 @@ impl Validator<'_> {
             version: None,
             instructions: None,
             cache: None,
+            distribution: None,
         };
         let Some(s) = server else { return info };
         if let Some(name) = &s.name {
@@ -47,6 +48,109 @@ impl Validator<'_> {
                 ),
             }
         }
+        info.distribution = s
+            .distribution
+            .as_ref()
+            .and_then(|d| self.distribution(d, &info.name));
         info
     }
+
+    /// The registry and bundle identity; `None` when a required part is missing (already
+    /// reported by the decoder).
+    fn distribution(&mut self, d: &raw::Distribution, server: &str) -> Option<DistributionDef> {
+        if let Some(name) = &d.registry_name
+            && !is_registry_name(&name.value)
+        {
+            self.report(
+                &codes::BAD_REGISTRY_NAME,
+                format!("`{}` is not a registry name", name.value),
+                name.span,
+            );
+        }
+        if let Some(text) = &d.description {
+            let chars = text.value.chars().count();
+            if text.value.trim().is_empty() {
+                self.error(
+                    &codes::EMPTY_TEXT,
+                    "the distribution description is empty",
+                    text.span,
+                    "say in one line what the server is for",
+                );
+            } else if chars > 100 {
+                self.report(
+                    &codes::REGISTRY_DESCRIPTION_LENGTH,
+                    format!("the distribution description has {chars} characters; the registry takes at most 100"),
+                    text.span,
+                );
+            }
+        }
+        if let Some(author) = d.author.as_ref().filter(|a| a.value.trim().is_empty()) {
+            self.error(
+                &codes::EMPTY_TEXT,
+                "the distribution author is empty",
+                author.span,
+                "name who publishes the server",
+            );
+        }
+        for url in [&d.repository, &d.remote].into_iter().flatten() {
+            if !is_https_url(&url.value) {
+                self.report(
+                    &codes::BAD_DISTRIBUTION_URL,
+                    format!("`{}` is not an https URL", url.value),
+                    url.span,
+                );
+            }
+        }
+        if let Some(package) = d.package.as_ref().filter(|p| !is_crate_name(&p.value)) {
+            self.report(
+                &codes::BAD_PACKAGE_NAME,
+                format!("`{}` is not a crate name", package.value),
+                package.span,
+            );
+        }
+        Some(DistributionDef {
+            registry_name: d.registry_name.as_ref()?.value.clone(),
+            description: d.description.as_ref()?.value.clone(),
+            author: d.author.as_ref()?.value.clone(),
+            repository: d.repository.as_ref().map(|r| r.value.clone()),
+            package: d
+                .package
+                .as_ref()
+                .map_or_else(|| server.to_owned(), |p| p.value.clone()),
+            remote: d.remote.as_ref().map(|r| r.value.clone()),
+        })
+    }
+}
+
+/// The MCP registry's `namespace/name`: `^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`, 3 to 200 long.
+fn is_registry_name(name: &str) -> bool {
+    let Some((namespace, rest)) = name.split_once('/') else {
+        return false;
+    };
+    (3..=200).contains(&name.len())
+        && !namespace.is_empty()
+        && !rest.is_empty()
+        && namespace
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.".contains(&b))
+        && rest
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b))
+}
+
+/// An absolute `https://` URL with a host.
+fn is_https_url(url: &str) -> bool {
+    url.strip_prefix("https://")
+        .and_then(|rest| rest.split(['/', '?', '#']).next())
+        .is_some_and(|host| !host.is_empty() && !host.contains(char::is_whitespace))
+        && !url.contains(char::is_whitespace)
+}
+
+/// A crate name cargo accepts for a new package, which is also its binary's name.
+fn is_crate_name(name: &str) -> bool {
+    name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }

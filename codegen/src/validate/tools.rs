@@ -38,11 +38,15 @@ impl Validator<'_> {
             self.title_is_free(tool, &mut titles);
             if let Some(t) = self.tool(tool, cx, contract) {
                 let span = tool.name.as_ref().map_or(tool.span, |n| n.span);
+                let arguments = (!t.arguments.is_empty()).then(|| (t.argument_type(), "argument"));
                 for (ty, what) in [
                     (t.args_type(), "arguments"),
                     (t.output_type(), "output"),
                     (t.error_type(), "error"),
-                ] {
+                ]
+                .into_iter()
+                .chain(arguments)
+                {
                     // The three share the tool's PascalCase name: one clash is one fault.
                     if !self.claim_type(ty, span, what) {
                         break;
@@ -147,6 +151,7 @@ impl Validator<'_> {
         );
         let output = self.output(t, &type_prefix, cx.scope);
         let errors = self.tool_errors(t, contract);
+        let arguments = self.arguments(t, &errors, &parameters, cx.manifest);
         let meta = self.tool_meta(t);
         Some(ToolDef {
             name: name.value.clone(),
@@ -160,6 +165,7 @@ impl Validator<'_> {
             parameters,
             output,
             errors,
+            arguments,
             meta,
             artifacts: None,
             encapsulates: Vec::new(),
@@ -264,6 +270,71 @@ impl Validator<'_> {
             }
         }
         errors
+    }
+
+    /// The variants of the tool's `{Prefix}Argument`, one per parameter, when an error it
+    /// declares names its argument; a tool without parameters has none to name.
+    fn arguments(
+        &mut self,
+        t: &raw::Tool,
+        errors: &[usize],
+        parameters: &[Field],
+        manifest: &Manifest,
+    ) -> Vec<(String, String)> {
+        let naming: Vec<usize> = errors
+            .iter()
+            .copied()
+            .filter(|&i| {
+                manifest.errors[i]
+                    .argument
+                    .as_ref()
+                    .is_some_and(|a| a.value)
+            })
+            .collect();
+        if naming.is_empty() {
+            return Vec::new();
+        }
+        if t.parameters.is_empty() {
+            for i in naming {
+                let code = &manifest.errors[i].code.value;
+                let listed = t.errors.iter().find(|c| &c.value == code);
+                let (Some(listed), Some(argument)) = (listed, &manifest.errors[i].argument) else {
+                    continue;
+                };
+                self.diags.push(
+                    Diagnostic::new(
+                        &codes::ARGUMENT_WITHOUT_PARAMETERS,
+                        format!(
+                            "`{code}` names the argument it concerns, but `{}` takes no arguments",
+                            t.name.as_ref().map_or("the tool", |n| n.value.as_str())
+                        ),
+                        listed.span,
+                    )
+                    .related(argument.span, "the error names its argument here"),
+                );
+            }
+            return Vec::new();
+        }
+        let mut variants = NameTable::default();
+        let mut out = Vec::new();
+        for p in parameters {
+            let variant = ident::pascal(&p.name);
+            if let Err(earlier) = variants.claim(&variant, p.span) {
+                self.collision(
+                    format!(
+                        "`{}` becomes the variant `{variant}` of `{}Argument`, which another parameter already has",
+                        p.name,
+                        ident::type_prefix(t.name.as_ref().map_or("", |n| n.value.as_str()))
+                    ),
+                    p.span,
+                    Some((earlier, "this parameter has the same variant")),
+                    "rename one of the parameters so their PascalCase forms differ",
+                );
+                continue;
+            }
+            out.push((p.name.clone(), variant));
+        }
+        out
     }
 
     /// The static `_meta` entries whose keys are valid.

@@ -8,7 +8,7 @@ use super::names::{NameTable, Referent, is_snake};
 use crate::diagnostic::codes;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
-use crate::model::{Contract, ErrorDef, SentenceDef, Template, TemplatePart};
+use crate::model::{ARGUMENT_FIELD, Contract, ErrorDef, SentenceDef, Template, TemplatePart};
 use crate::source::{Span, Spanned};
 
 impl Validator<'_> {
@@ -102,6 +102,7 @@ impl Validator<'_> {
                     "say what went wrong",
                 );
             }
+            let names_argument = self.names_argument(e, &fields);
             out.push(ErrorDef {
                 code: code.value.clone(),
                 variant,
@@ -111,9 +112,35 @@ impl Validator<'_> {
                 }),
                 hint,
                 fields,
+                names_argument,
             });
         }
         out
+    }
+
+    /// Whether the error names its argument: `argument: true`, whose generated field
+    /// `argument` no placeholder may also be.
+    fn names_argument(&mut self, e: &raw::ErrorDef, fields: &[String]) -> bool {
+        let Some(argument) = e.argument.as_ref().filter(|a| a.value) else {
+            return false;
+        };
+        if fields.iter().any(|f| f == ARGUMENT_FIELD) {
+            let placeholder = format!("{{{ARGUMENT_FIELD}}}");
+            let text = [&e.message, &e.hint]
+                .into_iter()
+                .flatten()
+                .find(|t| t.value.contains(&placeholder));
+            let at = text.map_or(argument.span, |t| self.written(t, &placeholder));
+            self.collision(
+                format!(
+                    "`{placeholder}` becomes the field `{ARGUMENT_FIELD}`, which `argument: true` gives the variant for the argument it names"
+                ),
+                at,
+                Some((argument.span, "this adds the field `argument`")),
+                "rename the placeholder, such as `{name}`",
+            );
+        }
+        true
     }
 
     /// Warns about each error code no tool lists.

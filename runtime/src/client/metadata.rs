@@ -1,5 +1,5 @@
 //! Reading planning metadata from any server's `tools/list`: the artifact contract and the
-//! composition contract of seed 003, published as versioned `_meta` entries.
+//! composition contract, published as versioned `_meta` entries.
 //!
 //! A planner uses them to chain tools (one tool materializes a `workspace.directory`, another
 //! consumes it) and to prefer a complete operation over the primitives it wraps. They are

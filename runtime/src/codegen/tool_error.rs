@@ -22,6 +22,20 @@
 ///
 /// A contract without error codes has no vocabulary to narrow, and its tools' enums have no
 /// values: `tool_error!(ReadFileError)` implements only `ToolError`, `Display` and `Error`.
+///
+/// A tool that declares an error naming its argument (`argument: true` in the manifest) holds
+/// it in that variant's extra field, marked `[argument]`, as a value of the tool's argument
+/// enum, which has `fn name(self) -> &'static str`. The vocabulary holds no argument, so its
+/// codes narrow with the argument they concern, `TryFrom<(Vocabulary, Argument)>` (codes
+/// that name none ignore it), and widen without it. Every variant is written with braces,
+/// which a unit variant takes too (`Busy {}`):
+///
+/// ```text
+/// ::mcp_contract::codegen::tool_error!(MovePathError narrows ContractError naming MovePathArgument {
+///     NotFound { path } [argument],
+///     Busy {},
+/// });
+/// ```
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __codegen_tool_error {
@@ -45,22 +59,7 @@ macro_rules! __codegen_tool_error {
     ($tool:ident narrows $vocabulary:ident {
         $($variant:ident $({ $($field:ident),* })?),* $(,)?
     }) => {
-        /// Each code is rendered as the contract's vocabulary renders it.
-        impl $crate::ToolError for $tool {
-            fn code(&self) -> &'static str {
-                $crate::ToolError::code(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-
-            fn message(&self) -> ::std::string::String {
-                $crate::ToolError::message(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-
-            fn hint(&self) -> ::core::option::Option<::std::string::String> {
-                $crate::ToolError::hint(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
-            }
-        }
-
-        $crate::__codegen_tool_error!(@display $tool);
+        $crate::__codegen_tool_error!(@rendered $tool by $vocabulary {});
 
         impl ::core::convert::TryFrom<$vocabulary> for $tool {
             type Error = $vocabulary;
@@ -77,13 +76,83 @@ macro_rules! __codegen_tool_error {
             }
         }
 
-        impl ::core::convert::From<$tool> for $vocabulary {
-            fn from(error: $tool) -> Self {
+        $crate::__codegen_tool_error!(@widen $tool into $vocabulary {
+            $($variant { $($($field),*)? }),*
+        });
+    };
+    ($tool:ident narrows $vocabulary:ident naming $argument:ident {
+        $($variant:ident { $($field:ident),* } $([$named:ident])?),* $(,)?
+    }) => {
+        $crate::__codegen_tool_error!(@rendered $tool by $vocabulary {
+            fn argument(&self) -> ::core::option::Option<&'static str> {
+                match self {
+                    $(Self::$variant { $($named,)? .. } => {
+                        $crate::__codegen_tool_error!(@name $($named)?)
+                    })*
+                }
+            }
+        });
+
+        impl ::core::convert::TryFrom<($vocabulary, $argument)> for $tool {
+            type Error = $vocabulary;
+
+            fn try_from(
+                (error, concerned): ($vocabulary, $argument),
+            ) -> ::core::result::Result<Self, $vocabulary> {
+                // Unused when no code the tool declares names its argument.
+                let _ = concerned;
                 match error {
-                    $($tool::$variant $({ $($field),* })? => Self::$variant $({ $($field),* })?,)*
+                    $($vocabulary::$variant { $($field),* } => {
+                        ::core::result::Result::Ok(Self::$variant { $($named: concerned,)? $($field),* })
+                    })*
+                    // Unreachable when the tool declares every code.
+                    #[allow(unreachable_patterns)]
+                    other => ::core::result::Result::Err(other),
                 }
             }
         }
+
+        $crate::__codegen_tool_error!(@widen $tool into $vocabulary {
+            $($variant { $($field),* }),*
+        });
+    };
+    // `ToolError` rendered by the vocabulary, with any further methods, and `Display`, `Error`.
+    (@rendered $tool:ident by $vocabulary:ident { $($more:item)* }) => {
+        /// Each code is rendered as the contract's vocabulary renders it.
+        impl $crate::ToolError for $tool {
+            fn code(&self) -> &'static str {
+                $crate::ToolError::code(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+
+            fn message(&self) -> ::std::string::String {
+                $crate::ToolError::message(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+
+            fn hint(&self) -> ::core::option::Option<::std::string::String> {
+                $crate::ToolError::hint(&<$vocabulary>::from(::core::clone::Clone::clone(self)))
+            }
+
+            $($more)*
+        }
+
+        $crate::__codegen_tool_error!(@display $tool);
+    };
+    // `From<Tool> for Vocabulary`, each variant braced (a unit variant takes `{}` too), any
+    // argument left behind.
+    (@widen $tool:ident into $vocabulary:ident { $($variant:ident { $($field:ident),* }),* }) => {
+        impl ::core::convert::From<$tool> for $vocabulary {
+            fn from(error: $tool) -> Self {
+                match error {
+                    $($tool::$variant { $($field,)* .. } => Self::$variant { $($field),* },)*
+                }
+            }
+        }
+    };
+    (@name $named:ident) => {
+        ::core::option::Option::Some($named.name())
+    };
+    (@name) => {
+        ::core::option::Option::None
     };
     (@display $tool:ident) => {
         impl ::core::fmt::Display for $tool {
@@ -142,6 +211,34 @@ mod tests {
         Busy,
     });
 
+    /// A tool's arguments, as generated for one whose errors name them.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Argument {
+        From,
+        To,
+    }
+
+    impl Argument {
+        fn name(self) -> &'static str {
+            match self {
+                Self::From => "from",
+                Self::To => "to",
+            }
+        }
+    }
+
+    /// A tool whose `not_found` names its argument.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    enum Naming {
+        NotFound { argument: Argument, path: String },
+        Busy,
+    }
+
+    crate::__codegen_tool_error!(Naming narrows Vocabulary naming Argument {
+        NotFound { path } [argument],
+        Busy {},
+    });
+
     /// A tool of a contract without codes.
     #[derive(Debug, Clone, PartialEq, Eq)]
     enum Nothing {}
@@ -172,6 +269,41 @@ mod tests {
         assert_eq!(
             Vocabulary::from(Declared::NotFound { path: "a".into() }),
             found
+        );
+    }
+
+    #[test]
+    fn an_error_that_names_its_argument_renders_it_and_narrows_with_it() {
+        let found = Vocabulary::NotFound { path: "a".into() };
+        let narrowed = Naming::try_from((found.clone(), Argument::To));
+        assert_eq!(
+            narrowed,
+            Ok(Naming::NotFound {
+                argument: Argument::To,
+                path: "a".into()
+            })
+        );
+        let error = narrowed.expect("narrowed");
+        assert_eq!(error.argument(), Some("to"));
+        assert_eq!(error.code(), "not_found");
+        assert_eq!(error.message(), "Nothing at `a`.");
+        assert_eq!(Vocabulary::from(error), found);
+        // A code that names no argument ignores it; one the tool does not declare comes back.
+        let busy = Naming::try_from((Vocabulary::Busy, Argument::From));
+        assert_eq!(busy.as_ref().map(ToolError::argument), Ok(None));
+        assert_eq!(
+            Naming::try_from((Vocabulary::Gone, Argument::From)),
+            Err(Vocabulary::Gone)
+        );
+        // The envelope carries it as argument errors do.
+        let result = crate::call::failure(&Naming::NotFound {
+            argument: Argument::From,
+            path: "b".into(),
+        });
+        let envelope = result.structured_content.expect("the envelope");
+        assert_eq!(
+            envelope["errors"],
+            serde_json::json!([{"code": "not_found", "message": "Nothing at `b`.", "argument": "from"}])
         );
     }
 

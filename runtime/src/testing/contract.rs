@@ -14,7 +14,7 @@ use crate::Server;
 use crate::client::metadata;
 use crate::codegen::{ContractSpec, Dispatch, Published, ToolFixture};
 
-/// Runs the contract test of seed 000 and seed 001 against `server`, in process, on both
+/// Runs the contract test against `server`, in process, on both
 /// revisions, and panics with every broken rule listed.
 ///
 /// For each revision it checks, against `fixtures` (the generated `FIXTURES`): the exact tool

@@ -60,7 +60,7 @@ mod tests {
         for revision in Revision::ALL {
             let listed = |uri: &str| {
                 let mut listed = json!({"resources": [{"name": "notes", "uri": uri}]});
-                if revision == Revision::V2026_07_28 {
+                if revision.has_cache_hints() {
                     listed["resultType"] = json!("complete");
                     listed["ttlMs"] = json!(0);
                     listed["cacheScope"] = json!("private");

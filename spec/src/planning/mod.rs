@@ -1,4 +1,4 @@
-//! The planning metadata of seed 003: the artifact contract (what a tool produces and
+//! The planning metadata: the artifact contract (what a tool produces and
 //! consumes) and the composition contract (a complete operation and the tools it wraps),
 //! published as versioned `_meta` entries of each tool.
 //!

@@ -16,7 +16,14 @@ pub(super) fn vocabulary(c: &Contract) -> TokenStream {
         c.source_name
     );
     // The vocabulary is there to be used; a server that never names it is not at fault.
-    let item = enum_item("ContractError", &summary, &all, quote!(#[allow(dead_code)]));
+    // It holds no argument: which one an error concerns depends on the tool.
+    let item = enum_item(
+        "ContractError",
+        &summary,
+        &all,
+        None,
+        quote!(#[allow(dead_code)]),
+    );
     let name = ident("ContractError");
     let (code, message, hint) = (code_fn(&all), message_fn(&all), hint_fn(&all));
     quote! {
@@ -58,7 +65,54 @@ pub(super) fn tool_error(c: &Contract, t: &ToolDef) -> TokenStream {
             c.source_name
         )
     };
-    enum_item(&t.error_type(), &summary, &defs, quote!())
+    let argument = (!t.arguments.is_empty()).then(|| t.argument_type());
+    let arguments = argument_enum(t);
+    let item = enum_item(
+        &t.error_type(),
+        &summary,
+        &defs,
+        argument.as_deref(),
+        quote!(),
+    );
+    quote!(#arguments #item)
+}
+
+/// `{Prefix}Argument`, when an error the tool declares names its argument: one variant per
+/// parameter, and the published name the envelope carries.
+fn argument_enum(t: &ToolDef) -> TokenStream {
+    if t.arguments.is_empty() {
+        return quote!();
+    }
+    let name = t.argument_type();
+    let summary = doc(&format!(
+        "The arguments of `{}`, for the errors that name the one they concern.",
+        t.name
+    ));
+    let variants = t.arguments.iter().map(|(argument, variant)| {
+        let v = ident(variant);
+        let d = doc(&format!("`{argument}`"));
+        quote!(#d #v,)
+    });
+    let arms = t.arguments.iter().map(|(argument, variant)| {
+        let v = ident(variant);
+        quote!(Self::#v => #argument,)
+    });
+    let variant_names: Vec<&str> = t.arguments.iter().map(|(_, v)| v.as_str()).collect();
+    let lints = lints::variant_names(&name, &variant_names);
+    let id = ident(&name);
+    quote! {
+        #summary
+        #lints
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum #id { #(#variants)* }
+
+        impl #id {
+            /// The argument's published name, which the error envelope carries as `argument`.
+            pub const fn name(self) -> &'static str {
+                match self { #(#arms)* }
+            }
+        }
+    }
 }
 
 /// The runtime's `tool_error!` for a tool's error enum: its `ToolError` rendered by the
@@ -75,15 +129,22 @@ pub(super) fn tool_error_impls(c: &Contract, t: &ToolDef) -> String {
     if c.errors.is_empty() {
         return format!("\n::mcp_contract::codegen::tool_error!({name});\n");
     }
+    // A tool whose errors name their argument narrows with it, every variant braced.
+    let naming = !t.arguments.is_empty();
     let mut variants = String::new();
     for e in declared(c, t) {
         variants.push_str("    ");
-        variants.push_str(&shape(e));
+        variants.push_str(&shape(e, naming));
         variants.push_str(",\n");
     }
     let open = if variants.is_empty() { "" } else { "\n" };
+    let by = if naming {
+        format!(" naming {}", ident(&t.argument_type()))
+    } else {
+        String::new()
+    };
     format!(
-        "\n::mcp_contract::codegen::tool_error!({name} narrows ContractError {{{open}{variants}}});\n"
+        "\n::mcp_contract::codegen::tool_error!({name} narrows ContractError{by} {{{open}{variants}}});\n"
     )
 }
 
@@ -92,17 +153,28 @@ fn declared<'c>(c: &'c Contract, t: &ToolDef) -> Vec<&'c ErrorDef> {
     t.errors.iter().map(|&i| &c.errors[i]).collect()
 }
 
-/// The enum itself: one variant per code, one `String` field per template field.
-fn enum_item(name: &str, summary: &str, defs: &[&ErrorDef], attrs: TokenStream) -> TokenStream {
+/// The enum itself: one variant per code, one `String` field per template field, and in a
+/// tool's enum (`argument` is its argument enum), `argument` first where the code names it.
+fn enum_item(
+    name: &str,
+    summary: &str,
+    defs: &[&ErrorDef],
+    argument: Option<&str>,
+    attrs: TokenStream,
+) -> TokenStream {
     let summary = doc(summary);
     let variants = defs.iter().map(|e| {
         let d = doc(&format!("`{}`: {}", e.code, e.message.source));
         let v = ident(&e.variant);
+        let named = argument.filter(|_| e.names_argument).map(|ty| {
+            let (f, ty) = (ident(ARGUMENT_FIELD), ident(ty));
+            quote!(#[doc = " The argument the error concerns."] #f: #ty,)
+        });
         let fields = e.fields.iter().map(|f| field(f));
-        if e.fields.is_empty() {
+        if e.fields.is_empty() && named.is_none() {
             quote! { #d #v, }
         } else {
-            quote! { #d #v { #(#fields: String),* }, }
+            quote! { #d #v { #named #(#fields: String),* }, }
         }
     });
     let lints = lints::error_enum(name, defs);
@@ -220,14 +292,21 @@ fn pattern(e: &ErrorDef, fields: &[&str]) -> TokenStream {
     }
 }
 
-/// A variant and its fields, as `tool_error!` takes them: `Busy`, `TooLarge { path, size, limit }`.
-fn shape(e: &ErrorDef) -> String {
+/// A variant and its fields, as `tool_error!` takes them: `Busy`, `TooLarge { path, size, limit }`;
+/// in the `naming` form every variant braced, and one that names its argument marked:
+/// `NotFound { path } [argument]`, `Busy {}`.
+fn shape(e: &ErrorDef, naming: bool) -> String {
     let variant = ident(&e.variant);
-    if e.fields.is_empty() {
-        return variant.to_string();
-    }
     let fields: Vec<String> = e.fields.iter().map(|f| field(f).to_string()).collect();
-    format!("{variant} {{ {} }}", fields.join(", "))
+    let mut shape = match (naming, fields.is_empty()) {
+        (false, true) => variant.to_string(),
+        (true, true) => format!("{variant} {{}}"),
+        (_, false) => format!("{variant} {{ {} }}", fields.join(", ")),
+    };
+    if naming && e.names_argument {
+        shape.push_str(&format!(" [{ARGUMENT_FIELD}]"));
+    }
+    shape
 }
 
 /// A template field's Rust name.

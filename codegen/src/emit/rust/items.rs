@@ -79,7 +79,12 @@ pub(super) fn type_items(c: &Contract, schema: &Schema, name: &str, top: bool) -
             }
         }
         Kind::Array(items) => type_items(c, items, name, top),
-        Kind::Named(_) | Kind::String | Kind::Integer | Kind::Number | Kind::Boolean => quote!(),
+        Kind::Named(_)
+        | Kind::String
+        | Kind::Integer
+        | Kind::Number
+        | Kind::Boolean
+        | Kind::Json => quote!(),
     }
 }
 
@@ -162,6 +167,7 @@ pub(super) fn rust_type(c: &Contract, schema: &Schema) -> TokenStream {
         },
         Kind::Number => quote!(f64),
         Kind::Boolean => quote!(bool),
+        Kind::Json => quote!(::mcp_contract::serde_json::Value),
         Kind::Enum(e) => {
             let i = ident(&e.rust_name);
             quote!(#i)
@@ -221,6 +227,11 @@ pub(super) fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenS
             quote!(#lit)
         }
         (Kind::Boolean, Value::Bool(b)) => quote!(#b),
+        // JSON text is also the token form `json!` takes.
+        (Kind::Json, v) => {
+            let tokens: TokenStream = v.to_string().parse().unwrap_or_default();
+            quote!(::mcp_contract::serde_json::json!(#tokens))
+        }
         (Kind::Enum(e), v) => enum_expr(&e.rust_name, e, v),
         (Kind::Array(items), Value::Array(values)) => {
             let elems = values.iter().map(|v| value_expr(c, items, v));

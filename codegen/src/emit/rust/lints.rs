@@ -122,6 +122,7 @@ mod tests {
             },
             hint: None,
             fields: (0..fields).map(|i| format!("f{i}")).collect(),
+            names_argument: false,
         }
     }
 

@@ -290,10 +290,13 @@ pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
     if !t.errors.is_empty() {
         text.push_str("\n\n# Errors\n");
         for &i in &t.errors {
-            text.push_str(&format!(
-                "\n- `{}`: {}",
-                c.errors[i].code, c.errors[i].message.source
-            ));
+            let e = &c.errors[i];
+            let names = if e.names_argument {
+                format!(" (names its argument, a `{}`)", t.argument_type())
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("\n- `{}`{names}: {}", e.code, e.message.source));
         }
     }
     let docs = doc(&text);

@@ -5,7 +5,7 @@
 //! in the test) and, for most, its help; it also pins the number of diagnostics, so a rule
 //! that fires twice, or drags another one along, fails here.
 
-use super::{VALID, refused, refused_at, related_at, single, with};
+use super::{VALID, loads, refused, refused_at, related_at, single, with};
 use crate::model::{Kind, OutputDef};
 use crate::{Diagnostic, Severity, Source, load, render_all};
 
@@ -959,6 +959,83 @@ fn duplicate_error_code() {
 }
 
 #[test]
+fn argument_without_parameters() {
+    let text =
+        with("    errors: [gone]\nerrors:\n  gone:\n    message: Gone.\n    argument: true\n");
+    let d = single(
+        &text,
+        "argument-without-parameters",
+        "`gone` names the argument it concerns, but `ping` takes no arguments",
+        "tools.yaml:9:14",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:13:15");
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "an error with `argument: true` names one of the tool's arguments, and this tool takes none; list a code without `argument: true`"
+        )
+    );
+    // `argument: false` names none, and any tool may list it.
+    loads(&text.replace("argument: true", "argument: false"));
+}
+
+#[test]
+fn an_error_naming_its_argument_has_no_argument_placeholder() {
+    let text = with(
+        "    parameters:\n      p: {type: string, description: P., example: x}\n    errors: [gone]\nerrors:\n  gone:\n    message: \"`{argument}` is gone.\"\n    argument: true\n",
+    );
+    let d = single(
+        &text,
+        "ident-collision",
+        "`{argument}` becomes the field `argument`, which `argument: true` gives the variant for the argument it names",
+        "tools.yaml:14:16",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:15:15");
+    // Without `argument: true` the placeholder is a field like any other.
+    loads(&text.replace("    argument: true\n", ""));
+}
+
+#[test]
+fn parameters_whose_argument_variants_collide() {
+    let d = single(
+        &with(
+            "    parameters:\n      a_1: {type: string, description: A., example: x}\n      a1: {type: string, description: B., example: y}\n    errors: [gone]\nerrors:\n  gone:\n    message: Gone.\n    argument: true\n",
+        ),
+        "ident-collision",
+        "`a1` becomes the variant `A1` of `PingArgument`, which another parameter already has",
+        "tools.yaml:11:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("rename one of the parameters so their PascalCase forms differ")
+    );
+}
+
+#[test]
+fn an_error_naming_its_argument_gives_the_tool_an_argument_enum() {
+    let contract = loads(&with(
+        "    parameters:\n      from: {type: string, description: A., example: x}\n      maxDepth: {type: integer, minimum: 1, description: B., example: 2}\n    errors: [gone, busy]\nerrors:\n  gone:\n    message: Gone.\n    argument: true\n  busy:\n    message: Busy.\n",
+    ));
+    let ping = &contract.tools[0];
+    assert_eq!(
+        ping.arguments,
+        [
+            ("from".to_owned(), "From".to_owned()),
+            ("maxDepth".to_owned(), "MaxDepth".to_owned())
+        ]
+    );
+    let naming: Vec<bool> = contract.errors.iter().map(|e| e.names_argument).collect();
+    assert_eq!(naming, [true, false]);
+    // `argument` is a boolean.
+    single(
+        &with("    errors: [gone]\nerrors:\n  gone:\n    message: Gone.\n    argument: yes\n"),
+        "wrong-type",
+        "`argument` must be `true` or `false`, found a string",
+        "tools.yaml:13:15",
+    );
+}
+
+#[test]
 fn reserved_meta_key() {
     let d = single(
         &with("    _meta:\n      io.modelcontextprotocol/tier: 1\n"),
@@ -1155,6 +1232,85 @@ fn default_out_of_range() {
         "this default holds an integer at `/xs/1` that the generated `u64` cannot",
         "tools.yaml:15:27",
     );
+}
+
+#[test]
+fn an_example_beyond_its_rust_integer_is_invalid() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: 0
+        example: 18446744073709551616
+",
+    );
+    let d = single(
+        &text,
+        "invalid-example",
+        "this example holds an integer that the generated `u64` cannot",
+        "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("the handler receives the example as a `u64`: keep it at most 18446744073709551615")
+    );
+    // The largest `u64` is an example a call can copy.
+    loads(&text.replace("18446744073709551616", "18446744073709551615"));
+}
+
+#[test]
+fn bound_out_of_range() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: 0
+        maximum: 100000000000000000000
+        example: 1
+",
+    );
+    let d = single(
+        &text,
+        "bound-out-of-range",
+        "`maximum: 100000000000000000000` lies beyond what the generated `u64` holds",
+        "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "the handler receives it as a `u64`, which holds 0 to 18446744073709551615: keep `maximum` within that, or remove it and the published schema states `u64`'s own"
+        )
+    );
+    loads(&text.replace("100000000000000000000", "18446744073709551615"));
+    // Without `minimum: 0` the type is an `i64`, and both of its edges count.
+    refused_at(
+        &with(
+            "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: -9223372036854775809
+        maximum: 9223372036854775808
+        example: 1
+",
+        ),
+        &[
+            ("bound-out-of-range", "tools.yaml:13:18"),
+            ("bound-out-of-range", "tools.yaml:14:18"),
+        ],
+    );
+    loads(&with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: -9223372036854775808
+        maximum: 9223372036854775807
+        example: 1
+",
+    ));
 }
 
 #[test]
@@ -1969,5 +2125,156 @@ fn a_comma_in_unquoted_flow_text_gets_the_quoting_help() {
         Some(
             "a `,` ends an entry of a `{…}` mapping; if this is the rest of `description`, quote its text: `description: \"The file, relative to the root\"`"
         )
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// `server.distribution`: the registry and bundle identity.
+
+/// [`VALID`] with a `distribution` block whose lines are `lines` (each at four spaces),
+/// starting on line 3.
+fn distribution(lines: &str) -> String {
+    replace(
+        "  name: demo\n",
+        &format!("  name: demo\n  distribution:\n{lines}"),
+    )
+}
+
+const DISTRIBUTION: &str =
+    "    registry_name: io.github.demo/demo\n    description: A demo.\n    author: Demo Team\n";
+
+#[test]
+fn a_distribution_block_loads() {
+    let c = loads(&distribution(&format!(
+        "{DISTRIBUTION}    repository: https://github.com/demo/demo\n    remote: https://demo.example.com/mcp\n"
+    )));
+    let files = c.distribution_files("1.2.3").expect("declared");
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["server.json", "manifest.json", "clients.md"]);
+    assert!(
+        c.readme_table()
+            .ends_with("\nmcp-name: io.github.demo/demo\n")
+    );
+    assert!(loads(VALID).distribution_files("1.2.3").is_none());
+}
+
+#[test]
+fn distribution_needs_its_name_description_and_author() {
+    let (source, diags) = refused(&distribution("    author: Demo Team\n"));
+    let found: Vec<(&str, String)> = diags
+        .iter()
+        .map(|d| (d.code.as_str(), d.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "missing-field",
+                "`distribution` is missing the required key `registry_name`".to_owned()
+            ),
+            (
+                "missing-field",
+                "`distribution` is missing the required key `description`".to_owned()
+            ),
+        ],
+        "{}",
+        render_all(&diags, &source)
+    );
+}
+
+#[test]
+fn bad_registry_name() {
+    for name in ["demo", "io.github.demo/", "io github/demo", "a/b/c"] {
+        let d = single(
+            &distribution(&DISTRIBUTION.replace("io.github.demo/demo", &format!("\"{name}\""))),
+            "bad-registry-name",
+            &format!("`{name}` is not a registry name"),
+            "tools.yaml:4:20",
+        );
+        assert_eq!(
+            d.help.as_deref(),
+            Some(
+                "write `namespace/name`: `io.github.YOUR-ACCOUNT/NAME` for a GitHub namespace, or `com.example/NAME` for a domain you own"
+            )
+        );
+    }
+}
+
+#[test]
+fn registry_description_length() {
+    let long = "x".repeat(101);
+    single(
+        &distribution(&DISTRIBUTION.replace("A demo.", &long)),
+        "registry-description-length",
+        "the distribution description has 101 characters; the registry takes at most 100",
+        "tools.yaml:5:18",
+    );
+    loads(&distribution(
+        &DISTRIBUTION.replace("A demo.", &"x".repeat(100)),
+    ));
+}
+
+#[test]
+fn bad_distribution_url() {
+    for (key, url) in [
+        ("repository", "http://github.com/demo/demo"),
+        ("remote", "https://"),
+        ("remote", "demo.example.com/mcp"),
+    ] {
+        single(
+            &distribution(&format!("{DISTRIBUTION}    {key}: {url}\n")),
+            "bad-distribution-url",
+            &format!("`{url}` is not an https URL"),
+            &format!("tools.yaml:7:{}", 7 + key.len()),
+        );
+    }
+}
+
+#[test]
+fn bad_package_name() {
+    single(
+        &distribution(&format!("{DISTRIBUTION}    package: 9lives\n")),
+        "bad-package-name",
+        "`9lives` is not a crate name",
+        "tools.yaml:7:14",
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// `type: json`, any JSON value.
+
+#[test]
+fn a_json_value_is_published_without_a_type_and_takes_no_constraints() {
+    let text = with(
+        "    parameters:\n      filter:\n        type: json\n        description: Any filter.\n        example: {kind: note}\n",
+    );
+    let c = loads(&text);
+    let list = c.tools_list(crate::Revision::LATEST);
+    let filter = &list["tools"][0]["inputSchema"]["properties"]["filter"];
+    assert_eq!(
+        filter,
+        &serde_json::json!({"description": "Any filter.", "examples": [{"kind": "note"}]})
+    );
+    assert!(
+        c.rust_module()
+            .contains("pub filter: ::mcp_contract::serde_json::Value")
+    );
+    single(
+        &text.replace(
+            "        example: {kind: note}\n",
+            "        example: 1\n        maxLength: 3\n",
+        ),
+        "keyword-type-mismatch",
+        "`maxLength` does not apply to `type: json`",
+        "tools.yaml:14:9",
+    );
+    single(
+        &text.replace(
+            "        example: {kind: note}\n",
+            "        example: 1\n        header: Filter\n",
+        ),
+        "header-type",
+        "the header `Filter` is on a `json` value, whose type is not fixed",
+        "tools.yaml:14:17",
     );
 }

@@ -126,6 +126,12 @@ pub const NOT_MESSAGES: &[NotMessage] = &[
         id: Some(3920),
     },
     NotMessage {
+        what: "a number beyond f64",
+        input: r#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"find","arguments":{"query":1e400}}}"#,
+        code: -32700,
+        id: Some(12),
+    },
+    NotMessage {
         what: "text",
         input: "hello",
         code: -32700,

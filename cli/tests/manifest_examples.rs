@@ -82,11 +82,17 @@ fn parse(doc: &str) -> (Vec<String>, Vec<Example>) {
                 let at = i + 1;
                 let section = headings
                     .last()
-                    .unwrap_or_else(|| panic!("docs/manifest.md:{at}: a marked example before any numbered section"))
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "docs/manifest.md:{at}: a marked example before any numbered section"
+                        )
+                    })
                     .clone();
                 let spec = rest
                     .strip_suffix("-->")
-                    .unwrap_or_else(|| panic!("docs/manifest.md:{at}: the marker is not closed with `-->`"))
+                    .unwrap_or_else(|| {
+                        panic!("docs/manifest.md:{at}: the marker is not closed with `-->`")
+                    })
                     .trim();
                 let verdict = match spec.split_whitespace().collect::<Vec<_>>()[..] {
                     ["manifest"] => Verdict::Loads,
@@ -168,7 +174,10 @@ fn check(example: &Example) -> Option<String> {
 #[test]
 fn every_marked_example_gives_its_verdict() {
     let (_, examples) = parse(&reference());
-    assert!(!examples.is_empty(), "docs/manifest.md has no marked example");
+    assert!(
+        !examples.is_empty(),
+        "docs/manifest.md has no marked example"
+    );
     let failures: Vec<String> = examples.iter().filter_map(check).collect();
     assert!(
         failures.is_empty(),
@@ -216,11 +225,19 @@ fn markers_are_read_with_their_section_and_verdict() {
     assert_eq!(headings, ["1. One", "2. `two`"]);
     assert_eq!(examples.len(), 2);
     assert_eq!(
-        (examples[0].section.as_str(), &examples[0].verdict, examples[0].yaml.as_str()),
+        (
+            examples[0].section.as_str(),
+            &examples[0].verdict,
+            examples[0].yaml.as_str()
+        ),
         ("1. One", &Verdict::Loads, "a: 1\n")
     );
     assert_eq!(
-        (examples[1].section.as_str(), &examples[1].verdict, examples[1].line),
+        (
+            examples[1].section.as_str(),
+            &examples[1].verdict,
+            examples[1].line
+        ),
         ("2. `two`", &Verdict::Refused("unknown-key".to_owned()), 10)
     );
 }

@@ -40,6 +40,9 @@ pub enum ResourceError {
     /// Nothing exists at the URI: the protocol's "resource not found" (`-32002` on
     /// 2025-11-25, `-32602` from 2026-07-28 on).
     NotFound,
+    /// Nothing exists at the URI, with the service's own message for the client (why, or
+    /// what to ask for instead), under the same code as [`ResourceError::NotFound`].
+    NotFoundBecause(String),
     /// The URI names something that cannot be a resource, with why (`-32602`).
     Invalid(String),
     /// Reading failed, with why (`-32603`).
@@ -50,7 +53,9 @@ impl fmt::Display for ResourceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ResourceError::NotFound => f.write_str("resource not found"),
-            ResourceError::Invalid(why) | ResourceError::Failed(why) => f.write_str(why),
+            ResourceError::NotFoundBecause(why)
+            | ResourceError::Invalid(why)
+            | ResourceError::Failed(why) => f.write_str(why),
         }
     }
 }

@@ -286,8 +286,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let revision = revision(&context);
         let uri = request.uri;
-        let not_found = || {
-            let message = format!("Resource not found: {uri}");
+        let not_found = |message: Option<String>| {
+            let message = message.unwrap_or_else(|| format!("Resource not found: {uri}"));
             let data = Some(serde_json::json!({ "uri": uri }));
             if revision.has_resource_not_found_error() {
                 ErrorData::resource_not_found(message, data)
@@ -296,7 +296,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             }
         };
         let Some((index, values)) = self.published().resource(&uri) else {
-            return Err(not_found());
+            return Err(not_found(None));
         };
         let resource = &self.published().spec.resources[index];
         let body = AssertUnwindSafe(async { self.dispatch.read_resource(index, values).await })
@@ -310,7 +310,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             });
         let contents = match body {
             Ok(body) => resource.contents(&uri, body),
-            Err(ResourceError::NotFound) => return Err(not_found()),
+            Err(ResourceError::NotFound) => return Err(not_found(None)),
+            Err(ResourceError::NotFoundBecause(why)) => return Err(not_found(Some(why))),
             Err(ResourceError::Invalid(why)) => {
                 return Err(ErrorData::invalid_params(
                     why,

@@ -27,6 +27,8 @@ pub struct Contract {
     pub(crate) sentences: Vec<SentenceDef>,
     /// The error vocabulary.
     pub(crate) errors: Vec<ErrorDef>,
+    /// The codes of the argument envelope.
+    pub(crate) argument_codes: ArgumentCodes,
     /// Shared types.
     pub(crate) types: Vec<NamedType>,
     /// Tools in publication order.
@@ -175,6 +177,17 @@ pub(crate) struct ServerInfo {
     pub cache: Option<CacheHint>,
     /// How the server is published, when the manifest says.
     pub distribution: Option<DistributionDef>,
+}
+
+/// The codes of the argument envelope, the runtime's unless the manifest renames them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ArgumentCodes {
+    /// A required argument was not given.
+    pub missing: String,
+    /// An argument of the wrong type or outside its constraints.
+    pub invalid: String,
+    /// An argument the tool does not take.
+    pub unknown: String,
 }
 
 /// The registry, bundle and client identity of a server.

@@ -2,7 +2,7 @@
 //! handler runs, and naming every argument that is missing, malformed or unknown.
 
 use jsonschema::error::ValidationErrorKind;
-use mcp_contract_spec::error_codes::{ARGUMENT_INVALID, ARGUMENT_MISSING, ARGUMENT_UNKNOWN};
+use mcp_contract_spec::error_codes::ArgumentCodes;
 use mcp_contract_spec::pointer;
 use rmcp::model::JsonObject;
 use serde_json::Value;
@@ -26,7 +26,7 @@ pub(crate) fn described(error: &jsonschema::ValidationError<'_>) -> String {
 
 /// The problem with the value at `at` (a JSON pointer into the arguments), named by the
 /// top-level argument it lies in, the path given when it lies deeper.
-pub(crate) fn invalid_at(at: &str, error: &str) -> Problem {
+pub(crate) fn invalid_at(codes: &ArgumentCodes, at: &str, error: &str) -> Problem {
     // The first segment of the instance path names the top-level argument.
     let arg = at
         .trim_start_matches('/')
@@ -40,7 +40,7 @@ pub(crate) fn invalid_at(at: &str, error: &str) -> Problem {
         format!("`{arg}` is invalid: {error}.")
     };
     Problem {
-        code: ARGUMENT_INVALID.into(),
+        code: codes.invalid.into(),
         message,
         argument: (!arg.is_empty()).then_some(arg),
     }
@@ -107,6 +107,7 @@ fn inexact_integers(schema: &Value, value: &Value, at: String, out: &mut Vec<(St
 /// per argument concerned: missing ones first, then invalid, then unknown, each in the order
 /// found.
 pub(crate) fn check(
+    codes: &ArgumentCodes,
     name: &str,
     validator: &jsonschema::Validator,
     schema: &JsonObject,
@@ -124,7 +125,7 @@ pub(crate) fn check(
             ValidationErrorKind::Required { property } if at.is_empty() => {
                 let arg = property.as_str().unwrap_or_default().to_owned();
                 missing.push(Problem {
-                    code: ARGUMENT_MISSING.into(),
+                    code: codes.missing.into(),
                     message: format!("`{arg}` is required but was not given."),
                     argument: Some(arg),
                 });
@@ -132,14 +133,14 @@ pub(crate) fn check(
             ValidationErrorKind::AdditionalProperties { unexpected } if at.is_empty() => {
                 for arg in unexpected {
                     unknown.push(Problem {
-                        code: ARGUMENT_UNKNOWN.into(),
+                        code: codes.unknown.into(),
                         message: format!("`{arg}` is not an argument of `{name}`."),
                         argument: Some(arg.clone()),
                     });
                 }
             }
             _ => {
-                invalid.push(invalid_at(&at, &described(&error)));
+                invalid.push(invalid_at(codes, &at, &described(&error)));
                 refused.insert(at);
             }
         }
@@ -155,7 +156,7 @@ pub(crate) fn check(
     );
     for (at, problem) in inexact {
         if !refused.contains(&at) {
-            invalid.push(invalid_at(&at, &problem));
+            invalid.push(invalid_at(codes, &at, &problem));
         }
     }
     if missing.is_empty() && invalid.is_empty() && unknown.is_empty() {
@@ -197,9 +198,15 @@ mod tests {
         let (Value::Object(schema), Value::Object(arguments)) = (schema, arguments) else {
             panic!("objects");
         };
-        check("save", &validator, &schema, &arguments)
-            .expect_err("refused")
-            .errors
+        check(
+            &ArgumentCodes::DEFAULT,
+            "save",
+            &validator,
+            &schema,
+            &arguments,
+        )
+        .expect_err("refused")
+        .errors
     }
 
     /// The problems of `arguments`, JSON text read as serde_json reads a call: an integer
@@ -211,7 +218,13 @@ mod tests {
         else {
             panic!("objects");
         };
-        match check("save", &validator, &schema, &arguments) {
+        match check(
+            &ArgumentCodes::DEFAULT,
+            "save",
+            &validator,
+            &schema,
+            &arguments,
+        ) {
             Ok(()) => Vec::new(),
             Err(envelope) => envelope
                 .errors

@@ -1,6 +1,6 @@
 //! The steps of a call that generated dispatch code runs: typed arguments in, result out.
 
-use mcp_contract_spec::error_codes::INTERNAL_ERROR;
+use mcp_contract_spec::error_codes::{ArgumentCodes, INTERNAL_ERROR};
 use mcp_contract_spec::pointer;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde::{Serialize, de::DeserializeOwned};
@@ -16,7 +16,10 @@ use crate::envelope::Envelope;
 /// bound of the struct's numbers, so this does not fail; if it ever did, the value it failed
 /// on is reported like any other invalid argument, named by its argument and path, and the
 /// deserializer's own words (Rust types) go to the log, not to the caller.
-pub fn arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, Envelope> {
+pub fn arguments<T: DeserializeOwned>(
+    codes: &ArgumentCodes,
+    arguments: JsonObject,
+) -> Result<T, Envelope> {
     let mut value = serde_json::Value::Object(arguments);
     whole_floats_as_integers(&mut value);
     serde_path_to_error::deserialize(value).map_err(|e| {
@@ -34,7 +37,7 @@ pub fn arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, Envelo
             "arguments that passed the input schema do not fit the arguments struct"
         );
         Envelope {
-            errors: vec![invalid_at(&at, "the server cannot read this value")],
+            errors: vec![invalid_at(codes, &at, "the server cannot read this value")],
             hint: Some("Check each argument against the tool's inputSchema and call again.".into()),
         }
     })
@@ -123,7 +126,7 @@ mod tests {
             unreachable!()
         };
         assert_eq!(
-            arguments::<Args>(map),
+            arguments::<Args>(&ArgumentCodes::DEFAULT, map),
             Ok(Args {
                 count: 5,
                 offset: -2,
@@ -136,7 +139,7 @@ mod tests {
         else {
             unreachable!()
         };
-        assert!(arguments::<Args>(map).is_err());
+        assert!(arguments::<Args>(&ArgumentCodes::DEFAULT, map).is_err());
     }
 
     /// A value the schema would have refused, deserialized without it: what a mismatch of
@@ -163,7 +166,7 @@ mod tests {
             let serde_json::Value::Object(map) = args else {
                 unreachable!()
             };
-            let refused = arguments::<Args>(map).expect_err("refused");
+            let refused = arguments::<Args>(&ArgumentCodes::DEFAULT, map).expect_err("refused");
             let value = serde_json::to_value(&refused).expect("JSON");
             assert_eq!(
                 value["errors"],
@@ -181,7 +184,10 @@ mod tests {
             else {
                 unreachable!()
             };
-            assert!(arguments::<Args>(map).is_err(), "{count} was accepted");
+            assert!(
+                arguments::<Args>(&ArgumentCodes::DEFAULT, map).is_err(),
+                "{count} was accepted"
+            );
         }
         let serde_json::Value::Object(map) = serde_json::from_str(
             r#"{"count": 18446744073709551616, "offset": 0, "ratio": 0, "nested": []}"#,
@@ -190,7 +196,7 @@ mod tests {
             unreachable!()
         };
         assert!(
-            arguments::<Args>(map).is_err(),
+            arguments::<Args>(&ArgumentCodes::DEFAULT, map).is_err(),
             "an integer beyond u64 was accepted"
         );
     }

@@ -2,6 +2,7 @@
 //! the same version, not semver, and their shapes change with it.
 
 pub use futures::future::BoxFuture;
+pub use mcp_contract_spec::error_codes::ArgumentCodes;
 pub use mcp_contract_spec::{CacheHint, PublishedHints, generated_file};
 pub use rmcp::model::{CallToolResult, JsonObject};
 

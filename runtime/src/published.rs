@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use mcp_contract_spec::CacheHint;
+use mcp_contract_spec::error_codes::ArgumentCodes;
 use mcp_contract_spec::uri_template::UriTemplate;
 use rmcp::model::{
     Implementation, Resource, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
@@ -45,6 +46,8 @@ pub struct ContractSpec {
     pub composition_key: &'static str,
     /// The tool groups, in manifest order; empty when the manifest declares none.
     pub groups: &'static [GroupSpec],
+    /// The codes of the argument envelope.
+    pub argument_codes: ArgumentCodes,
 }
 
 /// The contract ready to serve: tools parsed, input validators compiled, names indexed.
@@ -243,6 +246,7 @@ mod tests {
         artifacts_key: "com.example/artifacts",
         composition_key: "com.example/composition",
         groups: &[],
+        argument_codes: ArgumentCodes::DEFAULT,
     };
 
     static BOTH: ContractSpec = ContractSpec {

@@ -158,9 +158,13 @@ impl<D: Dispatch> Server<D> {
         let published = self.published();
         let arguments = arguments.unwrap_or_default();
         let schema = &published.tools[index].input_schema;
-        if let Err(envelope) =
-            arguments::check(name, published.validator(index), schema, &arguments)
-        {
+        if let Err(envelope) = arguments::check(
+            &published.spec.argument_codes,
+            name,
+            published.validator(index),
+            schema,
+            &arguments,
+        ) {
             return envelope.into_result();
         }
         // The dispatcher is called inside the caught future, so a panic while it makes its
@@ -444,6 +448,7 @@ mod tests {
         artifacts_key: "com.example/artifacts",
         composition_key: "com.example/composition",
         groups: &[],
+        argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
     };
     static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
 

@@ -200,7 +200,7 @@ codes! {
         "A tool lists an error code that is not declared.",
         "Declare it under `errors:`, or fix the name.";
     DUPLICATE_ERROR_CODE = "duplicate-error-code", Error,
-        "A tool lists the same error code twice.",
+        "A tool lists the same error code twice, or `argument_codes` gives two kinds of argument error the same code.",
         "List it once.",
         help "list each code once";
     ARGUMENT_WITHOUT_PARAMETERS = "argument-without-parameters", Error,

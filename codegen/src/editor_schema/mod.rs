@@ -186,6 +186,10 @@ pub(crate) struct Manifest {
     /// published as `errors[].code`. A tool lists the codes it returns under its `errors:`.
     #[serde(default)]
     pub errors: Names<ErrorCode, ErrorDef>,
+    /// The codes of the argument envelope, when a server keeps a vocabulary its clients
+    /// already know: by default `argument_missing`, `argument_invalid` and `argument_unknown`.
+    /// Whatever they are, the vocabulary may not declare them.
+    pub argument_codes: Option<ArgumentCodes>,
     /// Shared types: schemas with a PascalCase name, usable as `type: Name` wherever a type is
     /// expected, and inlined in every published schema that uses them.
     #[serde(default)]
@@ -376,6 +380,19 @@ pub(crate) enum Version {
     Text(String),
     /// Such as `1.10`, published as the string `"1.10"`.
     Number(Number),
+}
+
+/// `argument_codes:` each kind of argument error's code, each optional.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ArgumentCodes {
+    /// For a required argument that was not given (default `argument_missing`).
+    pub missing: Option<ErrorCode>,
+    /// For an argument of the wrong type or outside its constraints (default
+    /// `argument_invalid`).
+    pub invalid: Option<ErrorCode>,
+    /// For an argument the tool does not take (default `argument_unknown`).
+    pub unknown: Option<ErrorCode>,
 }
 
 /// `cache: {ttl_ms, scope}`, both required.

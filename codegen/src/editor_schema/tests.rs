@@ -35,6 +35,7 @@ server:
     package: demo-server
     remote: https://demo.example.com/mcp
 hint_policy: {omit_on_read_only: [idempotent]}
+argument_codes: {missing: argument_absent, invalid: argument_malformed, unknown: argument_extra}
 effects:
   read: {read_only: true, destructive: false, idempotent: true, open_world: false}
 sentences:
@@ -134,6 +135,7 @@ const OBJECTS: &[(&str, &str)] = &[
     ("/server/cache", "`cache`"),
     ("/server/distribution", "`distribution`"),
     ("/hint_policy", "`hint_policy`"),
+    ("/argument_codes", "`argument_codes`"),
     ("/effects/read", "an effect"),
     ("/errors/not_found", "an error"),
     ("/types/Point", "a shared type"),

@@ -35,6 +35,21 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
             }
         }
     }
+    if let Some(n) = top.get("argument_codes")
+        && let Some(mut f) = de.fields(n, "`argument_codes`")
+    {
+        let mut code = |key: &'static str| {
+            f.get(key)
+                .and_then(|n| de.string(n, &format!("`argument_codes.{key}`")))
+        };
+        let codes = ArgumentCodes {
+            missing: code("missing"),
+            invalid: code("invalid"),
+            unknown: code("unknown"),
+        };
+        f.finish(de);
+        manifest.argument_codes = Some(codes);
+    }
     if let Some(n) = top.get("errors") {
         for (code, node) in de.entries(n, "`errors`") {
             let Some(mut f) = de.fields(node, "an error") else {

@@ -28,6 +28,8 @@ pub(crate) struct Manifest {
     pub sentences: Vec<Sentence>,
     /// The error vocabulary.
     pub errors: Vec<ErrorDef>,
+    /// The codes of the argument envelope, when the manifest names them.
+    pub argument_codes: Option<ArgumentCodes>,
     /// Shared parameter and output types.
     pub types: Vec<TypeDef>,
     /// The tools, in publication order.
@@ -40,6 +42,17 @@ pub(crate) struct Manifest {
     pub groups: Vec<Group>,
     /// Resources with a fixed URI or a URI template.
     pub resources: Vec<Resource>,
+}
+
+/// `argument_codes: {missing, invalid, unknown}`, each optional.
+#[derive(Debug, Default)]
+pub(crate) struct ArgumentCodes {
+    /// For a required argument that was not given.
+    pub missing: Option<Spanned<String>>,
+    /// For an argument of the wrong type or outside its constraints.
+    pub invalid: Option<Spanned<String>>,
+    /// For an argument the tool does not take.
+    pub unknown: Option<Spanned<String>>,
 }
 
 /// `artifacts: {meta_key, kinds}`.

@@ -48,7 +48,8 @@ pub(crate) fn validate<'d>(
     let omit = v.policy(manifest.hint_policy.as_ref());
     let effects = v.effects(&manifest.effects);
     let sentences = v.sentences(&manifest.sentences);
-    let errors = v.errors(&manifest.errors);
+    let argument_codes = v.argument_codes(manifest.argument_codes.as_ref());
+    let errors = v.errors(&manifest.errors, &argument_codes);
     let index: HashMap<String, usize> = manifest
         .types
         .iter()
@@ -66,6 +67,7 @@ pub(crate) fn validate<'d>(
         server,
         sentences,
         errors,
+        argument_codes,
         types,
         tools: Vec::new(),
         planning,

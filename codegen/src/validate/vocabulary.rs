@@ -5,10 +5,13 @@ use mcp_contract_spec::error_codes;
 
 use super::Validator;
 use super::names::{NameTable, Referent, is_snake};
+use crate::diagnostic::Diagnostic;
 use crate::diagnostic::codes;
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
-use crate::model::{ARGUMENT_FIELD, Contract, ErrorDef, SentenceDef, Template, TemplatePart};
+use crate::model::{
+    ARGUMENT_FIELD, ArgumentCodes, Contract, ErrorDef, SentenceDef, Template, TemplatePart,
+};
 use crate::source::{Span, Spanned};
 
 impl Validator<'_> {
@@ -54,8 +57,67 @@ impl Validator<'_> {
         out
     }
 
+    /// The argument envelope's codes: the runtime's, or the ones the manifest gives, each
+    /// snake_case and each different.
+    pub(super) fn argument_codes(&mut self, named: Option<&raw::ArgumentCodes>) -> ArgumentCodes {
+        let defaults = error_codes::ArgumentCodes::DEFAULT;
+        let mut seen: Vec<Spanned<String>> = Vec::new();
+        let mut code = |v: &mut Self, given: Option<&Spanned<String>>, default: &str| {
+            let Some(given) = given else {
+                return default.to_owned();
+            };
+            if !is_snake(&given.value) {
+                v.error(
+                    &codes::BAD_NAME,
+                    format!("the error code `{}` is not snake_case", given.value),
+                    given.span,
+                    "use lowercase letters, digits and `_`, starting with a letter",
+                );
+            } else if given.value == error_codes::INTERNAL_ERROR {
+                v.report(
+                    &codes::RESERVED_ERROR_CODE,
+                    format!(
+                        "the error code `{}` is reserved for the runtime",
+                        given.value
+                    ),
+                    given.span,
+                );
+            } else if let Some(first) = seen.iter().find(|s| s.value == given.value) {
+                v.diags.push(
+                    Diagnostic::new(
+                        &codes::DUPLICATE_ERROR_CODE,
+                        format!("`{}` names two kinds of argument error", given.value),
+                        given.span,
+                    )
+                    .related(first.span, "first named here"),
+                );
+            }
+            seen.push(given.clone());
+            given.value.clone()
+        };
+        let (missing, invalid, unknown) = match named {
+            Some(n) => (n.missing.as_ref(), n.invalid.as_ref(), n.unknown.as_ref()),
+            None => (None, None, None),
+        };
+        ArgumentCodes {
+            missing: code(self, missing, defaults.missing),
+            invalid: code(self, invalid, defaults.invalid),
+            unknown: code(self, unknown, defaults.unknown),
+        }
+    }
+
     /// The error vocabulary, each code with its variant and its templates' fields.
-    pub(super) fn errors(&mut self, errors: &[raw::ErrorDef]) -> Vec<ErrorDef> {
+    pub(super) fn errors(
+        &mut self,
+        errors: &[raw::ErrorDef],
+        arguments: &ArgumentCodes,
+    ) -> Vec<ErrorDef> {
+        let reserved = [
+            arguments.missing.as_str(),
+            arguments.invalid.as_str(),
+            arguments.unknown.as_str(),
+            error_codes::INTERNAL_ERROR,
+        ];
         let mut variants = NameTable::default();
         let mut out = Vec::new();
         for e in errors {
@@ -67,7 +129,7 @@ impl Validator<'_> {
                     code.span,
                     "use lowercase letters, digits and `_`, starting with a letter",
                 );
-            } else if error_codes::RESERVED.contains(&code.value.as_str()) {
+            } else if reserved.contains(&code.value.as_str()) {
                 self.report(
                     &codes::RESERVED_ERROR_CODE,
                     format!(

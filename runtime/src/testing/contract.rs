@@ -4,7 +4,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use mcp_contract_spec::error_codes::ARGUMENT_UNKNOWN;
 use mcp_contract_spec::{Hint, MCP_HEADER};
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
 use serde_json::Value;
@@ -409,6 +408,7 @@ async fn arguments_first(
     fail: &mut impl FnMut(String),
 ) {
     const UNKNOWN: &str = "mcp_contract_unknown_argument";
+    let unknown_code = published.spec.argument_codes.unknown;
     let called = Arc::new(AtomicBool::new(false));
     let tripwire = Server::new(Tripwire {
         published,
@@ -428,10 +428,10 @@ async fn arguments_first(
             .as_ref()
             .ok()
             .and_then(envelope)
-            .is_some_and(|envelope| problems(&envelope).contains(&(ARGUMENT_UNKNOWN, UNKNOWN)));
+            .is_some_and(|envelope| problems(&envelope).contains(&(unknown_code, UNKNOWN)));
         if !refused {
             fail(format!(
-                "`{}`: an unknown argument was not refused as {ARGUMENT_UNKNOWN}: {result:?}",
+                "`{}`: an unknown argument was not refused as {unknown_code}: {result:?}",
                 f.name
             ));
         }

@@ -47,6 +47,7 @@ pub static GROUPED: ContractSpec = ContractSpec {
             tools: &WRITE,
         },
     ],
+    argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
 };
 
 /// The same tools without groups.

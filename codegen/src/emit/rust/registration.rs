@@ -175,6 +175,8 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
             }
         }
     });
+    let codes = &c.argument_codes;
+    let (missing, invalid, unknown) = (&codes.missing, &codes.invalid, &codes.unknown);
     quote! {
         /// The server identity and every tool's wire JSON, as generated from the manifest.
         pub static SPEC: ::mcp_contract::codegen::ContractSpec = ::mcp_contract::codegen::ContractSpec {
@@ -188,6 +190,11 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
             artifacts_key: #artifacts_key,
             composition_key: #composition_key,
             groups: &[#(#group_specs),*],
+            argument_codes: ::mcp_contract::codegen::ArgumentCodes {
+                missing: #missing,
+                invalid: #invalid,
+                unknown: #unknown,
+            },
         };
     }
 }
@@ -266,7 +273,7 @@ pub(super) fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
         OutputDef::Object { .. } => quote!(call::structured),
     };
     quote! {
-        #index => match call::arguments::<#args>(arguments) {
+        #index => match call::arguments::<#args>(&SPEC.argument_codes, arguments) {
             // A path call: as a method call, a prelude trait method of the same name taking
             // `self` by value (a tool named `into` or `try_into`) would be picked instead.
             Ok(args) => #finish(Tools::#method(&self.0, args).await),

@@ -2278,3 +2278,79 @@ fn a_json_value_is_published_without_a_type_and_takes_no_constraints() {
         "tools.yaml:14:17",
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// `argument_codes`: the argument envelope's own codes.
+
+#[test]
+fn argument_codes_can_be_renamed_and_the_new_names_are_reserved() {
+    let renamed = "argument_codes: {invalid: argument_malformed}\n";
+    let c = loads(&with(renamed));
+    let code = c.rust_module();
+    assert!(
+        code.contains("invalid: \"argument_malformed\""),
+        "the SPEC carries them"
+    );
+    assert!(
+        code.contains("missing: \"argument_missing\""),
+        "the others keep the runtime's"
+    );
+    // The renamed code is the runtime's now, and the freed default may be declared.
+    let text = with(&format!(
+        "{renamed}errors:\n  argument_malformed:\n    message: M.\n"
+    ));
+    let (source, diags) = refused(&text);
+    let reserved = diags
+        .iter()
+        .find(|d| d.code == "reserved-error-code")
+        .expect("the renamed code is reserved");
+    assert_eq!(
+        reserved.message,
+        "the error code `argument_malformed` is reserved for the runtime"
+    );
+    assert_eq!(reserved.location(&source), "tools.yaml:11:3");
+    let freed = with(&format!(
+        "{renamed}errors:\n  argument_invalid:\n    message: M.\n"
+    ));
+    let warnings: Vec<&str> = load(&Source::new("tools.yaml", freed.as_str()))
+        .unwrap_or_else(|_| panic!("loads"))
+        .warnings
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
+    assert_eq!(
+        warnings,
+        ["unused-error"],
+        "only the warning that no tool lists it"
+    );
+}
+
+#[test]
+fn argument_codes_are_snake_case_distinct_and_not_internal_error() {
+    single(
+        &with("argument_codes: {missing: Missing}\n"),
+        "bad-name",
+        "the error code `Missing` is not snake_case",
+        "tools.yaml:9:27",
+    );
+    single(
+        &with("argument_codes: {missing: internal_error}\n"),
+        "reserved-error-code",
+        "the error code `internal_error` is reserved for the runtime",
+        "tools.yaml:9:27",
+    );
+    let d = single(
+        &with("argument_codes: {missing: bad_argument, invalid: bad_argument}\n"),
+        "duplicate-error-code",
+        "`bad_argument` names two kinds of argument error",
+        "tools.yaml:9:50",
+    );
+    assert_eq!(
+        related_at(
+            &d,
+            &with("argument_codes: {missing: bad_argument, invalid: bad_argument}\n"),
+            0
+        ),
+        "tools.yaml:9:27"
+    );
+}

@@ -47,6 +47,8 @@ impl Cli {
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        // Colour only for a person at a terminal, never into a client's log file.
+        .with_ansi(std::io::stderr().is_terminal())
         // A closed or full stderr must not take the server down: by default a failed log
         // write is reported with `eprintln!`, which panics when stderr itself is the problem.
         .log_internal_errors(false)

@@ -60,6 +60,39 @@ fn start(extra: &[&str]) -> Running {
     }
 }
 
+/// A client's log file is not a terminal: the log carries no colour codes there, even when
+/// `NO_COLOR` is not set.
+#[test]
+fn the_log_has_no_colour_codes_when_stderr_is_not_a_terminal() {
+    let root = tempfile::tempdir().expect("a temporary directory");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
+        .args(["--root".as_ref(), root.path().as_os_str()])
+        .args(["--http", "127.0.0.1:0"])
+        .env("RUST_LOG", "info")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server binary starts");
+    let mut log = Vec::new();
+    for line in BufReader::new(child.stderr.take().expect("stderr")).lines() {
+        let line = line.expect("a log line");
+        let done = line.contains("listening on http://");
+        log.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(log.iter().any(|l| l.contains("listening on")), "{log:?}");
+    assert!(
+        log.iter().all(|l| !l.contains('\x1b')),
+        "colour codes in a log that is not a terminal: {log:?}"
+    );
+}
+
 fn group(name: &str) -> Vec<&'static str> {
     contract::SPEC
         .groups

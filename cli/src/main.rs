@@ -23,7 +23,9 @@ const BREAKING: u8 = 3;
 #[command(
     name = "mcp-contract",
     version,
-    about = "Contract-first MCP servers: check tools.yaml manifests."
+    about = "Contract-first MCP servers in Rust: check a tools.yaml manifest, scaffold a server \
+             from it, print what clients will see and what the build generates, and classify \
+             every change to the contract as breaking or compatible."
 )]
 struct Cli {
     #[command(subcommand)]

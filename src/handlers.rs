@@ -2,7 +2,7 @@
 //! workspace operation and maps its outcome onto the tool's declared output and errors.
 
 use mcp_contract::ToolError as _;
-use mcp_contract::{ResourceBody, ResourceError};
+use mcp_contract::{Context, ResourceBody, ResourceError};
 
 use crate::contract::*;
 use crate::workspace::{self, Workspace, WorkspaceError};
@@ -11,6 +11,7 @@ impl Tools for Workspace {
     async fn list_directory(
         &self,
         args: ListDirectoryArgs,
+        _cx: Context,
     ) -> Result<ListDirectoryOutput, ListDirectoryError> {
         let options = workspace::ListOptions {
             depth: u32::try_from(args.depth).unwrap_or(u32::MAX),
@@ -46,7 +47,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn read_file(&self, args: ReadFileArgs) -> Result<ReadFileOutput, ReadFileError> {
+    async fn read_file(
+        &self,
+        args: ReadFileArgs,
+        _cx: Context,
+    ) -> Result<ReadFileOutput, ReadFileError> {
         let (path, start, end) = (args.path.clone(), args.start_line, args.end_line);
         let range = blocking(self, move |w| w.read_file(&path, start, end))
             .await
@@ -69,7 +74,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn read_files(&self, args: ReadFilesArgs) -> Result<ReadFilesOutput, ReadFilesError> {
+    async fn read_files(
+        &self,
+        args: ReadFilesArgs,
+        _cx: Context,
+    ) -> Result<ReadFilesOutput, ReadFilesError> {
         let paths = args.paths;
         let given = paths.clone();
         let results = blocking(self, move |w| Ok(w.read_files(&paths)))
@@ -126,7 +135,11 @@ impl Tools for Workspace {
         Ok(ReadFilesOutput { files, bytes_read })
     }
 
-    async fn search_text(&self, args: SearchTextArgs) -> Result<SearchTextOutput, SearchTextError> {
+    async fn search_text(
+        &self,
+        args: SearchTextArgs,
+        _cx: Context,
+    ) -> Result<SearchTextOutput, SearchTextError> {
         let options = workspace::SearchOptions {
             path: args.path.clone(),
             regex: args.regex,
@@ -168,6 +181,7 @@ impl Tools for Workspace {
     async fn directory_tree(
         &self,
         args: DirectoryTreeArgs,
+        _cx: Context,
     ) -> Result<DirectoryTreeOutput, DirectoryTreeError> {
         let options = workspace::TreeOptions {
             max_depth: u32::try_from(args.max_depth).unwrap_or(u32::MAX),
@@ -206,7 +220,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn find_files(&self, args: FindFilesArgs) -> Result<FindFilesOutput, FindFilesError> {
+    async fn find_files(
+        &self,
+        args: FindFilesArgs,
+        _cx: Context,
+    ) -> Result<FindFilesOutput, FindFilesError> {
         let options = workspace::FindOptions {
             path: args.path.clone(),
             limit: usize::try_from(args.limit).unwrap_or(usize::MAX),
@@ -240,7 +258,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn file_info(&self, args: FileInfoArgs) -> Result<FileInfoOutput, FileInfoError> {
+    async fn file_info(
+        &self,
+        args: FileInfoArgs,
+        _cx: Context,
+    ) -> Result<FileInfoOutput, FileInfoError> {
         let path = args.path.clone();
         let info = blocking(self, move |w| w.file_info(&path))
             .await
@@ -266,7 +288,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn write_file(&self, args: WriteFileArgs) -> Result<WriteFileOutput, WriteFileError> {
+    async fn write_file(
+        &self,
+        args: WriteFileArgs,
+        _cx: Context,
+    ) -> Result<WriteFileOutput, WriteFileError> {
         let WriteFileArgs {
             path,
             content,
@@ -297,6 +323,7 @@ impl Tools for Workspace {
     async fn create_directory(
         &self,
         args: CreateDirectoryArgs,
+        _cx: Context,
     ) -> Result<CreateDirectoryOutput, CreateDirectoryError> {
         let path = args.path.clone();
         let created = blocking(self, move |w| w.create_directory(&path))
@@ -317,7 +344,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn edit_file(&self, args: EditFileArgs) -> Result<EditFileOutput, EditFileError> {
+    async fn edit_file(
+        &self,
+        args: EditFileArgs,
+        _cx: Context,
+    ) -> Result<EditFileOutput, EditFileError> {
         let EditFileArgs {
             path,
             version,
@@ -356,7 +387,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn apply_edits(&self, args: ApplyEditsArgs) -> Result<ApplyEditsOutput, ApplyEditsError> {
+    async fn apply_edits(
+        &self,
+        args: ApplyEditsArgs,
+        _cx: Context,
+    ) -> Result<ApplyEditsOutput, ApplyEditsError> {
         let dry_run = args.dry_run;
         // The fallback error names the first file: an error that reaches it is not tied to one.
         let first = args
@@ -406,7 +441,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn move_path(&self, args: MovePathArgs) -> Result<MovePathOutput, MovePathError> {
+    async fn move_path(
+        &self,
+        args: MovePathArgs,
+        _cx: Context,
+    ) -> Result<MovePathOutput, MovePathError> {
         let (from, to) = (args.from.clone(), args.to.clone());
         let moved = blocking(self, move |w| Ok(w.move_path(&from, &to)))
             .await
@@ -429,7 +468,11 @@ impl Tools for Workspace {
         })
     }
 
-    async fn delete_path(&self, args: DeletePathArgs) -> Result<DeletePathOutput, DeletePathError> {
+    async fn delete_path(
+        &self,
+        args: DeletePathArgs,
+        _cx: Context,
+    ) -> Result<DeletePathOutput, DeletePathError> {
         let (path, recursive) = (args.path.clone(), args.recursive);
         let deleted = blocking(self, move |w| w.delete_path(&path, recursive))
             .await
@@ -452,7 +495,7 @@ impl Tools for Workspace {
         })
     }
 
-    async fn tree_resource(&self) -> Result<ResourceBody, ResourceError> {
+    async fn tree_resource(&self, _cx: Context) -> Result<ResourceBody, ResourceError> {
         let tree = blocking(self, |w| {
             w.directory_tree(".", &workspace::TreeOptions::default())
         })
@@ -474,7 +517,11 @@ impl Tools for Workspace {
         Ok(ResourceBody::Text(text))
     }
 
-    async fn file_resource(&self, params: FileParams) -> Result<ResourceBody, ResourceError> {
+    async fn file_resource(
+        &self,
+        params: FileParams,
+        _cx: Context,
+    ) -> Result<ResourceBody, ResourceError> {
         let path = params.path;
         let file = blocking(self, move |w| w.read_file(&path, None, None))
             .await
@@ -648,7 +695,7 @@ mod tests {
             start_line: None,
             end_line: None,
         };
-        let err = Tools::read_file(&workspace, read("sock"))
+        let err = Tools::read_file(&workspace, read("sock"), Context::detached())
             .await
             .expect_err("a socket is no file");
         assert_eq!(err.code(), "not_a_file");
@@ -663,11 +710,12 @@ mod tests {
                 content: String::new(),
                 version: None,
             },
+            Context::detached(),
         )
         .await
         .expect_err("a socket is no file");
         assert!(err.message().contains("special file"), "{}", err.message());
-        let err = Tools::read_file(&workspace, read("dir"))
+        let err = Tools::read_file(&workspace, read("dir"), Context::detached())
             .await
             .expect_err("a directory is no file");
         assert_eq!(err.message(), "`dir` is a directory, not a regular file.");

@@ -131,6 +131,8 @@ pub(crate) struct ResourceDef {
     pub method: String,
     /// The parameters struct of a template, such as `FileParams`.
     pub params_type: String,
+    /// Whether clients may subscribe to its changes.
+    pub subscribe: bool,
     /// Where the name is written.
     pub span: Span,
 }
@@ -177,6 +179,8 @@ pub(crate) struct ServerInfo {
     pub cache: Option<CacheHint>,
     /// How the server is published, when the manifest says.
     pub distribution: Option<DistributionDef>,
+    /// Whether handlers log to clients: the `logging` capability.
+    pub logging: bool,
 }
 
 /// The codes of the argument envelope, the runtime's unless the manifest renames them.

@@ -10,7 +10,7 @@ pub use crate::__codegen_tool_error as tool_error;
 pub use crate::fixture::ToolFixture;
 pub use crate::published::{ContractSpec, GroupSpec, Published};
 pub use crate::resource::ResourceSpec;
-use crate::{ResourceBody, ResourceError};
+use crate::{Context, ResourceBody, ResourceError};
 
 mod tool_error;
 
@@ -27,8 +27,13 @@ pub trait Dispatch: Send + Sync + 'static {
     fn published(&self) -> &'static Published;
 
     /// Calls tool number `tool` (its index in the manifest) with arguments that have already
-    /// passed the tool's input schema.
-    fn call(&self, tool: usize, arguments: JsonObject) -> BoxFuture<'_, CallToolResult>;
+    /// passed the tool's input schema, in the request's context.
+    fn call(
+        &self,
+        tool: usize,
+        arguments: JsonObject,
+        cx: Context,
+    ) -> BoxFuture<'_, CallToolResult>;
 
     /// Reads resource number `resource` (its index in the manifest) with its template's
     /// values, unescaped, in template order. A contract without resources never calls it.
@@ -36,8 +41,9 @@ pub trait Dispatch: Send + Sync + 'static {
         &self,
         resource: usize,
         values: Vec<String>,
+        cx: Context,
     ) -> BoxFuture<'_, Result<ResourceBody, ResourceError>> {
-        let _ = (resource, values);
+        let _ = (resource, values, cx);
         Box::pin(std::future::ready(Err(ResourceError::NotFound)))
     }
 }

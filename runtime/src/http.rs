@@ -144,7 +144,7 @@ impl Host {
             self.routes.push(route.clone());
             self.attach.push(Box::new(move |router, config| {
                 let service = StreamableHttpService::new(
-                    move || Ok(server.clone()),
+                    move || Ok(server.for_connection()),
                     Arc::new(NeverSessionManager::default()),
                     config,
                 );

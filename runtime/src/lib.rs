@@ -8,11 +8,13 @@
 //!     mcp_contract::include_contract!();
 //! }
 //! use contract::*;
+//! use mcp_contract::Context;
 //!
 //! pub struct Notes;
 //!
 //! impl Tools for Notes {
-//!     async fn get_note(&self, args: GetNoteArgs) -> Result<GetNoteOutput, GetNoteError> {
+//!     async fn get_note(&self, args: GetNoteArgs, cx: Context) -> Result<GetNoteOutput, GetNoteError> {
+//!         cx.info("looking the note up").await;
 //!         Err(GetNoteError::NotFound { id: args.id })
 //!     }
 //! }
@@ -48,6 +50,7 @@ mod call;
 pub mod client;
 #[doc(hidden)]
 pub mod codegen;
+mod context;
 mod envelope;
 mod fixture;
 #[cfg(feature = "http")]
@@ -57,10 +60,13 @@ mod params;
 mod published;
 mod resource;
 mod server;
+mod session;
 pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use context::{Context, LogLevel};
+pub use mcp_contract_spec::Revision;
 pub use resource::{ResourceBody, ResourceError};
 pub use rmcp;
 pub use serde;

@@ -6,7 +6,8 @@ use mcp_contract_spec::CacheHint;
 use mcp_contract_spec::error_codes::ArgumentCodes;
 use mcp_contract_spec::uri_template::UriTemplate;
 use rmcp::model::{
-    Implementation, Resource, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
+    Implementation, Resource, ResourceTemplate, ResourcesCapability, ServerCapabilities,
+    ServerConfig, Tool,
 };
 
 use crate::resource::ResourceSpec;
@@ -48,6 +49,8 @@ pub struct ContractSpec {
     pub groups: &'static [GroupSpec],
     /// The codes of the argument envelope.
     pub argument_codes: ArgumentCodes,
+    /// Whether the server logs to clients (`notifications/message`, the `logging` capability).
+    pub logging: bool,
 }
 
 /// The contract ready to serve: tools parsed, input validators compiled, names indexed.
@@ -114,14 +117,7 @@ impl Published {
         if let Some(title) = spec.title {
             server = server.with_title(title);
         }
-        let capabilities = if spec.resources.is_empty() {
-            ServerCapabilities::builder().enable_tools().build()
-        } else {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_resources()
-                .build()
-        };
+        let capabilities = capabilities(spec);
         let mut info = ServerConfig::new(capabilities).with_server_info(server);
         if let Some(instructions) = spec.instructions {
             info = info.with_instructions(instructions);
@@ -196,6 +192,23 @@ impl Published {
     }
 }
 
+/// What the server can do, from what the contract declares: each capability only when
+/// something uses it, since a client reads an advertised one as a promise.
+fn capabilities(spec: &ContractSpec) -> ServerCapabilities {
+    let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+    if !spec.resources.is_empty() {
+        let mut resources = ResourcesCapability::default();
+        if spec.resources.iter().any(|r| r.subscribe) {
+            resources.subscribe = Some(true);
+        }
+        capabilities.resources = Some(resources);
+    }
+    if spec.logging {
+        capabilities.logging = Some(rmcp::model::JsonObject::new());
+    }
+    capabilities
+}
+
 /// The validator of one of `tool`'s schemas (`which` is "input" or "output"), formats checked.
 fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> jsonschema::Validator {
     jsonschema::options()
@@ -233,6 +246,7 @@ mod tests {
         mime_type: "text/plain",
         uri: "workspace:///README.md",
         template: false,
+        subscribe: false,
     };
 
     static ONE_FIXED: ContractSpec = ContractSpec {
@@ -247,6 +261,7 @@ mod tests {
         composition_key: "com.example/composition",
         groups: &[],
         argument_codes: ArgumentCodes::DEFAULT,
+        logging: false,
     };
 
     static BOTH: ContractSpec = ContractSpec {
@@ -255,6 +270,7 @@ mod tests {
                 name: "file",
                 uri: "workspace:///{name}",
                 template: true,
+                subscribe: false,
                 ..FIXED
             },
             FIXED,

@@ -23,6 +23,9 @@ pub struct ResourceSpec {
     pub uri: &'static str,
     /// Whether `uri` is a template.
     pub template: bool,
+    /// Whether clients may subscribe to it (2025-11-25 `resources/subscribe`): the server
+    /// announces its changes.
+    pub subscribe: bool,
 }
 
 /// What a resource handler returns.
@@ -105,6 +108,7 @@ mod tests {
             mime_type: "text/plain",
             uri,
             template,
+            subscribe: false,
         }
     }
 

@@ -9,19 +9,26 @@ use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
     DiscoverResult, ErrorCode, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     MetaObject, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerConfig, Tool,
+    ReadResourceResponse, ReadResourceResult, ServerConfig, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use tracing::Instrument as _;
 
 use crate::codegen::{Dispatch, Published};
-use crate::{ResourceError, arguments, call, params};
+use crate::context::LogLevel;
+use crate::session::{MAX_SUBSCRIPTIONS, Session};
+use crate::{Context, ResourceError, arguments, call, params};
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
 /// ([`Server::restrict`], [`Server::group`]). Cheap to clone: clones share the handler.
 pub struct Server<D> {
     dispatch: Arc<D>,
     view: Arc<View>,
+    /// The connection this server value serves; a new connection gets its own
+    /// ([`Server::for_connection`]).
+    session: Arc<Session>,
 }
 
 /// The tools a server serves, decided once when the server or view is made.
@@ -39,6 +46,7 @@ impl<D> Clone for Server<D> {
         Server {
             dispatch: Arc::clone(&self.dispatch),
             view: Arc::clone(&self.view),
+            session: Arc::clone(&self.session),
         }
     }
 }
@@ -56,7 +64,31 @@ impl<D: Dispatch> Server<D> {
         Server {
             dispatch: Arc::new(dispatch),
             view: Arc::new(view),
+            session: Arc::new(Session::new(published.spec.logging, Arc::default())),
         }
+    }
+
+    /// The same server for a new connection: its own log level and subscriptions, the
+    /// handler, view and subscription registry shared. Every transport serves one of these per
+    /// connection.
+    pub(crate) fn for_connection(&self) -> Self {
+        Server {
+            dispatch: Arc::clone(&self.dispatch),
+            view: Arc::clone(&self.view),
+            session: Arc::new(Session::new(
+                self.published().spec.logging,
+                Arc::clone(self.session.updates()),
+            )),
+        }
+    }
+
+    /// Tells every client subscribed to the resource `uri` that it changed, with
+    /// `notifications/resources/updated` (2025-11-25 clients subscribe with
+    /// `resources/subscribe` to the resources the manifest marks `subscribe: true`). Use it
+    /// from code outside a handler, such as a file watcher; a handler has
+    /// [`Context::resource_updated`].
+    pub async fn resource_updated(&self, uri: &str) {
+        self.session.updates().resource_updated(uri).await;
     }
 
     /// The whole contract, including tools this view does not serve.
@@ -100,6 +132,7 @@ impl<D: Dispatch> Server<D> {
                 tools,
                 legacy_tools,
             }),
+            session: Arc::clone(&self.session),
         }
     }
 
@@ -134,6 +167,16 @@ impl<D: Dispatch> Server<D> {
         name: &str,
         arguments: Option<rmcp::model::JsonObject>,
     ) -> Result<rmcp::model::CallToolResult, ErrorData> {
+        self.call_in(name, arguments, None).await
+    }
+
+    /// [`Server::call`] for `request`, or detached from any request.
+    async fn call_in(
+        &self,
+        name: &str,
+        arguments: Option<rmcp::model::JsonObject>,
+        request: Option<RequestContext<RoleServer>>,
+    ) -> Result<rmcp::model::CallToolResult, ErrorData> {
         let published = self.published();
         let Some(index) = self.find(name) else {
             return Err(ErrorData::invalid_params(
@@ -141,7 +184,11 @@ impl<D: Dispatch> Server<D> {
                 None,
             ));
         };
-        let mut result = self.run(index, name, arguments).await;
+        let cx = match request {
+            Some(request) => Context::new(request, name, Arc::clone(&self.session)),
+            None => Context::detached(),
+        };
+        let mut result = self.run(index, name, arguments, cx).await;
         if result.is_error == Some(true) && published.tools[index].output_schema.is_some() {
             result.structured_content = None;
         }
@@ -154,6 +201,7 @@ impl<D: Dispatch> Server<D> {
         index: usize,
         name: &str,
         arguments: Option<rmcp::model::JsonObject>,
+        cx: Context,
     ) -> rmcp::model::CallToolResult {
         let published = self.published();
         let arguments = arguments.unwrap_or_default();
@@ -169,8 +217,10 @@ impl<D: Dispatch> Server<D> {
         }
         // The dispatcher is called inside the caught future, so a panic while it makes its
         // future is caught as well as one while the future runs.
-        match AssertUnwindSafe(async { self.dispatch.call(index, arguments).await })
+        let span = tracing::info_span!("tool", name, request_id = ?cx.request_id());
+        match AssertUnwindSafe(async { self.dispatch.call(index, arguments, cx).await })
             .catch_unwind()
+            .instrument(span)
             .await
         {
             Ok(result) => conforming(published, index, name, result),
@@ -303,8 +353,12 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             return Err(not_found(None));
         };
         let resource = &self.published().spec.resources[index];
-        let body = AssertUnwindSafe(async { self.dispatch.read_resource(index, values).await })
+        let cx = Context::new(context, resource.name, Arc::clone(&self.session));
+        let span =
+            tracing::info_span!("resource", name = resource.name, request_id = ?cx.request_id());
+        let body = AssertUnwindSafe(async { self.dispatch.read_resource(index, values, cx).await })
             .catch_unwind()
+            .instrument(span)
             .await
             .unwrap_or_else(|_| {
                 tracing::error!(resource = resource.name, "resource handler panicked");
@@ -337,8 +391,11 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let mut result = self.call(&request.name, request.arguments).await?;
-        self.identify(revision(&context), &mut result.meta);
+        let revision = revision(&context);
+        let mut result = self
+            .call_in(&request.name, request.arguments, Some(context))
+            .await?;
+        self.identify(revision, &mut result.meta);
         Ok(result.into())
     }
 
@@ -359,6 +416,69 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         Err(error)
     }
 
+    /// `logging/setLevel` (2025-11-25; rmcp answers `-32601` on 2026-07-28 and when the
+    /// manifest declares no logging, since the capability is then not advertised).
+    #[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); both revisions have it.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.published().spec.logging {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "logging/setLevel",
+                None,
+            ));
+        }
+        let level = serde_json::to_value(request.level)
+            .ok()
+            .and_then(|v| v.as_str().and_then(LogLevel::from_wire))
+            .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
+        self.session.set_log_level(level);
+        Ok(())
+    }
+
+    /// `resources/subscribe` (2025-11-25) to a resource the manifest marks `subscribe: true`.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let uri = request.uri;
+        let subscribable = self
+            .published()
+            .resource(&uri)
+            .is_some_and(|(i, _)| self.published().spec.resources[i].subscribe);
+        if !subscribable {
+            return Err(ErrorData::invalid_params(
+                format!("`{uri}` is not a resource that announces its changes"),
+                Some(serde_json::json!({ "uri": uri })),
+            ));
+        }
+        if !self.session.subscribe(&context.peer, &uri) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "a connection may hold at most {MAX_SUBSCRIPTIONS} subscriptions; \
+                     unsubscribe from one first"
+                ),
+                None,
+            ));
+        }
+        Ok(())
+    }
+
+    /// `resources/unsubscribe` (2025-11-25); unsubscribing from what is not subscribed is
+    /// no error.
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.unsubscribe(&request.uri);
+        Ok(())
+    }
+
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.find(name).map(|i| self.published().tools[i].clone())
     }
@@ -367,10 +487,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         &self,
         _context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        let mut result = DiscoverResult::from_server_info(
-            self.supported_protocol_versions().into_owned(),
-            self.get_info(),
-        );
+        let mut info = self.get_info();
+        // 2026-07-28 has no `resources/subscribe`: its clients listen for changes instead.
+        if let Some(resources) = &mut info.capabilities.resources {
+            resources.subscribe = None;
+        }
+        let mut result =
+            DiscoverResult::from_server_info(self.supported_protocol_versions().into_owned(), info);
         if let Some((ttl, scope)) = self.cache_hint() {
             result = result.with_ttl_ms(ttl).with_cache_scope(scope);
         }
@@ -444,11 +567,13 @@ mod tests {
             mime_type: "text/plain",
             uri: "x:///notes",
             template: false,
+            subscribe: false,
         }],
         artifacts_key: "com.example/artifacts",
         composition_key: "com.example/composition",
         groups: &[],
         argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
+        logging: false,
     };
     static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
 
@@ -459,13 +584,19 @@ mod tests {
         fn published(&self) -> &'static Published {
             &PUBLISHED
         }
-        fn call(&self, _tool: usize, _arguments: JsonObject) -> BoxFuture<'_, CallToolResult> {
+        fn call(
+            &self,
+            _tool: usize,
+            _arguments: JsonObject,
+            _cx: Context,
+        ) -> BoxFuture<'_, CallToolResult> {
             panic!("eager failure")
         }
         fn read_resource(
             &self,
             _resource: usize,
             _values: Vec<String>,
+            _cx: Context,
         ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
             panic!("eager failure")
         }
@@ -488,7 +619,12 @@ mod tests {
         fn published(&self) -> &'static Published {
             &COUNTING_PUBLISHED
         }
-        fn call(&self, _tool: usize, _arguments: JsonObject) -> BoxFuture<'_, CallToolResult> {
+        fn call(
+            &self,
+            _tool: usize,
+            _arguments: JsonObject,
+            _cx: Context,
+        ) -> BoxFuture<'_, CallToolResult> {
             let value = self.0.clone();
             Box::pin(async move { CallToolResult::structured(value) })
         }
@@ -496,6 +632,7 @@ mod tests {
             &self,
             _resource: usize,
             _values: Vec<String>,
+            _cx: Context,
         ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
             unreachable!("no resources")
         }

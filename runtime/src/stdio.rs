@@ -94,7 +94,11 @@ impl<D: Dispatch> Server<D> {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let running = match self.serve(LineTransport::new(read, write, &options)).await {
+        let connection = self.for_connection();
+        let running = match connection
+            .serve(LineTransport::new(read, write, &options))
+            .await
+        {
             Ok(running) => running,
             Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
             Err(e) => return Err(io::Error::other(e)),

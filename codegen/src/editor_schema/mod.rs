@@ -260,6 +260,9 @@ pub(crate) struct Resource {
     pub description: NonBlank,
     /// Its MIME type, such as `text/plain`.
     pub mime_type: NonBlank,
+    /// Whether clients may subscribe to the resource's changes (`resources/subscribe`, MCP
+    /// 2025-11-25); the server announces them with `Server::resource_updated`. Default false.
+    pub subscribe: Option<bool>,
 }
 
 /// A tool's `artifacts:`.
@@ -345,6 +348,9 @@ pub(crate) struct Server {
     /// `manifest.json` and the client configurations say (written by
     /// `Builder::distribution`).
     pub distribution: Option<Distribution>,
+    /// Whether the handlers log to clients (`notifications/message`): the `logging`
+    /// capability and `logging/setLevel` (2025-11-25). Default false.
+    pub logging: Option<bool>,
 }
 
 /// `distribution:` the server's identity in registries and bundles.

@@ -27,6 +27,7 @@ server:
   version: 1.0.0
   instructions: Call ping first.
   cache: {ttl_ms: 1000, scope: public}
+  logging: true
   distribution:
     registry_name: io.github.demo/demo
     description: A demo.
@@ -126,6 +127,7 @@ resources:
     title: About
     description: What this is.
     mime_type: text/plain
+    subscribe: true
 "#;
 
 /// Every object of the format with fixed keys: where [`BASE`] holds one, and what it is.

@@ -154,6 +154,7 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         Some(Cache { ttl_ms, scope })
     });
     let distribution = f.get("distribution").and_then(|n| distribution(n, de));
+    let logging = f.get("logging").and_then(|n| de.bool(n, "`logging`"));
     f.finish(de);
     Some(Server {
         name,
@@ -162,6 +163,7 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         instructions,
         cache,
         distribution,
+        logging,
     })
 }
 
@@ -383,6 +385,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
     let mime_type = f
         .require(de, "mime_type")
         .and_then(|n| de.string(n, "`mime_type`"));
+    let subscribe = f.get("subscribe").and_then(|n| de.bool(n, "`subscribe`"));
     f.finish(de);
     Some(Resource {
         span: node.span,
@@ -392,6 +395,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         title,
         description,
         mime_type,
+        subscribe,
     })
 }
 

@@ -97,6 +97,8 @@ pub(crate) struct Resource {
     pub description: Option<Spanned<String>>,
     /// Its MIME type.
     pub mime_type: Option<Spanned<String>>,
+    /// Whether clients may subscribe to its changes.
+    pub subscribe: Option<Spanned<bool>>,
 }
 
 /// A tool's `artifacts:`.
@@ -149,6 +151,8 @@ pub(crate) struct Server {
     pub cache: Option<Cache>,
     /// How the server is published: the registry, bundle and client files.
     pub distribution: Option<Distribution>,
+    /// Whether handlers log to clients (`notifications/message`).
+    pub logging: Option<Spanned<bool>>,
 }
 
 /// `distribution:` what the MCP registry's `server.json`, the MCPB bundle manifest and the

@@ -70,6 +70,7 @@ impl Validator<'_> {
             mime_type,
             method,
             params_type,
+            subscribe: r.subscribe.as_ref().is_some_and(|s| s.value),
             span: name.span,
         })
     }

@@ -15,6 +15,7 @@ impl Validator<'_> {
             instructions: None,
             cache: None,
             distribution: None,
+            logging: false,
         };
         let Some(s) = server else { return info };
         if let Some(name) = &s.name {
@@ -31,6 +32,7 @@ impl Validator<'_> {
         info.title = s.title.as_ref().map(|t| t.value.clone());
         info.version = s.version.as_ref().map(|t| t.value.clone());
         info.instructions = s.instructions.as_ref().map(|t| t.value.clone());
+        info.logging = s.logging.as_ref().is_some_and(|l| l.value);
         if let Some(cache) = &s.cache
             && let (Some(ttl), Some(scope)) = (&cache.ttl_ms, &cache.scope)
         {

@@ -69,6 +69,7 @@ impl Dispatch for Tripwire {
         &self,
         tool: usize,
         _arguments: JsonObject,
+        _cx: crate::Context,
     ) -> futures::future::BoxFuture<'_, CallToolResult> {
         self.called.store(true, Ordering::SeqCst);
         Box::pin(

@@ -48,6 +48,7 @@ pub static GROUPED: ContractSpec = ContractSpec {
         },
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
+    logging: false,
 };
 
 /// The same tools without groups.
@@ -68,7 +69,12 @@ impl Dispatch for Shelf {
         self.0
     }
 
-    fn call(&self, tool: usize, arguments: JsonObject) -> BoxFuture<'_, CallToolResult> {
+    fn call(
+        &self,
+        tool: usize,
+        arguments: JsonObject,
+        _cx: mcp_contract::Context,
+    ) -> BoxFuture<'_, CallToolResult> {
         let name = self.0.tools[tool].name.to_string();
         Box::pin(async move {
             CallToolResult::structured(json!({ "tool": name, "arguments": arguments }))
@@ -267,7 +273,12 @@ impl Dispatch for Gate {
         &FLAT_PUBLISHED
     }
 
-    fn call(&self, _tool: usize, _arguments: JsonObject) -> BoxFuture<'_, CallToolResult> {
+    fn call(
+        &self,
+        _tool: usize,
+        _arguments: JsonObject,
+        _cx: mcp_contract::Context,
+    ) -> BoxFuture<'_, CallToolResult> {
         self.entered
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let release = self.release.clone();

@@ -33,6 +33,7 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
                 &self,
                 resource: usize,
                 values: Vec<String>,
+                cx: ::mcp_contract::Context,
             ) -> ::mcp_contract::codegen::BoxFuture<'_, Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> {
                 Box::pin(async move {
                     #take
@@ -90,6 +91,7 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
                 &self,
                 tool: usize,
                 arguments: ::mcp_contract::codegen::JsonObject,
+                cx: ::mcp_contract::Context,
             ) -> ::mcp_contract::codegen::BoxFuture<'_, ::mcp_contract::codegen::CallToolResult> {
                 use ::mcp_contract::codegen::call;
                 Box::pin(async move {
@@ -164,6 +166,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
         let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
         let uri = r.uri.text();
         let template = matches!(r.uri, ResourceUri::Template { .. });
+        let subscribe = r.subscribe;
         quote! {
             ::mcp_contract::codegen::ResourceSpec {
                 name: #name,
@@ -172,11 +175,13 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
                 mime_type: #mime,
                 uri: #uri,
                 template: #template,
+                subscribe: #subscribe,
             }
         }
     });
     let codes = &c.argument_codes;
     let (missing, invalid, unknown) = (&codes.missing, &codes.invalid, &codes.unknown);
+    let logging = s.logging;
     quote! {
         /// The server identity and every tool's wire JSON, as generated from the manifest.
         pub static SPEC: ::mcp_contract::codegen::ContractSpec = ::mcp_contract::codegen::ContractSpec {
@@ -195,6 +200,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
                 invalid: #invalid,
                 unknown: #unknown,
             },
+            logging: #logging,
         };
     }
 }
@@ -221,6 +227,7 @@ pub(super) fn resource_method(r: &ResourceDef) -> TokenStream {
         fn #method(
             &self,
             #params
+            cx: ::mcp_contract::Context,
         ) -> impl ::core::future::Future<Output = Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> + Send;
     }
 }
@@ -252,14 +259,14 @@ pub(super) fn resource_arm(index: usize, r: &ResourceDef) -> TokenStream {
     let index = Literal::usize_unsuffixed(index);
     let method = ident(&r.method);
     match &r.uri {
-        ResourceUri::Fixed(_) => quote!(#index => Tools::#method(&self.0).await,),
+        ResourceUri::Fixed(_) => quote!(#index => Tools::#method(&self.0, cx).await,),
         ResourceUri::Template { variables, .. } => {
             let p = ident(&r.params_type);
             let fields = variables.iter().map(|v| {
                 let f = ident(&crate::ident::snake(v));
                 quote!(#f: values.next().unwrap_or_default(),)
             });
-            quote!(#index => Tools::#method(&self.0, #p { #(#fields)* }).await,)
+            quote!(#index => Tools::#method(&self.0, #p { #(#fields)* }, cx).await,)
         }
     }
 }
@@ -276,7 +283,7 @@ pub(super) fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
         #index => match call::arguments::<#args>(&SPEC.argument_codes, arguments) {
             // A path call: as a method call, a prelude trait method of the same name taking
             // `self` by value (a tool named `into` or `try_into`) would be picked instead.
-            Ok(args) => #finish(Tools::#method(&self.0, args).await),
+            Ok(args) => #finish(Tools::#method(&self.0, args, cx).await),
             Err(refused) => refused.into_result(),
         },
     }
@@ -312,6 +319,7 @@ pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
         fn #method(
             &self,
             args: #args,
+            cx: ::mcp_contract::Context,
         ) -> impl ::core::future::Future<Output = Result<#output, #error>> + Send;
     }
 }

@@ -1,11 +1,13 @@
 //! The generated `Tools` trait implemented on the workspace: each handler calls one
 //! workspace operation and maps its outcome onto the tool's declared output and errors.
 
+use std::sync::Arc;
+
 use mcp_contract::ToolError as _;
 use mcp_contract::{Context, ResourceBody, ResourceError};
 
 use crate::contract::*;
-use crate::workspace::{self, Workspace, WorkspaceError};
+use crate::workspace::{self, Watch, Workspace, WorkspaceError};
 
 impl Tools for Workspace {
     async fn list_directory(
@@ -138,7 +140,7 @@ impl Tools for Workspace {
     async fn search_text(
         &self,
         args: SearchTextArgs,
-        _cx: Context,
+        cx: Context,
     ) -> Result<SearchTextOutput, SearchTextError> {
         let options = workspace::SearchOptions {
             path: args.path.clone(),
@@ -150,7 +152,12 @@ impl Tools for Workspace {
             ..workspace::SearchOptions::default()
         };
         let query = args.query.clone();
-        let found = blocking(self, move |w| w.search_text(&query, &options))
+        let watch = Arc::new(Watch::default());
+        let watching = Arc::clone(&watch);
+        let search = blocking(self, move |w| {
+            w.search_text_watched(&query, &options, &watching)
+        });
+        let found = watched(&cx, &watch, "entries looked at", search)
             .await
             .map_err(|e| {
                 declared(
@@ -162,6 +169,12 @@ impl Tools for Workspace {
                     },
                 )
             })?;
+        cx.debug(&format!(
+            "searched {} files for {} matching lines",
+            found.files_searched,
+            found.matches.len()
+        ))
+        .await;
         Ok(SearchTextOutput {
             matches: found
                 .matches
@@ -181,7 +194,7 @@ impl Tools for Workspace {
     async fn directory_tree(
         &self,
         args: DirectoryTreeArgs,
-        _cx: Context,
+        cx: Context,
     ) -> Result<DirectoryTreeOutput, DirectoryTreeError> {
         let options = workspace::TreeOptions {
             max_depth: u32::try_from(args.max_depth).unwrap_or(u32::MAX),
@@ -190,7 +203,12 @@ impl Tools for Workspace {
             ..workspace::TreeOptions::default()
         };
         let path = args.path.clone();
-        let tree = blocking(self, move |w| w.directory_tree(&path, &options))
+        let watch = Arc::new(Watch::default());
+        let watching = Arc::clone(&watch);
+        let walk = blocking(self, move |w| {
+            w.directory_tree_watched(&path, &options, &watching)
+        });
+        let tree = watched(&cx, &watch, "entries looked at", walk)
             .await
             .map_err(|e| {
                 declared(
@@ -291,7 +309,7 @@ impl Tools for Workspace {
     async fn write_file(
         &self,
         args: WriteFileArgs,
-        _cx: Context,
+        cx: Context,
     ) -> Result<WriteFileOutput, WriteFileError> {
         let WriteFileArgs {
             path,
@@ -313,6 +331,7 @@ impl Tools for Workspace {
                 reason,
             })
         })?;
+        changed(&cx, &written.path, "written").await;
         Ok(WriteFileOutput {
             path: written.path,
             version: written.version,
@@ -347,7 +366,7 @@ impl Tools for Workspace {
     async fn edit_file(
         &self,
         args: EditFileArgs,
-        _cx: Context,
+        cx: Context,
     ) -> Result<EditFileOutput, EditFileError> {
         let EditFileArgs {
             path,
@@ -378,6 +397,9 @@ impl Tools for Workspace {
                     reason,
                 })
             })?;
+        if edited.applied {
+            changed(&cx, &edited.path, "edited").await;
+        }
         Ok(EditFileOutput {
             path: edited.path,
             diff: edited.diff,
@@ -390,7 +412,7 @@ impl Tools for Workspace {
     async fn apply_edits(
         &self,
         args: ApplyEditsArgs,
-        _cx: Context,
+        cx: Context,
     ) -> Result<ApplyEditsOutput, ApplyEditsError> {
         let dry_run = args.dry_run;
         // The fallback error names the first file: an error that reaches it is not tied to one.
@@ -427,6 +449,9 @@ impl Tools for Workspace {
                     },
                 )
             })?;
+        for file in edited.iter().filter(|file| file.applied) {
+            changed(&cx, &file.path, "edited").await;
+        }
         Ok(ApplyEditsOutput {
             applied: edited.iter().any(|file| file.applied),
             files: edited
@@ -444,7 +469,7 @@ impl Tools for Workspace {
     async fn move_path(
         &self,
         args: MovePathArgs,
-        _cx: Context,
+        cx: Context,
     ) -> Result<MovePathOutput, MovePathError> {
         let (from, to) = (args.from.clone(), args.to.clone());
         let moved = blocking(self, move |w| Ok(w.move_path(&from, &to)))
@@ -461,6 +486,8 @@ impl Tools for Workspace {
                     reason,
                 })
             })?;
+        changed(&cx, &workspace_path(&args.from), "moved away").await;
+        changed(&cx, &workspace_path(&args.to), "moved here").await;
         Ok(MovePathOutput {
             from: workspace_path(&args.from),
             to: workspace_path(&args.to),
@@ -471,7 +498,7 @@ impl Tools for Workspace {
     async fn delete_path(
         &self,
         args: DeletePathArgs,
-        _cx: Context,
+        cx: Context,
     ) -> Result<DeletePathOutput, DeletePathError> {
         let (path, recursive) = (args.path.clone(), args.recursive);
         let deleted = blocking(self, move |w| w.delete_path(&path, recursive))
@@ -489,6 +516,7 @@ impl Tools for Workspace {
                     },
                 )
             })?;
+        changed(&cx, &workspace_path(&args.path), "deleted").await;
         Ok(DeletePathOutput {
             path: workspace_path(&args.path),
             kind: kind(deleted),
@@ -559,6 +587,35 @@ fn workspace_path(raw: &str) -> String {
 /// Runs a blocking workspace operation on tokio's blocking pool, so a slow disk or a large
 /// search never stalls the server's other requests. A panic inside is re-raised here, where
 /// the runtime turns it into an `internal_error` result.
+/// Says that the file at `path` (workspace-relative) changed: a log message to the client, and
+/// `notifications/resources/updated` to the clients subscribed to its resource.
+async fn changed(cx: &Context, path: &str, how: &str) {
+    cx.info(&format!("{path}: {how}")).await;
+    let file = FileParams {
+        path: path.to_owned(),
+    };
+    cx.resource_updated(&file.uri()).await;
+}
+
+/// How often a long walk reports how far it got.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Runs `work`, a walk under `watch`, reporting how many entries it has looked at as progress
+/// (the total is not known before the walk ends) and stopping it when the client cancels.
+async fn watched<T>(cx: &Context, watch: &Watch, what: &str, work: impl Future<Output = T>) -> T {
+    let mut work = std::pin::pin!(work);
+    let mut ticks = tokio::time::interval(PROGRESS_EVERY);
+    loop {
+        tokio::select! {
+            done = &mut work => return done,
+            () = cx.cancelled(), if !watch.stopped() => watch.stop(),
+            _ = ticks.tick() => {
+                cx.progress(watch.visited() as f64, None, Some(what)).await;
+            }
+        }
+    }
+}
+
 async fn blocking<T, F>(workspace: &Workspace, operation: F) -> Result<T, WorkspaceError>
 where
     T: Send + 'static,

@@ -14,6 +14,16 @@ use crate::{Context, ResourceBody, ResourceError};
 
 mod tool_error;
 
+/// The URI a resource template names with `values`, in template order, each
+/// percent-encoded; the generated `{Name}Params::uri` calls it.
+pub fn expand_uri(template: &str, values: &[&str]) -> String {
+    match mcp_contract_spec::uri_template::UriTemplate::parse(template) {
+        Ok(parsed) => parsed.expand(values),
+        // The generator checked the template; nothing else reaches here.
+        Err(_) => template.to_owned(),
+    }
+}
+
 /// The result shapes of a call, from a handler's return value.
 pub mod call {
     pub use crate::call::{arguments, structured, text, unknown_tool};

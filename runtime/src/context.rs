@@ -46,7 +46,8 @@ struct Inner {
     subject: String,
     /// The least severe level the client wants, or `None` when it wants no log messages.
     log_level: Option<LogLevel>,
-    session: Arc<Session>,
+    /// The connection; `None` for a [`Context::detached`] one.
+    session: Option<Arc<Session>>,
     /// The last progress sent: when, and its value.
     progress: Mutex<Option<(Instant, f64)>>,
 }
@@ -87,7 +88,7 @@ impl Context {
                 revision,
                 subject: subject.to_owned(),
                 log_level,
-                session,
+                session: Some(session),
                 progress: Mutex::new(None),
             }),
         }
@@ -102,7 +103,7 @@ impl Context {
                 revision: Revision::LATEST,
                 subject: String::new(),
                 log_level: None,
-                session: Arc::new(Session::new(false, Arc::default())),
+                session: None,
                 progress: Mutex::new(None),
             }),
         }
@@ -211,7 +212,9 @@ impl Context {
     /// (`notifications/resources/updated`, 2025-11-25). The same as
     /// [`Server::resource_updated`](crate::Server::resource_updated), from inside a handler.
     pub async fn resource_updated(&self, uri: &str) {
-        self.inner.session.updates().resource_updated(uri).await;
+        if let Some(session) = &self.inner.session {
+            session.resource_updated(uri).await;
+        }
     }
 
     /// The client's name and version, when it gave them.

@@ -18,7 +18,7 @@ use tracing::Instrument as _;
 
 use crate::codegen::{Dispatch, Published};
 use crate::context::LogLevel;
-use crate::session::{MAX_SUBSCRIPTIONS, Session};
+use crate::session::{MAX_SUBSCRIPTIONS, Refused, Session};
 use crate::{Context, ResourceError, arguments, call, params};
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
@@ -64,7 +64,7 @@ impl<D: Dispatch> Server<D> {
         Server {
             dispatch: Arc::new(dispatch),
             view: Arc::new(view),
-            session: Arc::new(Session::new(published.spec.logging, Arc::default())),
+            session: Arc::new(Session::new(published, Arc::default())),
         }
     }
 
@@ -76,7 +76,7 @@ impl<D: Dispatch> Server<D> {
             dispatch: Arc::clone(&self.dispatch),
             view: Arc::clone(&self.view),
             session: Arc::new(Session::new(
-                self.published().spec.logging,
+                self.published(),
                 Arc::clone(self.session.updates()),
             )),
         }
@@ -88,7 +88,7 @@ impl<D: Dispatch> Server<D> {
     /// from code outside a handler, such as a file watcher; a handler has
     /// [`Context::resource_updated`].
     pub async fn resource_updated(&self, uri: &str) {
-        self.session.updates().resource_updated(uri).await;
+        self.session.resource_updated(uri).await;
     }
 
     /// The whole contract, including tools this view does not serve.
@@ -446,26 +446,20 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let uri = request.uri;
-        let subscribable = self
-            .published()
-            .resource(&uri)
-            .is_some_and(|(i, _)| self.published().spec.resources[i].subscribe);
-        if !subscribable {
-            return Err(ErrorData::invalid_params(
+        match self.session.subscribe(&context.peer, &uri) {
+            Ok(()) => Ok(()),
+            Err(Refused::NotSubscribable) => Err(ErrorData::invalid_params(
                 format!("`{uri}` is not a resource that announces its changes"),
                 Some(serde_json::json!({ "uri": uri })),
-            ));
-        }
-        if !self.session.subscribe(&context.peer, &uri) {
-            return Err(ErrorData::invalid_params(
+            )),
+            Err(Refused::TooMany) => Err(ErrorData::invalid_params(
                 format!(
                     "a connection may hold at most {MAX_SUBSCRIPTIONS} subscriptions; \
                      unsubscribe from one first"
                 ),
                 None,
-            ));
+            )),
         }
-        Ok(())
     }
 
     /// `resources/unsubscribe` (2025-11-25); unsubscribing from what is not subscribed is

@@ -1,13 +1,14 @@
 //! What a server remembers about one connection (its log level, its resource subscriptions),
 //! and the subscriptions of every connection, to announce a resource's changes.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::{Peer, RoleServer};
 
+use crate::codegen::Published;
 use crate::context::LogLevel;
 
 /// The most resources one connection may subscribe to: a bound on what a client can make the
@@ -17,8 +18,7 @@ pub(crate) const MAX_SUBSCRIPTIONS: usize = 1024;
 /// One connection: a stdio client, or one HTTP request of the stateless host.
 pub(crate) struct Session {
     id: u64,
-    /// Whether the manifest declares that the server logs to clients.
-    logs: bool,
+    published: &'static Published,
     /// The least severe level the client asked for with `logging/setLevel` (2025-11-25).
     level: Mutex<LogLevel>,
     updates: Arc<Updates>,
@@ -26,10 +26,10 @@ pub(crate) struct Session {
 
 impl Session {
     /// A new connection's session; `updates` is shared by all of a server's connections.
-    pub(crate) fn new(logs: bool, updates: Arc<Updates>) -> Self {
+    pub(crate) fn new(published: &'static Published, updates: Arc<Updates>) -> Self {
         Session {
             id: updates.next.fetch_add(1, Ordering::Relaxed),
-            logs,
+            published,
             // Until the client sets a level, the spec lets the server choose: `info` keeps
             // debugging detail out of a client that did not ask for it.
             level: Mutex::new(LogLevel::Info),
@@ -37,8 +37,9 @@ impl Session {
         }
     }
 
+    /// Whether the manifest declares that the server logs to clients.
     pub(crate) fn logs(&self) -> bool {
-        self.logs
+        self.published.spec.logging
     }
 
     pub(crate) fn log_level(&self) -> LogLevel {
@@ -54,29 +55,40 @@ impl Session {
         &self.updates
     }
 
-    /// Subscribes this connection, reached through `peer`, to `uri`; `false` when it already
-    /// holds [`MAX_SUBSCRIPTIONS`] others.
-    pub(crate) fn subscribe(&self, peer: &Peer<RoleServer>, uri: &str) -> bool {
+    /// Subscribes this connection, reached through `peer`, to the resource `uri` names.
+    pub(crate) fn subscribe(&self, peer: &Peer<RoleServer>, uri: &str) -> Result<(), Refused> {
+        let key = ResourceKey::of(self.published, uri).ok_or(Refused::NotSubscribable)?;
+        if !self.published.spec.resources[key.0].subscribe {
+            return Err(Refused::NotSubscribable);
+        }
         let mut all = lock(&self.updates.subscribers);
         let subscriber = all.entry(self.id).or_insert_with(|| Subscriber {
             peer: peer.clone(),
-            uris: HashSet::new(),
+            uris: HashMap::new(),
         });
-        if subscriber.uris.len() >= MAX_SUBSCRIPTIONS && !subscriber.uris.contains(uri) {
-            return false;
+        if subscriber.uris.len() >= MAX_SUBSCRIPTIONS && !subscriber.uris.contains_key(&key) {
+            return Err(Refused::TooMany);
         }
-        subscriber.uris.insert(uri.to_owned());
-        true
+        subscriber.uris.insert(key, uri.to_owned());
+        Ok(())
     }
 
     pub(crate) fn unsubscribe(&self, uri: &str) {
+        let Some(key) = ResourceKey::of(self.published, uri) else {
+            return;
+        };
         let mut all = lock(&self.updates.subscribers);
         if let Some(subscriber) = all.get_mut(&self.id) {
-            subscriber.uris.remove(uri);
+            subscriber.uris.remove(&key);
             if subscriber.uris.is_empty() {
                 all.remove(&self.id);
             }
         }
+    }
+
+    /// Announces that the resource `uri` names changed, to every connection subscribed to it.
+    pub(crate) async fn resource_updated(&self, uri: &str) {
+        self.updates.resource_updated(self.published, uri).await;
     }
 }
 
@@ -94,21 +106,47 @@ pub(crate) struct Updates {
     subscribers: Mutex<HashMap<u64, Subscriber>>,
 }
 
+/// Why a subscription was refused.
+pub(crate) enum Refused {
+    /// The URI names no resource marked `subscribe: true`.
+    NotSubscribable,
+    /// The connection holds [`MAX_SUBSCRIPTIONS`] others.
+    TooMany,
+}
+
+/// A resource as the server knows it, whatever escapes a client wrote (`a%2fb` and `a%2Fb`
+/// are one resource): its index, with its template's values decoded.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ResourceKey(usize, Vec<String>);
+
+impl ResourceKey {
+    fn of(published: &Published, uri: &str) -> Option<ResourceKey> {
+        published
+            .resource(uri)
+            .map(|(index, values)| ResourceKey(index, values))
+    }
+}
+
 struct Subscriber {
     peer: Peer<RoleServer>,
-    uris: HashSet<String>,
+    /// Each resource subscribed to, with the URI as the client wrote it: the one its updates
+    /// carry.
+    uris: HashMap<ResourceKey, String>,
 }
 
 impl Updates {
-    /// Sends `notifications/resources/updated` for `uri` to every connection subscribed to it.
-    pub(crate) async fn resource_updated(&self, uri: &str) {
-        let peers: Vec<Peer<RoleServer>> = lock(&self.subscribers)
+    /// Sends `notifications/resources/updated` to every connection subscribed to the resource
+    /// `uri` names, with the URI each subscribed with.
+    pub(crate) async fn resource_updated(&self, published: &Published, uri: &str) {
+        let Some(key) = ResourceKey::of(published, uri) else {
+            return;
+        };
+        let peers: Vec<(Peer<RoleServer>, String)> = lock(&self.subscribers)
             .values()
-            .filter(|s| s.uris.contains(uri))
-            .map(|s| s.peer.clone())
+            .filter_map(|s| Some((s.peer.clone(), s.uris.get(&key)?.clone())))
             .collect();
-        for peer in peers {
-            let param = ResourceUpdatedNotificationParam::new(uri);
+        for (peer, uri) in peers {
+            let param = ResourceUpdatedNotificationParam::new(uri.as_str());
             if let Err(e) = peer.notify_resource_updated(param).await {
                 tracing::debug!(error = %e, uri, "a resource update was not sent");
             }

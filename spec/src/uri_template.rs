@@ -179,6 +179,20 @@ impl UriTemplate {
         })
     }
 
+    /// The URI the template names with `values`, in template order, each percent-encoded:
+    /// the inverse of [`UriTemplate::matches`]. Missing values expand to nothing.
+    pub fn expand(&self, values: &[&str]) -> String {
+        let mut values = values.iter();
+        let mut uri = String::new();
+        for part in &self.parts {
+            match part {
+                Part::Literal(text) => uri.push_str(text),
+                Part::Variable(_) => uri.push_str(&escape(values.next().copied().unwrap_or(""))),
+            }
+        }
+        uri
+    }
+
     /// The variables' values in `uri`, percent-decoded, in template order; `None` when `uri`
     /// is not an expansion of the template.
     pub fn matches(&self, uri: &str) -> Option<Vec<String>> {
@@ -213,6 +227,20 @@ impl UriTemplate {
         }
         rest.is_empty().then_some(values)
     }
+}
+
+/// Percent-encoding of one value: RFC 3986's unreserved characters stay, every other byte of
+/// its UTF-8 is `%XX`, as level-1 expansion (simple string expansion) prescribes.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// Percent-decoding of one segment; `None` for a bad escape or bytes that are not UTF-8.
@@ -272,6 +300,23 @@ mod tests {
             ("x:///a", TemplateProblem::NoVariable),
         ] {
             assert_eq!(UriTemplate::parse(text), Err(problem), "{text}");
+        }
+    }
+
+    #[test]
+    fn expansion_escapes_each_value_and_matching_reads_it_back() {
+        let t = template("db://{schema}/tables/{table}.json");
+        for (schema, table, uri) in [
+            ("main", "users", "db://main/tables/users.json"),
+            ("a/b", "c d", "db://a%2Fb/tables/c%20d.json"),
+            ("café", "x~y_z-1.2", "db://caf%C3%A9/tables/x~y_z-1.2.json"),
+            ("100%", "?#", "db://100%25/tables/%3F%23.json"),
+        ] {
+            assert_eq!(t.expand(&[schema, table]), uri);
+            assert_eq!(
+                t.matches(uri),
+                Some(vec![schema.to_owned(), table.to_owned()])
+            );
         }
     }
 

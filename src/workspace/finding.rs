@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::contract::FindFilesArgs;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
-use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules};
+use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules, Watch};
 use crate::workspace::{Workspace, WorkspaceError, count};
 
 /// How many files [`Workspace::find_files`] returns unless told otherwise: `find_files`'s
@@ -135,7 +135,8 @@ impl Workspace {
 
         let mut found = Found::default();
         let mut stopped = None;
-        let mut visits = self.visit(&target, rules, max_visited, "find");
+        let unwatched = Watch::default();
+        let mut visits = self.visit(&target, rules, max_visited, "find", &unwatched);
         for walked in visits.by_ref() {
             if !walked
                 .file_type()

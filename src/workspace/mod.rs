@@ -65,7 +65,7 @@ pub use searching::{
 pub use tree::{
     DEFAULT_TREE_DEPTH, MAX_TREE_DEPTH, MAX_TREE_ENTRIES, Tree, TreeEntry, TreeOptions,
 };
-pub use walking::MAX_VISITED_ENTRIES;
+pub use walking::{MAX_VISITED_ENTRIES, Watch};
 pub use writing::{Edit, Edited, FileEdits, MAX_DIFF_BYTES, MoveEnd, Written};
 
 /// A count the contract declares (a `u64`) as the `usize` an operation counts in. The

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::contract::SearchTextArgs;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
-use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules};
+use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules, Watch};
 use crate::workspace::{Workspace, WorkspaceError, count};
 
 /// How many matching lines [`Workspace::search_text`] returns unless told otherwise:
@@ -133,6 +133,21 @@ impl Workspace {
         query: &str,
         options: &SearchOptions,
     ) -> Result<SearchResults, WorkspaceError> {
+        self.search_text_watched(query, options, &Watch::default())
+    }
+
+    /// [`Workspace::search_text`] under `watch`, which counts the entries looked at and can
+    /// stop the search; a stopped search returns what it found, truncated, saying so.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Workspace::search_text`].
+    pub fn search_text_watched(
+        &self,
+        query: &str,
+        options: &SearchOptions,
+        watch: &Watch,
+    ) -> Result<SearchResults, WorkspaceError> {
         let target = WorkspacePath::parse(&options.path)?;
         let matcher = build_matcher(query, options)?;
         let include = PathGlobs::new(options.include.iter().map(String::as_str))?;
@@ -155,7 +170,7 @@ impl Workspace {
         };
         let mut bytes_read = 0;
         let mut stopped = None;
-        let mut visits = self.visit(&target, rules, max_visited, "search");
+        let mut visits = self.visit(&target, rules, max_visited, "search", watch);
         for entry in visits.by_ref() {
             if !entry
                 .file_type()
@@ -203,6 +218,9 @@ impl Workspace {
         if visits.cut() {
             stopped = Some(Limit::Visited(max_visited));
         }
+        if visits.stopped() {
+            stopped = Some(Limit::Stopped);
+        }
         results.hint = stopped.map(Limit::hint);
         results.truncated = results.hint.is_some();
         // The walk already yields this order; sorting here makes the promise hold on its own.
@@ -225,6 +243,8 @@ enum Limit {
     Visited(usize),
     /// The next file would have taken the bytes read past the limit.
     Bytes(u64),
+    /// Its watch stopped it.
+    Stopped,
 }
 
 impl Limit {
@@ -242,6 +262,7 @@ impl Limit {
             Limit::Bytes(count) => {
                 format!("The search stopped at its limit of {count} bytes of files read; {narrow}.")
             }
+            Limit::Stopped => "The search was stopped before it was complete.".into(),
         }
     }
 }
@@ -694,6 +715,30 @@ mod tests {
             ]
         );
         assert!(!enough.truncated, "exactly the limit is not a truncation");
+    }
+
+    #[test]
+    fn a_watched_search_counts_what_it_looked_at_and_stops_when_told() {
+        let fixture = Fixture::new();
+        let watch = Watch::default();
+        let options = SearchOptions::default();
+        let all = fixture
+            .workspace
+            .search_text_watched("fn main", &options, &watch);
+        let all = all.expect("searched");
+        assert!(!all.truncated);
+        assert_eq!(watch.visited(), 6, "every entry but the hidden .gitignore");
+        watch.stop();
+        let stopped = fixture
+            .workspace
+            .search_text_watched("fn main", &options, &watch);
+        let stopped = stopped.expect("searched");
+        assert_eq!(stopped.files_searched, 0);
+        assert!(stopped.truncated);
+        assert_eq!(
+            stopped.hint.as_deref(),
+            Some("The search was stopped before it was complete.")
+        );
     }
 
     #[test]

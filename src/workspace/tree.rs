@@ -12,7 +12,7 @@ use crate::contract::DirectoryTreeArgs;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
 use crate::workspace::sandbox::entry_kind;
-use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules};
+use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules, Watch};
 use crate::workspace::{EntryKind, Workspace, WorkspaceError, depth};
 
 /// How many levels [`Workspace::directory_tree`] descends unless told otherwise:
@@ -98,6 +98,8 @@ enum Limit {
     Entries(usize, Option<String>),
     /// As many entries were looked at as may be.
     Visited(usize),
+    /// Its watch stopped it.
+    Stopped,
 }
 
 impl Limit {
@@ -117,6 +119,7 @@ impl Limit {
                 "The tree stopped after looking at {count} entries; ask for less with a smaller \
                  max_depth or a subdirectory as path."
             ),
+            Limit::Stopped => "The tree was stopped before it was complete.".into(),
         }
     }
 }
@@ -148,6 +151,21 @@ impl Workspace {
         path: &str,
         options: &TreeOptions,
     ) -> Result<Tree, WorkspaceError> {
+        self.directory_tree_watched(path, options, &Watch::default())
+    }
+
+    /// [`Workspace::directory_tree`] under `watch`, which counts the entries looked at and can
+    /// stop the walk; a stopped walk returns the tree so far, truncated, saying so.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Workspace::directory_tree`].
+    pub fn directory_tree_watched(
+        &self,
+        path: &str,
+        options: &TreeOptions,
+        watch: &Watch,
+    ) -> Result<Tree, WorkspaceError> {
         let target = WorkspacePath::parse(path)?;
         let glob = options
             .glob
@@ -168,7 +186,7 @@ impl Workspace {
         let mut entries = Vec::new();
         let mut ancestors: Vec<Ancestor> = Vec::new();
         let mut stopped = None;
-        let mut visits = self.visit(&target, rules, max_visited, "tree");
+        let mut visits = self.visit(&target, rules, max_visited, "tree", watch);
         'walk: for walked in visits.by_ref() {
             let Some(path) = WorkspacePath::from_host(self.walk_root(), walked.path()) else {
                 continue;
@@ -222,6 +240,9 @@ impl Workspace {
         if visits.cut() {
             stopped = Some(Limit::Visited(max_visited));
         }
+        if visits.stopped() {
+            stopped = Some(Limit::Stopped);
+        }
         let hint = stopped.map(Limit::hint);
         Ok(Tree {
             path: target.as_str().to_owned(),
@@ -236,6 +257,24 @@ impl Workspace {
 mod tests {
     use super::*;
     use crate::workspace::testing::Fixture;
+
+    #[test]
+    fn a_stopped_tree_is_truncated_and_says_so() {
+        let fixture = Fixture::new();
+        let watch = Watch::default();
+        watch.stop();
+        let options = TreeOptions::default();
+        let tree = fixture
+            .workspace
+            .directory_tree_watched(".", &options, &watch);
+        let tree = tree.expect("walked");
+        assert_eq!(tree.entries, []);
+        assert!(tree.truncated);
+        assert_eq!(
+            tree.hint.as_deref(),
+            Some("The tree was stopped before it was complete.")
+        );
+    }
 
     fn tree(fixture: &Fixture, path: &str, options: &TreeOptions) -> Tree {
         match fixture.workspace.directory_tree(path, options) {

@@ -15,6 +15,7 @@
 //! say their result was truncated, so a call on a huge tree costs bounded work.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{Match, WalkBuilder};
@@ -51,25 +52,59 @@ pub(crate) struct WalkRules {
 /// The entries below a walked directory, at most a set number of them: what one listing, tree,
 /// search or find looks at. Unreadable entries (a directory without permission, a file removed
 /// mid-walk) are skipped, as ripgrep does, but count as looked at.
-pub(crate) struct Visits {
+/// A window on a long walk from another thread: how many entries it has looked at, and a
+/// way to stop it early (a client that cancelled its search).
+#[derive(Debug, Default)]
+pub struct Watch {
+    visited: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl Watch {
+    /// The entries looked at so far.
+    pub fn visited(&self) -> u64 {
+        self.visited.load(Ordering::Relaxed)
+    }
+
+    /// Stops the walk at its next entry; what it found so far is returned, marked truncated.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Watch::stop`] was called.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+pub(crate) struct Visits<'w> {
     walk: ignore::Walk,
+    watch: &'w Watch,
     left: usize,
     operation: &'static str,
     cut: bool,
 }
 
-impl Visits {
+impl Visits<'_> {
     /// Whether the walk stopped at its limit with entries still unvisited.
     pub(crate) fn cut(&self) -> bool {
         self.cut
     }
+
+    /// Whether the walk ended because its watch stopped it.
+    pub(crate) fn stopped(&self) -> bool {
+        self.watch.stopped()
+    }
 }
 
-impl Iterator for Visits {
+impl Iterator for Visits<'_> {
     type Item = ignore::DirEntry;
 
     fn next(&mut self) -> Option<ignore::DirEntry> {
         loop {
+            if self.watch.stopped() {
+                return None;
+            }
             let found = self.walk.next()?;
             // The walked directory itself is not one of the entries looked at.
             if found.as_ref().is_ok_and(|entry| entry.depth() == 0) {
@@ -80,6 +115,7 @@ impl Iterator for Visits {
                 return None;
             }
             self.left -= 1;
+            self.watch.visited.fetch_add(1, Ordering::Relaxed);
             match found {
                 Ok(entry) => return Some(entry),
                 Err(err) => {
@@ -92,15 +128,17 @@ impl Iterator for Visits {
 
 impl Workspace {
     /// The entries below `target`, at most `max` of them, for `operation` (named in logs).
-    pub(crate) fn visit(
+    pub(crate) fn visit<'w>(
         &self,
         target: &WorkspacePath,
         rules: WalkRules,
         max: usize,
         operation: &'static str,
-    ) -> Visits {
+        watch: &'w Watch,
+    ) -> Visits<'w> {
         Visits {
             walk: self.walk(target, rules),
+            watch,
             left: max,
             operation,
             cut: false,

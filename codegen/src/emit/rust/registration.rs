@@ -248,10 +248,25 @@ pub(super) fn resource_params(r: &ResourceDef) -> TokenStream {
         let d = doc(&format!("`{{{v}}}`: one path segment, percent-decoded."));
         quote!(#d pub #f: String,)
     });
+    let values = variables.iter().map(|v| {
+        let f = ident(&crate::ident::snake(v));
+        quote!(&self.#f)
+    });
+    let uri_docs = doc(&format!(
+        "The URI these values name: `{template}` with each value percent-encoded, as a \
+         client reads it and as `resource_updated` takes it."
+    ));
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub struct #name { #(#fields)* }
+
+        impl #name {
+            #uri_docs
+            pub fn uri(&self) -> String {
+                ::mcp_contract::codegen::expand_uri(#template, &[#(#values),*])
+            }
+        }
     }
 }
 

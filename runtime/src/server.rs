@@ -353,6 +353,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             return Err(not_found(None));
         };
         let resource = &self.published().spec.resources[index];
+        let _place = crate::stdio::place(&context);
         let cx = Context::new(context, resource.name, Arc::clone(&self.session));
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?cx.request_id());
@@ -392,6 +393,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let revision = revision(&context);
+        let _place = crate::stdio::place(&context);
         let mut result = self
             .call_in(&request.name, request.arguments, Some(context))
             .await?;

@@ -113,9 +113,17 @@ impl<D: Dispatch> Server<D> {
 type Slot = Arc<OwnedSemaphorePermit>;
 
 /// The slot of a request, carried in its extensions into the `RequestContext` rmcp hands the
-/// handler, and so held until the handler has finished.
+/// server; the server holds it ([`place`]) until the handler has finished, whatever the
+/// handler does with its context.
 #[derive(Clone)]
-struct InFlight(#[expect(dead_code, reason = "held for its drop, which frees the slot")] Slot);
+pub(crate) struct InFlight(
+    #[expect(dead_code, reason = "held for its drop, which frees the slot")] Slot,
+);
+
+/// The slot of the request `context` serves, over stdio; to be held while it is handled.
+pub(crate) fn place(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> Option<InFlight> {
+    context.extensions.get::<InFlight>().cloned()
+}
 
 /// The transport: lines in, lines out.
 struct LineTransport<R, W> {

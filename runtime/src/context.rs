@@ -69,12 +69,7 @@ impl Context {
         subject: &str,
         session: Arc<Session>,
     ) -> Self {
-        let revision = Revision::negotiated(
-            request
-                .protocol_version()
-                .as_ref()
-                .map(rmcp::model::ProtocolVersion::as_str),
-        );
+        let revision = crate::server::revision(&request);
         let log_level = if !session.logs() {
             None
         } else if revision.has_initialize() {

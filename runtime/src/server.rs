@@ -269,7 +269,7 @@ impl<D: Dispatch> Server<D> {
 }
 
 /// The revision whose rules the request's client follows.
-fn revision(context: &RequestContext<RoleServer>) -> Revision {
+pub(crate) fn revision(context: &RequestContext<RoleServer>) -> Revision {
     Revision::negotiated(
         context
             .protocol_version()

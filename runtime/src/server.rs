@@ -445,8 +445,8 @@ mod tests {
             uri: "x:///notes",
             template: false,
         }],
-        artifacts_key: "com.example/artifacts",
-        composition_key: "com.example/composition",
+        artifacts_key: &["com.example/artifacts"],
+        composition_key: &["com.example/composition"],
         groups: &[],
         argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
     };

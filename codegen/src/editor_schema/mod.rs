@@ -216,9 +216,10 @@ pub(crate) struct Manifest {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ArtifactSettings {
-    /// The `_meta` key of the artifact contract; `io.github.mcp-contract/artifacts` when
-    /// left out.
-    pub meta_key: Option<String>,
+    /// Where the artifact contract is published: one `_meta` key, or a key path (the `_meta`
+    /// key, then keys of nested objects: `[gnougo, artifacts]` is `_meta.gnougo.artifacts`);
+    /// `io.github.mcp-contract/artifacts` when left out.
+    pub meta_key: Option<OneOrMany<String>>,
     /// Artifact kinds, each with what it stands for, such as `workspace.file: A
     /// workspace-relative file.`
     #[serde(default)]
@@ -229,9 +230,10 @@ pub(crate) struct ArtifactSettings {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CompositionSettings {
-    /// The `_meta` key of the composition contract; `io.github.mcp-contract/composition`
-    /// when left out.
-    pub meta_key: Option<String>,
+    /// Where the composition contract is published: one `_meta` key, or a key path, which
+    /// may share its parent with the artifacts path (`[gnougo, composition]`);
+    /// `io.github.mcp-contract/composition` when left out.
+    pub meta_key: Option<OneOrMany<String>>,
 }
 
 /// A tool group.

@@ -104,7 +104,9 @@ fn parse(doc: &str) -> (Vec<String>, Vec<Example>) {
                     .last_mut()
                     .filter(|e: &&mut Example| e.verdict == Verdict::Loads)
                     .unwrap_or_else(|| {
-                        panic!("docs/manifest.md:{at}: a published block follows no example that loads")
+                        panic!(
+                            "docs/manifest.md:{at}: a published block follows no example that loads"
+                        )
                     });
                 example.published.push((at, tool, body));
             } else if let Some(rest) = line.trim().strip_prefix(MARKER) {

@@ -333,8 +333,18 @@ impl<'c> Differ<'c> {
     fn planning_keys(&mut self) {
         let (o, n) = (&self.old.planning, &self.new.planning);
         let contracts = [
-            ("artifacts", &o.artifacts_key, &n.artifacts_key, self.old.tools.iter().any(|t| t.artifacts.is_some())),
-            ("composition", &o.composition_key, &n.composition_key, self.old.tools.iter().any(|t| !t.encapsulates.is_empty())),
+            (
+                "artifacts",
+                &o.artifacts_key,
+                &n.artifacts_key,
+                self.old.tools.iter().any(|t| t.artifacts.is_some()),
+            ),
+            (
+                "composition",
+                &o.composition_key,
+                &n.composition_key,
+                self.old.tools.iter().any(|t| !t.encapsulates.is_empty()),
+            ),
         ];
         for (name, was, is, published) in contracts {
             if !published || was.keys == is.keys {

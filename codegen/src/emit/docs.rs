@@ -146,7 +146,9 @@ fn render(template: &str, contract: &Contract) -> String {
 
 /// A key path as the subscripts that follow `_meta`: `["gnougo"]["artifacts"]`.
 fn subscripts(path: &[String]) -> String {
-    path.iter().map(|k| format!("[{}]", Value::from(k.as_str()))).collect()
+    path.iter()
+        .map(|k| format!("[{}]", Value::from(k.as_str())))
+        .collect()
 }
 
 /// A value as one Markdown table cell: pipes escaped, lines joined.

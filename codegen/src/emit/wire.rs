@@ -72,7 +72,11 @@ pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String,
         let composition = Composition {
             encapsulates: tool.encapsulates.clone(),
         };
-        key_path::place(&mut meta, &planning.composition_key.keys, composition.to_json());
+        key_path::place(
+            &mut meta,
+            &planning.composition_key.keys,
+            composition.to_json(),
+        );
     }
     meta
 }

@@ -17,7 +17,10 @@ pub(crate) const DEFAULT_COMPOSITION_KEY: &str = "io.github.mcp-contract/composi
 impl Validator<'_> {
     /// The key paths of the artifact and composition contracts, kept apart.
     pub(super) fn planning_keys(&mut self, manifest: &Manifest) -> (KeyPath, KeyPath) {
-        let artifacts = manifest.artifacts.as_ref().and_then(|a| a.meta_key.as_ref());
+        let artifacts = manifest
+            .artifacts
+            .as_ref()
+            .and_then(|a| a.meta_key.as_ref());
         let composition = manifest
             .composition
             .as_ref()
@@ -30,7 +33,11 @@ impl Validator<'_> {
 
     /// A written key path with every key checked; the default when it is left out or refused
     /// (the default is then kept apart from the other path too).
-    fn key_path(&mut self, written: Option<&Spanned<Vec<Spanned<String>>>>, default: &str) -> KeyPath {
+    fn key_path(
+        &mut self,
+        written: Option<&Spanned<Vec<Spanned<String>>>>,
+        default: &str,
+    ) -> KeyPath {
         let default = KeyPath {
             keys: vec![default.to_owned()],
             span: None,

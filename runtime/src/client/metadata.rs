@@ -467,7 +467,9 @@ mod tests {
         assert_eq!(error.problem, "a cycle: b → c → b");
         let chain = [wraps("a", "b"), wraps("b", "c"), tool("c", json!({}))];
         assert_eq!(
-            compositions(&chain, &[COMPOSITION]).expect("no cycle").len(),
+            compositions(&chain, &[COMPOSITION])
+                .expect("no cycle")
+                .len(),
             2
         );
     }

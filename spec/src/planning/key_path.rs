@@ -71,7 +71,10 @@ mod tests {
     fn one_key_is_a_plain_entry_with_its_dots() {
         let mut meta = Map::new();
         place(&mut meta, &["com.example/artifacts"], json!(1));
-        assert_eq!(Value::Object(meta.clone()), json!({"com.example/artifacts": 1}));
+        assert_eq!(
+            Value::Object(meta.clone()),
+            json!({"com.example/artifacts": 1})
+        );
         assert_eq!(lookup(&meta, &["com.example/artifacts"]), Some(&json!(1)));
         assert_eq!(lookup(&meta, &["com", "example/artifacts"]), None);
     }

@@ -159,7 +159,10 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
             }
         }
     });
-    let (artifacts_key, composition_key) = (&c.planning.artifacts_key.keys, &c.planning.composition_key.keys);
+    let (artifacts_key, composition_key) = (
+        &c.planning.artifacts_key.keys,
+        &c.planning.composition_key.keys,
+    );
     let resources = c.resources.iter().map(|r| {
         let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
         let uri = r.uri.text();

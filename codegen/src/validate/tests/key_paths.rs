@@ -64,7 +64,11 @@ fn two_contracts_share_a_parent_object_and_are_published_nested() {
     // The tool's own entries first, then the parent, which holds the artifacts first.
     let keys: Vec<&String> = open["_meta"].as_object().unwrap().keys().collect();
     assert_eq!(keys, ["com.example/category", "gnougo"]);
-    let nested: Vec<&String> = open["_meta"]["gnougo"].as_object().unwrap().keys().collect();
+    let nested: Vec<&String> = open["_meta"]["gnougo"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
     assert_eq!(nested, ["artifacts", "composition"]);
     // A tool with no planning metadata gets no parent object.
     assert_eq!(tool_json(&c, &c.tools[1]).get("_meta"), None);
@@ -75,8 +79,14 @@ fn a_plain_string_is_one_key_dots_and_all() {
     let c = loads(&with(
         "artifacts:\n  meta_key: com.example.planning/artifacts\ncomposition:\n  meta_key: [com.example.planning/artifacts.v1]\n",
     ));
-    assert_eq!(c.planning.artifacts_key.keys, ["com.example.planning/artifacts"]);
-    assert_eq!(c.planning.composition_key.keys, ["com.example.planning/artifacts.v1"]);
+    assert_eq!(
+        c.planning.artifacts_key.keys,
+        ["com.example.planning/artifacts"]
+    );
+    assert_eq!(
+        c.planning.composition_key.keys,
+        ["com.example.planning/artifacts.v1"]
+    );
 }
 
 #[test]
@@ -115,7 +125,10 @@ fn every_key_of_a_path_follows_the_key_grammar() {
 
 #[test]
 fn a_meta_key_that_is_neither_a_key_nor_a_list_of_keys_is_reported_once() {
-    for (value, at) in [("{a: 1}", "tools.yaml:10:13"), ("[gnougo, 5]", "tools.yaml:10:22")] {
+    for (value, at) in [
+        ("{a: 1}", "tools.yaml:10:13"),
+        ("[gnougo, 5]", "tools.yaml:10:22"),
+    ] {
         let (source, diags) = refused(&with(&format!("artifacts:\n  meta_key: {value}\n")));
         let found: Vec<(&str, String)> = diags
             .iter()
@@ -128,9 +141,7 @@ fn a_meta_key_that_is_neither_a_key_nor_a_list_of_keys_is_reported_once() {
 #[test]
 fn the_two_paths_may_not_be_the_same() {
     let d = single(
-        &with(
-            "artifacts:\n  meta_key: [gnougo, plan]\ncomposition:\n  meta_key: [gnougo, plan]\n",
-        ),
+        &with("artifacts:\n  meta_key: [gnougo, plan]\ncomposition:\n  meta_key: [gnougo, plan]\n"),
         "duplicate-meta-key",
         "`[gnougo, plan]` is already the artifacts key",
         "tools.yaml:12:13",

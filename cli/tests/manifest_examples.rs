@@ -296,3 +296,15 @@ fn markers_are_read_with_their_section_and_verdict() {
         ("2. `two`", &Verdict::Refused("unknown-key".to_owned()), 10)
     );
 }
+
+/// A published block binds to the example before it, with its marker's line and tool.
+#[test]
+fn published_blocks_are_read_with_their_example() {
+    let doc = "## 1. One\n\n<!-- example: manifest -->\n```yaml\na: 1\n```\n\n\
+               <!-- published: t -->\n```json\n{\"k\": 1}\n```\n";
+    let (_, examples) = parse(doc);
+    assert_eq!(
+        examples[0].published,
+        [(8, "t".to_owned(), "{\"k\": 1}\n".to_owned())]
+    );
+}

@@ -97,7 +97,7 @@ async fn a_created_directory_is_an_artifact_the_listing_tools_consume() {
     let fixture = fixture();
     let client = client(&fixture, Revision::V2026_07_28).await;
     let tools = client.list_tools(None).await.expect("tools/list").tools;
-    let key = "io.github.mcp-workspace/artifacts";
+    let key = &["io.github.mcp-workspace/artifacts"];
     let producers: Vec<String> = tools
         .iter()
         .filter_map(|t| {
@@ -136,7 +136,7 @@ async fn a_created_directory_is_an_artifact_the_listing_tools_consume() {
     assert_eq!(listed.is_error, Some(false), "{listed:?}");
 
     let compositions =
-        metadata::compositions(&tools, "io.github.mcp-workspace/composition").expect("valid");
+        metadata::compositions(&tools, &["io.github.mcp-workspace/composition"]).expect("valid");
     assert_eq!(compositions.len(), 1);
     assert_eq!(compositions[0].0, "apply_edits");
     assert_eq!(compositions[0].1.encapsulates, ["edit_file"]);

@@ -5,12 +5,14 @@
 //! - `<!-- example: manifest -->`: the manifest loads without any diagnostic, error or warning.
 //! - `<!-- example: refused CODE -->`: the manifest is refused, and `CODE` is among its
 //!   diagnostics.
+//! - `<!-- published: TOOL -->`, on the line before a ```json fence after an example that
+//!   loads: the block is exactly the `_meta` that example's tool `TOOL` publishes.
 //!
 //! Every numbered section that documents manifest keys has at least one checked example; the
 //! reference sections, which document what the build makes of a manifest, are listed in
 //! [`REFERENCE_SECTIONS`].
 
-use mcp_contract_codegen::{Source, load, render_all};
+use mcp_contract_codegen::{Revision, Source, load, render_all};
 
 /// The numbered sections that document no manifest key, by heading text without the number:
 /// they need no checked example (a marked one there is still checked).
@@ -24,6 +26,7 @@ const REFERENCE_SECTIONS: &[&str] = &[
 ];
 
 const MARKER: &str = "<!-- example:";
+const PUBLISHED: &str = "<!-- published:";
 
 /// What a marked example must do.
 #[derive(Debug, PartialEq)]
@@ -43,6 +46,8 @@ struct Example {
     line: usize,
     verdict: Verdict,
     yaml: String,
+    /// The `_meta` blocks marked after it: each with its marker's line, the tool and the JSON.
+    published: Vec<(usize, String, String)>,
 }
 
 fn reference() -> String {
@@ -78,6 +83,32 @@ fn parse(doc: &str) -> (Vec<String>, Vec<Example>) {
         } else if !in_fence {
             if let Some(heading) = numbered_heading(line) {
                 headings.push(heading.to_owned());
+            } else if let Some(rest) = line.trim().strip_prefix(PUBLISHED) {
+                let at = i + 1;
+                let tool = rest
+                    .strip_suffix("-->")
+                    .unwrap_or_else(|| panic!("docs/manifest.md:{at}: the marker is not closed"))
+                    .trim()
+                    .to_owned();
+                assert_eq!(
+                    lines.get(i + 1).map(|l| l.trim_end()),
+                    Some("```json"),
+                    "docs/manifest.md:{at}: a published marker must be on the line just before a ```json fence"
+                );
+                let body: String = lines[i + 2..]
+                    .iter()
+                    .take_while(|l| !l.trim_start().starts_with("```"))
+                    .map(|l| format!("{l}\n"))
+                    .collect();
+                let example = examples
+                    .last_mut()
+                    .filter(|e: &&mut Example| e.verdict == Verdict::Loads)
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "docs/manifest.md:{at}: a published block follows no example that loads"
+                        )
+                    });
+                example.published.push((at, tool, body));
             } else if let Some(rest) = line.trim().strip_prefix(MARKER) {
                 let at = i + 1;
                 let section = headings
@@ -121,6 +152,7 @@ fn parse(doc: &str) -> (Vec<String>, Vec<Example>) {
                     line: at,
                     verdict,
                     yaml: body.iter().map(|l| format!("{l}\n")).collect(),
+                    published: Vec::new(),
                 });
                 // Skip the block: its opening and closing fences and the lines between.
                 i += 2 + body.len() + 1;
@@ -137,7 +169,30 @@ fn parse(doc: &str) -> (Vec<String>, Vec<Example>) {
 fn check(example: &Example) -> Option<String> {
     let source = Source::new("tools.yaml", example.yaml.as_str());
     let problem = match (&example.verdict, load(&source)) {
-        (Verdict::Loads, Ok(loaded)) if loaded.warnings.is_empty() => return None,
+        (Verdict::Loads, Ok(loaded)) if loaded.warnings.is_empty() => {
+            let listed = loaded.contract.tools_list(Revision::LATEST);
+            let wrong: Vec<String> = example
+                .published
+                .iter()
+                .filter_map(|(line, tool, json)| {
+                    let shown: serde_json::Value = serde_json::from_str(json)
+                        .unwrap_or_else(|e| panic!("docs/manifest.md:{line}: not JSON: {e}"));
+                    let meta = listed["tools"]
+                        .as_array()?
+                        .iter()
+                        .find(|t| t["name"] == tool.as_str())
+                        .map(|t| t["_meta"].clone());
+                    (meta.as_ref() != Some(&shown)).then(|| {
+                        let meta = meta.map_or("no tool of that name".into(), |m| m.to_string());
+                        format!("docs/manifest.md:{line}: `{tool}` publishes the `_meta` {meta}, not the block shown")
+                    })
+                })
+                .collect();
+            if wrong.is_empty() {
+                return None;
+            }
+            wrong.join("\n")
+        }
         (Verdict::Loads, Ok(loaded)) => format!(
             "must load without any diagnostic, but warns:\n{}",
             render_all(&loaded.warnings, &source)
@@ -239,5 +294,17 @@ fn markers_are_read_with_their_section_and_verdict() {
             examples[1].line
         ),
         ("2. `two`", &Verdict::Refused("unknown-key".to_owned()), 10)
+    );
+}
+
+/// A published block binds to the example before it, with its marker's line and tool.
+#[test]
+fn published_blocks_are_read_with_their_example() {
+    let doc = "## 1. One\n\n<!-- example: manifest -->\n```yaml\na: 1\n```\n\n\
+               <!-- published: t -->\n```json\n{\"k\": 1}\n```\n";
+    let (_, examples) = parse(doc);
+    assert_eq!(
+        examples[0].published,
+        [(8, "t".to_owned(), "{\"k\": 1}\n".to_owned())]
     );
 }

@@ -91,12 +91,31 @@ impl Contract {
 /// Where the planning metadata is published.
 #[derive(Debug, Clone)]
 pub(crate) struct Planning {
-    /// The `_meta` key of the artifact contract.
-    pub artifacts_key: String,
-    /// The `_meta` key of the composition contract.
-    pub composition_key: String,
+    /// Where the artifact contract is published in a tool's `_meta`.
+    pub artifacts_key: KeyPath,
+    /// Where the composition contract is published.
+    pub composition_key: KeyPath,
     /// The artifact kinds, standard ones first, with what each stands for.
     pub kinds: Vec<(String, String)>,
+}
+
+/// A key path in a tool's `_meta`: a `_meta` key, then the keys of nested objects.
+#[derive(Debug, Clone)]
+pub(crate) struct KeyPath {
+    /// The keys, never none.
+    pub keys: Vec<String>,
+    /// Where the manifest writes it; `None` for the default.
+    pub span: Option<Span>,
+}
+
+impl KeyPath {
+    /// The path as the manifest writes it: one key alone, several as a list.
+    pub(crate) fn shown(&self) -> String {
+        match &self.keys[..] {
+            [key] => key.clone(),
+            keys => format!("[{}]", keys.join(", ")),
+        }
+    }
 }
 
 /// A tool group.

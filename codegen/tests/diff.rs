@@ -247,8 +247,35 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ),
         ("PLANNING_ADDED", b(), edit("    output: text\n", COMPLETE), vec!["PLANNING_ADDED tools.yaml:57:11"]),
         ("PLANNING_NO_DELETE", edit("    output: text\n", COMPLETE), b(), vec!["PLANNING_NO_DELETE tools.yaml:57:11"]),
+        (
+            "PLANNING_KEY_NO_CHANGE",
+            composed("[demo, composition]"),
+            composed("[demo, planning]"),
+            vec!["PLANNING_KEY_NO_CHANGE tools.yaml:64:13"],
+        ),
+        (
+            "a planning contract moved back to its default key",
+            composed("[demo, composition]"),
+            edit("    output: text\n", COMPLETE),
+            vec!["PLANNING_KEY_NO_CHANGE tools.yaml:64:13"],
+        ),
+        (
+            "a key path no tool publishes under",
+            format!("{BASE}composition:\n  meta_key: [demo, composition]\n"),
+            format!("{BASE}composition:\n  meta_key: [demo, planning]\n"),
+            vec![],
+        ),
         ("no change", b(), b(), vec![]),
     ]
+}
+
+/// [`BASE`] with `ping` as a complete operation, its contract published at `path`, written on
+/// line 64.
+fn composed(path: &str) -> String {
+    format!(
+        "{}composition:\n  meta_key: {path}\n",
+        edit("    output: text\n", COMPLETE)
+    )
 }
 
 /// A resource appended to [`BASE`]: its name is on line 63.

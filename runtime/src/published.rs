@@ -41,10 +41,11 @@ pub struct ContractSpec {
     pub tools: &'static [&'static str],
     /// The resources, fixed ones and templates, in manifest order.
     pub resources: &'static [ResourceSpec],
-    /// The `_meta` key of the artifact contracts (see [`crate::client::metadata`]).
-    pub artifacts_key: &'static str,
-    /// The `_meta` key of the composition contracts.
-    pub composition_key: &'static str,
+    /// The key path of the artifact contracts in a tool's `_meta` (see
+    /// [`crate::client::metadata`]): one `_meta` key, or that key and the nested keys below it.
+    pub artifacts_key: &'static [&'static str],
+    /// The key path of the composition contracts.
+    pub composition_key: &'static [&'static str],
     /// The tool groups, in manifest order; empty when the manifest declares none.
     pub groups: &'static [GroupSpec],
     /// The codes of the argument envelope.
@@ -257,8 +258,8 @@ mod tests {
         cache: None,
         tools: &[],
         resources: &[FIXED],
-        artifacts_key: "com.example/artifacts",
-        composition_key: "com.example/composition",
+        artifacts_key: &["com.example/artifacts"],
+        composition_key: &["com.example/composition"],
         groups: &[],
         argument_codes: ArgumentCodes::DEFAULT,
         logging: false,

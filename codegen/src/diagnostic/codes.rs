@@ -273,16 +273,19 @@ codes! {
         "List at least one value.",
         help "list the allowed values under `enum:`";
     RESERVED_META_KEY = "reserved-meta-key", Error,
-        "A `_meta` key, or `artifacts.meta_key` or `composition.meta_key`, uses a prefix reserved for the specification.",
+        "A `_meta` key, or a key of `artifacts.meta_key` or `composition.meta_key`, uses a prefix reserved for the specification.",
         "`io.modelcontextprotocol/x` → `com.example/x`.",
         help "prefixes whose second label is `modelcontextprotocol` or `mcp` belong to the spec; use your own reverse-DNS prefix such as `com.example/`";
     BAD_META_KEY = "bad-meta-key", Error,
-        "A `_meta` key, or `artifacts.meta_key` or `composition.meta_key`, breaks the key grammar.",
+        "A `_meta` key, or a key of `artifacts.meta_key` or `composition.meta_key`, breaks the key grammar, or a `meta_key` is an empty list.",
         "`-name` → `name`.",
         help "write an optional reverse-DNS prefix ending in `/` (`com.example/`), then a name that starts and ends with a letter or digit";
     DUPLICATE_META_KEY = "duplicate-meta-key", Error,
-        "The artifact and composition contracts would share a `_meta` key (both written alike, or one written as the other's default), or a tool's own `_meta` writes the key its planning metadata is published under.",
+        "The artifact and composition contracts would share a key path (both written alike, or one written as the other's default), or a tool's own `_meta` writes the key its planning metadata is published under.",
         "`composition: {meta_key: com.example/composition}`.";
+    NESTED_META_KEY = "nested-meta-key", Error,
+        "One planning contract's key path lies inside the other's, so one object would hold both.",
+        "`[com.example]` and `[com.example, composition]` → `[com.example, artifacts]` and `[com.example, composition]`.";
     BAD_KIND = "bad-kind", Error,
         "An artifact kind is not dot-separated lowercase words.",
         "`Fixture.Item` → `fixture.item`.",

@@ -73,6 +73,7 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
         }
     }
     d.resources();
+    d.planning_keys();
     if old.groups.is_empty() != new.groups.is_empty() {
         let (message, side, span) = match new.groups.first() {
             Some(g) => (
@@ -323,6 +324,47 @@ impl<'c> Differ<'c> {
                     n.span,
                 );
             }
+        }
+    }
+
+    /// A planning contract moved to another key path, while some tool published it: a planner
+    /// reading the old path finds nothing. Reported where the new manifest writes the path, or,
+    /// back to the default, where the old one did.
+    fn planning_keys(&mut self) {
+        let (o, n) = (&self.old.planning, &self.new.planning);
+        let contracts = [
+            (
+                "artifacts",
+                &o.artifacts_key,
+                &n.artifacts_key,
+                self.old.tools.iter().any(|t| t.artifacts.is_some()),
+            ),
+            (
+                "composition",
+                &o.composition_key,
+                &n.composition_key,
+                self.old.tools.iter().any(|t| !t.encapsulates.is_empty()),
+            ),
+        ];
+        for (name, was, is, published) in contracts {
+            if !published || was.keys == is.keys {
+                continue;
+            }
+            let (side, span) = match (is.span, was.span) {
+                (Some(span), _) => (Side::New, span),
+                (None, span) => (Side::Old, span.unwrap_or_default()),
+            };
+            self.push(
+                &PLANNING_KEY_NO_CHANGE,
+                format!(
+                    "the {name} contract moved from `{}` to `{}`",
+                    was.shown(),
+                    is.shown()
+                ),
+                format!("{name}.meta_key"),
+                side,
+                span,
+            );
         }
     }
 

@@ -120,6 +120,8 @@ rules! {
     ROUTES_NO_CHANGE = Major, "The HTTP host moves between one route (`/mcp`) and one per group (`/mcp/GROUP`): clients configured with the old routes get 404.";
     /// A produced or consumed artifact, or an encapsulated tool, was removed.
     PLANNING_NO_DELETE = Major, "Planners chaining tools through the artifact, or preferring the complete operation, lose the link.";
+    /// The artifact or composition contract moved to another key path.
+    PLANNING_KEY_NO_CHANGE = Major, "Planners read the contract where it was published: at its old key path they find nothing, and every tool looks unplanned.";
     /// A tool was added.
     TOOL_ADDED = Minor, "New capability; existing calls are unaffected.";
     /// An optional parameter was added.

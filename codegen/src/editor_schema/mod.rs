@@ -216,9 +216,10 @@ pub(crate) struct Manifest {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ArtifactSettings {
-    /// The `_meta` key of the artifact contract; `io.github.mcp-contract/artifacts` when
-    /// left out.
-    pub meta_key: Option<String>,
+    /// Where the artifact contract is published: one `_meta` key, or a key path (the `_meta`
+    /// key, then keys of nested objects: `[gnougo, artifacts]` is `_meta.gnougo.artifacts`);
+    /// `io.github.mcp-contract/artifacts` when left out.
+    pub meta_key: Option<KeyPath>,
     /// Artifact kinds, each with what it stands for, such as `workspace.file: A
     /// workspace-relative file.`
     #[serde(default)]
@@ -229,9 +230,10 @@ pub(crate) struct ArtifactSettings {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CompositionSettings {
-    /// The `_meta` key of the composition contract; `io.github.mcp-contract/composition`
-    /// when left out.
-    pub meta_key: Option<String>,
+    /// Where the composition contract is published: one `_meta` key, or a key path, which
+    /// may share its parent with the artifacts path (`[gnougo, composition]`);
+    /// `io.github.mcp-contract/composition` when left out.
+    pub meta_key: Option<KeyPath>,
 }
 
 /// A tool group.
@@ -826,6 +828,17 @@ impl JsonSchema for Count {
     fn json_schema(_: &mut SchemaGenerator) -> schemars::Schema {
         json_schema!({ "type": "integer", "minimum": 0 })
     }
+}
+
+/// Where a planning contract is published in a tool's `_meta`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(inline)]
+pub(crate) enum KeyPath {
+    /// One `_meta` key, dots and all, such as `com.example/artifacts`.
+    Key(String),
+    /// The `_meta` key, then the keys of nested objects, such as `[gnougo, artifacts]`.
+    Path(#[schemars(length(min = 1))] Vec<String>),
 }
 
 /// One value, or a list of them: where the manifest expects a list of names, a single name

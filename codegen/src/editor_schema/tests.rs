@@ -592,6 +592,19 @@ fn the_build_and_the_schema_agree_on_names_values_and_rules() {
         json!({"read_only": true, "destructive": false, "idempotent": true, "open_world": false});
     let mut cases = vec![
         case(
+            "both planning contracts in one parent object",
+            vec![
+                set("/artifacts/meta_key", json!(["gnougo", "artifacts"])),
+                set("/composition/meta_key", json!(["gnougo", "composition"])),
+            ],
+            true,
+        ),
+        case(
+            "an empty key path",
+            vec![set("/artifacts/meta_key", json!([]))],
+            false,
+        ),
+        case(
             "hint policy `all`",
             vec![set("/hint_policy", json!("all"))],
             true,

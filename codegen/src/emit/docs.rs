@@ -131,8 +131,8 @@ fn render(template: &str, contract: &Contract) -> String {
         "groups": groups,
         "resources": resources,
         "kinds": planning.kinds.iter().map(|(k, d)| json!({"kind": k, "description": d})).collect::<Vec<_>>(),
-        "artifacts_key": planning.artifacts_key,
-        "composition_key": planning.composition_key,
+        "artifacts_key": subscripts(&planning.artifacts_key.keys),
+        "composition_key": subscripts(&planning.composition_key.keys),
         "planned": contract.tools.iter().any(|t| t.artifacts.is_some() || !t.encapsulates.is_empty()),
     });
     env.render_str(
@@ -142,6 +142,13 @@ fn render(template: &str, contract: &Contract) -> String {
     .unwrap_or_else(|e| {
         format!("<!-- mcp-contract-codegen could not render this document: {e} -->\n")
     })
+}
+
+/// A key path as the subscripts that follow `_meta`: `["gnougo"]["artifacts"]`.
+fn subscripts(path: &[String]) -> String {
+    path.iter()
+        .map(|k| format!("[{}]", Value::from(k.as_str())))
+        .collect()
 }
 
 /// A value as one Markdown table cell: pipes escaped, lines joined.

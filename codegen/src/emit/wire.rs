@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use mcp_contract_spec::planning::Composition;
+use mcp_contract_spec::planning::{Composition, key_path};
 use mcp_contract_spec::{CacheHint, Hint, Revision, strip_mcp_headers};
 
 use crate::model::*;
@@ -60,18 +60,23 @@ pub(crate) fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
     t.into()
 }
 
-/// The tool's `_meta`: its static entries, then the versioned planning contracts.
+/// The tool's `_meta`: its static entries, then the versioned planning contracts, each at its
+/// key path (two paths may share a parent object, which then holds both).
 pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String, Value> {
     let mut meta = tool.meta.clone();
     let planning = &contract.planning;
     if let Some(a) = &tool.artifacts {
-        meta.insert(planning.artifacts_key.clone(), a.to_json());
+        key_path::place(&mut meta, &planning.artifacts_key.keys, a.to_json());
     }
     if !tool.encapsulates.is_empty() {
         let composition = Composition {
             encapsulates: tool.encapsulates.clone(),
         };
-        meta.insert(planning.composition_key.clone(), composition.to_json());
+        key_path::place(
+            &mut meta,
+            &planning.composition_key.keys,
+            composition.to_json(),
+        );
     }
     meta
 }

@@ -88,7 +88,7 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
     }
     manifest.artifacts = top.get("artifacts").and_then(|n| {
         let mut f = de.fields(n, "`artifacts`")?;
-        let meta_key = f.get("meta_key").and_then(|n| de.string(n, "`meta_key`"));
+        let meta_key = f.get("meta_key").and_then(|n| key_path(n, de));
         let kinds = f
             .get("kinds")
             .map(|n| {
@@ -103,7 +103,7 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
     });
     manifest.composition = top.get("composition").and_then(|n| {
         let mut f = de.fields(n, "`composition`")?;
-        let meta_key = f.get("meta_key").and_then(|n| de.string(n, "`meta_key`"));
+        let meta_key = f.get("meta_key").and_then(|n| key_path(n, de));
         f.finish(de);
         Some(CompositionSettings { meta_key })
     });
@@ -317,6 +317,18 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         artifacts,
         complete_operation,
     })
+}
+
+/// `meta_key:` one `_meta` key, or a list of keys naming nested objects; `None` (reported)
+/// when it is neither or holds a non-string, so validation does not judge a path cut short.
+fn key_path(node: &Node, de: &mut Decoder<'_>) -> Option<Spanned<Vec<Spanned<String>>>> {
+    let keys = de.strings(node, "`meta_key`");
+    let whole = match &node.kind {
+        NodeKind::Str(_) => true,
+        NodeKind::Seq(items) => items.len() == keys.len(),
+        _ => false,
+    };
+    whole.then(|| Spanned::new(keys, node.span))
 }
 
 fn tool_artifacts(node: &Node, de: &mut Decoder<'_>) -> Option<ToolArtifacts> {

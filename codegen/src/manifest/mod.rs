@@ -58,8 +58,8 @@ pub(crate) struct ArgumentCodes {
 /// `artifacts: {meta_key, kinds}`.
 #[derive(Debug)]
 pub(crate) struct ArtifactSettings {
-    /// The `_meta` key the artifact contract is published under.
-    pub meta_key: Option<Spanned<String>>,
+    /// Where the artifact contract is published: one `_meta` key, or a key path.
+    pub meta_key: Option<Spanned<Vec<Spanned<String>>>>,
     /// Artifact kinds beyond the standard ones, with what each stands for.
     pub kinds: Vec<(Spanned<String>, Spanned<String>)>,
 }
@@ -67,8 +67,8 @@ pub(crate) struct ArtifactSettings {
 /// `composition: {meta_key}`.
 #[derive(Debug)]
 pub(crate) struct CompositionSettings {
-    /// The `_meta` key the composition contract is published under.
-    pub meta_key: Option<Spanned<String>>,
+    /// Where the composition contract is published: one `_meta` key, or a key path.
+    pub meta_key: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// A tool group.

@@ -18,6 +18,7 @@ mod examples;
 mod groups;
 mod headers;
 mod hints;
+mod key_paths;
 mod meta;
 mod names;
 mod planning;

@@ -26,13 +26,8 @@ pub(crate) const STANDARD_KINDS: [(&str, &str); 1] = [(
     "A validated workspace-relative directory.",
 )];
 
-/// Where the artifact contract is published when the manifest does not say.
-pub(crate) const DEFAULT_ARTIFACTS_KEY: &str = "io.github.mcp-contract/artifacts";
-/// Where the composition contract is published when the manifest does not say.
-pub(crate) const DEFAULT_COMPOSITION_KEY: &str = "io.github.mcp-contract/composition";
-
 impl Validator<'_> {
-    /// The `_meta` keys and the kind vocabulary.
+    /// The key paths and the kind vocabulary.
     pub(super) fn planning(&mut self, manifest: &Manifest) -> Planning {
         let (artifacts_key, composition_key) = self.planning_keys(manifest);
         Planning {
@@ -40,58 +35,6 @@ impl Validator<'_> {
             composition_key,
             kinds: self.kinds(manifest),
         }
-    }
-
-    /// The `_meta` keys of the artifact and composition contracts, which must differ.
-    fn planning_keys(&mut self, manifest: &Manifest) -> (String, String) {
-        let mut key = |written: Option<&Spanned<String>>, default: &str| match written {
-            Some(k) if self.meta_key(k) => k.value.clone(),
-            _ => default.to_owned(),
-        };
-        let artifacts_key = key(
-            manifest
-                .artifacts
-                .as_ref()
-                .and_then(|a| a.meta_key.as_ref()),
-            DEFAULT_ARTIFACTS_KEY,
-        );
-        let composition_key = key(
-            manifest
-                .composition
-                .as_ref()
-                .and_then(|c| c.meta_key.as_ref()),
-            DEFAULT_COMPOSITION_KEY,
-        );
-        if artifacts_key == composition_key {
-            let written =
-                |k: Option<&Spanned<String>>| k.is_some_and(|k| k.value == composition_key);
-            let composition = manifest
-                .composition
-                .as_ref()
-                .and_then(|c| c.meta_key.as_ref());
-            let artifacts = manifest
-                .artifacts
-                .as_ref()
-                .and_then(|a| a.meta_key.as_ref());
-            // Reported where the clash is written: at the composition key, or, when only the
-            // artifacts key is written, at that key, which takes the composition's default.
-            if let Some(k) = composition.filter(|_| written(composition)) {
-                self.error(
-                    &codes::DUPLICATE_META_KEY,
-                    format!("`{}` is already the artifacts key", k.value),
-                    k.span,
-                    "publish the two contracts under different `_meta` keys",
-                );
-            } else if let Some(k) = artifacts.filter(|_| written(artifacts)) {
-                self.error(
-                    &codes::DUPLICATE_META_KEY,
-                    format!("`{}` is where the composition contract is published", k.value),
-                    k.span,
-                    "choose another key, or move the composition contract with `composition: {meta_key: ...}`",
-                );
-            }
-        }
-        (artifacts_key, composition_key)
     }
 
     /// The artifact kinds, standard ones first, with what each stands for.
@@ -167,7 +110,7 @@ impl Validator<'_> {
         contract.groups = self.group_defs(manifest, contract, groups, membership_reported);
     }
 
-    /// A tool's own `_meta` may not write the keys its planning metadata is published under.
+    /// A tool's own `_meta` may not write the entries its planning metadata is published in.
     fn planning_keys_are_free(
         &mut self,
         t: &raw::Tool,
@@ -175,12 +118,14 @@ impl Validator<'_> {
         artifacts: &Option<ArtifactsDef>,
         encapsulates: &[String],
     ) {
+        // The first key of each path in use: the `_meta` entry the build writes.
         let published: Vec<&str> = [
-            (artifacts.is_some(), planning.artifacts_key.as_str()),
-            (!encapsulates.is_empty(), planning.composition_key.as_str()),
+            (artifacts.is_some(), &planning.artifacts_key),
+            (!encapsulates.is_empty(), &planning.composition_key),
         ]
         .into_iter()
-        .filter_map(|(used, key)| used.then_some(key))
+        .filter_map(|(used, path)| used.then(|| path.keys.first()).flatten())
+        .map(String::as_str)
         .collect();
         for (key, _) in t
             .meta

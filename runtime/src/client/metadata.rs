@@ -9,11 +9,16 @@
 //! The parsers refuse a malformed or inconsistent contract with an error naming the tool and
 //! the field, rather than guessing: a planner acting on a half-understood contract is worse
 //! than one that ignores it.
+//!
+//! Each contract is read at a key path: one `_meta` key (`&["com.example/artifacts"]`), or
+//! that key and the nested keys below it, for a server that publishes both contracts in one
+//! object (`&["gnougo", "artifacts"]` reads `_meta.gnougo.artifacts`). A generated server's
+//! paths are in its `SPEC` (`artifacts_key`, `composition_key`).
 
 use std::collections::HashSet;
 use std::fmt;
 
-use mcp_contract_spec::planning::{self, CompositionProblem, Malformed};
+use mcp_contract_spec::planning::{self, CompositionProblem, Malformed, key_path};
 pub use mcp_contract_spec::planning::{
     ArtifactContract, Composition, Consumed, Encoding, Mode, Produced, VERSION,
 };
@@ -26,7 +31,7 @@ use serde_json::Value;
 pub struct MetadataError {
     /// The tool whose metadata it is.
     pub tool: String,
-    /// Where in the metadata, as a JSON pointer below the `_meta` key.
+    /// Where in the metadata, as a JSON pointer below the contract's key path.
     pub at: String,
     /// What is wrong.
     pub problem: String,
@@ -44,11 +49,11 @@ impl fmt::Display for MetadataError {
 
 impl std::error::Error for MetadataError {}
 
-/// Reads the artifact contract of `tool` under the `_meta` key `key`; `Ok(None)` when the
-/// tool has none. Every pointer must resolve in the tool's own input or output schema (see
+/// Reads the artifact contract of `tool` at the key path `key`; `Ok(None)` when the tool has
+/// none there. Every pointer must resolve in the tool's own input or output schema (see
 /// [`mcp_contract_spec::pointer`] for how), and an encoding must fit its field.
-pub fn artifacts(tool: &Tool, key: &str) -> Result<Option<ArtifactContract>, MetadataError> {
-    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
+pub fn artifacts(tool: &Tool, key: &[&str]) -> Result<Option<ArtifactContract>, MetadataError> {
+    let Some(meta) = at(tool, key) else {
         return Ok(None);
     };
     let e = refuse(tool);
@@ -92,11 +97,12 @@ pub fn artifacts(tool: &Tool, key: &str) -> Result<Option<ArtifactContract>, Met
     Ok(Some(contract))
 }
 
-/// Reads the composition contract of `tool` under `key`; `Ok(None)` when it has none. Each
+/// Reads the composition contract of `tool` at the key path `key`; `Ok(None)` when it has
+/// none there. Each
 /// encapsulated method must be another tool of the same server (`tools`), named once.
 pub fn composition(
     tool: &Tool,
-    key: &str,
+    key: &[&str],
     tools: &[Tool],
 ) -> Result<Option<Composition>, MetadataError> {
     composition_among(tool, key, &|name| tools.iter().any(|t| t.name == name))
@@ -105,10 +111,10 @@ pub fn composition(
 /// [`composition`], with `is_tool` telling the names of the server's tools.
 fn composition_among(
     tool: &Tool,
-    key: &str,
+    key: &[&str],
     is_tool: &dyn Fn(&str) -> bool,
 ) -> Result<Option<Composition>, MetadataError> {
-    let Some(meta) = tool.meta.as_ref().and_then(|m| m.get(key)) else {
+    let Some(meta) = at(tool, key) else {
         return Ok(None);
     };
     let composition = Composition::from_json(meta).map_err(|m| malformed(tool, m))?;
@@ -147,7 +153,7 @@ fn composition_among(
 /// tools and their compositions, however hostile the list.
 pub fn compositions(
     tools: &[Tool],
-    key: &str,
+    key: &[&str],
 ) -> Result<Vec<(String, Composition)>, MetadataError> {
     let names: HashSet<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     let mut found = Vec::new();
@@ -168,6 +174,11 @@ pub fn compositions(
         });
     }
     Ok(found)
+}
+
+/// The value at `key` in the tool's `_meta`, if any.
+fn at<'t>(tool: &'t Tool, key: &[&str]) -> Option<&'t Value> {
+    tool.meta.as_ref().and_then(|m| key_path::lookup(m, key))
 }
 
 /// Builds the errors of one tool's metadata.
@@ -204,7 +215,7 @@ mod tests {
     }
 
     fn refused(meta: Value) -> String {
-        artifacts(&tool("t", json!({ KEY: meta })), KEY)
+        artifacts(&tool("t", json!({ KEY: meta })), &[KEY])
             .expect_err("refused")
             .to_string()
     }
@@ -221,7 +232,7 @@ mod tests {
                              {"kind": "file", "pointer": "/files/0/path"}]
             }}),
         );
-        let contract = artifacts(&t, KEY).expect("valid").expect("present");
+        let contract = artifacts(&t, &[KEY]).expect("valid").expect("present");
         assert_eq!(
             contract.produces[1],
             Produced {
@@ -240,10 +251,50 @@ mod tests {
             }
         );
         assert_eq!(
-            artifacts(&tool("t", json!({})), KEY),
+            artifacts(&tool("t", json!({})), &[KEY]),
             Ok(None),
             "no metadata is no contract"
         );
+    }
+
+    /// Both contracts in one parent object, as `_meta.gnougo.artifacts` and
+    /// `_meta.gnougo.composition`: each is read at its key path, and only there.
+    #[test]
+    fn contracts_nested_under_one_parent_are_read_at_their_key_paths() {
+        let artifacts_at: &[&str] = &["gnougo", "artifacts"];
+        let composition_at: &[&str] = &["gnougo", "composition"];
+        let whole = tool(
+            "run",
+            json!({"gnougo": {
+                "artifacts": {"version": 1, "produces": [{"kind": "workspace.directory", "pointer": "/dir", "mode": "materialize"}], "consumes": []},
+                "composition": {"version": 1, "kind": "complete_operation", "encapsulates": [{"kind": "tool", "method": "start"}]}
+            }}),
+        );
+        let all = [tool("start", json!({})), whole.clone()];
+        let contract = artifacts(&whole, artifacts_at)
+            .expect("valid")
+            .expect("present");
+        assert_eq!(contract.produces[0].pointer, "/dir");
+        assert_eq!(
+            compositions(&all, composition_at).expect("valid"),
+            [(
+                "run".to_owned(),
+                Composition {
+                    encapsulates: vec!["start".into()]
+                }
+            )]
+        );
+        // The parent is no contract, a flat key is not a path, and a path into a
+        // non-object finds nothing.
+        assert!(artifacts(&whole, &["gnougo"]).is_err());
+        assert_eq!(artifacts(&whole, &["gnougo/artifacts"]), Ok(None));
+        assert_eq!(
+            artifacts(&tool("t", json!({"gnougo": 1})), artifacts_at),
+            Ok(None)
+        );
+        // A malformed nested contract is refused, not skipped.
+        let broken = tool("t", json!({"gnougo": {"artifacts": {"version": 2}}}));
+        assert!(artifacts(&broken, artifacts_at).is_err());
     }
 
     #[test]
@@ -339,7 +390,7 @@ mod tests {
                 json!({ KEY: {"version": 1, "produces": [{"kind": "x", "pointer": "/window/start", "mode": "materialize"}]}}),
             );
             t.output_schema = serde_json::from_value(output).ok();
-            artifacts(&t, KEY)
+            artifacts(&t, &[KEY])
         };
         let untyped = json!({"type": "object", "properties": {"window": {"properties": {"start": {"type": "string"}}}}});
         assert!(with_output(untyped).is_ok_and(|c| c.is_some()));
@@ -363,7 +414,7 @@ mod tests {
         );
         let all = [parts[0].clone(), parts[1].clone(), whole.clone()];
         assert_eq!(
-            composition(&whole, COMPOSITION, &all).expect("valid"),
+            composition(&whole, &[COMPOSITION], &all).expect("valid"),
             Some(Composition {
                 encapsulates: vec!["start".into(), "finish".into()]
             })
@@ -373,7 +424,7 @@ mod tests {
                 "run",
                 json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": encapsulates}}),
             );
-            composition(&t, COMPOSITION, &all)
+            composition(&t, &[COMPOSITION], &all)
                 .expect_err("refused")
                 .problem
         };
@@ -408,15 +459,17 @@ mod tests {
             )
         };
         let cyclic = [wraps("a", "b"), wraps("b", "c"), wraps("c", "a")];
-        let error = compositions(&cyclic, COMPOSITION).expect_err("a cycle");
+        let error = compositions(&cyclic, &[COMPOSITION]).expect_err("a cycle");
         assert_eq!(error.problem, "a cycle: a → b → c → a");
         let into = [wraps("a", "b"), wraps("b", "c"), wraps("c", "b")];
-        let error = compositions(&into, COMPOSITION).expect_err("a cycle");
+        let error = compositions(&into, &[COMPOSITION]).expect_err("a cycle");
         assert_eq!(error.tool, "b");
         assert_eq!(error.problem, "a cycle: b → c → b");
         let chain = [wraps("a", "b"), wraps("b", "c"), tool("c", json!({}))];
         assert_eq!(
-            compositions(&chain, COMPOSITION).expect("no cycle").len(),
+            compositions(&chain, &[COMPOSITION])
+                .expect("no cycle")
+                .len(),
             2
         );
     }
@@ -442,7 +495,7 @@ mod tests {
             .collect();
         let started = std::time::Instant::now();
         assert_eq!(
-            compositions(&tools, COMPOSITION).expect("acyclic").len(),
+            compositions(&tools, &[COMPOSITION]).expect("acyclic").len(),
             n - 1
         );
         let took = started.elapsed();
@@ -456,7 +509,7 @@ mod tests {
             json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": [{"kind": "tool", "method": name(n - 2)}]}}),
         );
         let started = std::time::Instant::now();
-        let error = compositions(&cyclic, COMPOSITION).expect_err("a cycle");
+        let error = compositions(&cyclic, &[COMPOSITION]).expect_err("a cycle");
         assert_eq!(error.tool, name(n - 2));
         assert_eq!(error.problem, "a cycle: t2998 → t2999 → t2998");
         let took = started.elapsed();
@@ -482,7 +535,7 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            compositions(&tools, COMPOSITION).expect("acyclic").len(),
+            compositions(&tools, &[COMPOSITION]).expect("acyclic").len(),
             n - 1
         );
         let mut cyclic = tools;
@@ -490,7 +543,7 @@ mod tests {
             &name(n - 1),
             json!({ COMPOSITION: {"version": 1, "kind": "complete_operation", "encapsulates": [{"kind": "tool", "method": "t0"}]}}),
         );
-        let error = compositions(&cyclic, COMPOSITION).expect_err("a cycle");
+        let error = compositions(&cyclic, &[COMPOSITION]).expect_err("a cycle");
         assert_eq!(error.problem, "a cycle: t0 → t39 → t0");
     }
 }

@@ -33,8 +33,8 @@ pub static GROUPED: ContractSpec = ContractSpec {
     cache: None,
     tools: TOOLS,
     resources: &[],
-    artifacts_key: "com.example/artifacts",
-    composition_key: "com.example/composition",
+    artifacts_key: &["com.example/artifacts"],
+    composition_key: &["com.example/composition"],
     groups: &[
         GroupSpec {
             name: "read",

@@ -10,10 +10,12 @@
 //! reads them back with `from_json`. Both apply the same rules: the [kind
 //! grammar](is_kind), [pointers](crate::pointer) that resolve in the tool's own schemas, an
 //! encoding that [fits](Encoding::fits) its field, and the composition rules of
-//! [`encapsulated`] and [`cycles`].
+//! [`encapsulated`] and [`cycles`]. Each contract sits at a [key path](key_path) in the
+//! tool's `_meta`.
 
 mod compose;
 mod json;
+pub mod key_path;
 
 use std::fmt;
 

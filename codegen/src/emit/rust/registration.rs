@@ -161,7 +161,10 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
             }
         }
     });
-    let (artifacts_key, composition_key) = (&c.planning.artifacts_key, &c.planning.composition_key);
+    let (artifacts_key, composition_key) = (
+        &c.planning.artifacts_key.keys,
+        &c.planning.composition_key.keys,
+    );
     let resources = c.resources.iter().map(|r| {
         let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
         let uri = r.uri.text();
@@ -192,8 +195,8 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
             cache: #cache,
             tools: &[#(#tools),*],
             resources: &[#(#resources),*],
-            artifacts_key: #artifacts_key,
-            composition_key: #composition_key,
+            artifacts_key: &[#(#artifacts_key),*],
+            composition_key: &[#(#composition_key),*],
             groups: &[#(#group_specs),*],
             argument_codes: ::mcp_contract::codegen::ArgumentCodes {
                 missing: #missing,

@@ -1580,8 +1580,8 @@ tools:
 fn a_manifest_with_every_new_key_loads_into_the_contract() {
     let c = loads(EVERYTHING);
 
-    assert_eq!(c.planning.artifacts_key, "com.example/artifacts");
-    assert_eq!(c.planning.composition_key, "com.example/composition");
+    assert_eq!(c.planning.artifacts_key.keys, ["com.example/artifacts"]);
+    assert_eq!(c.planning.composition_key.keys, ["com.example/composition"]);
     assert_eq!(
         c.planning.kinds,
         [

@@ -8,9 +8,10 @@ pub use rmcp::model::{CallToolResult, JsonObject};
 
 pub use crate::__codegen_tool_error as tool_error;
 pub use crate::fixture::ToolFixture;
+pub use crate::prompt::{CompletionSpec, PromptArgumentSpec, PromptSpec};
 pub use crate::published::{ContractSpec, GroupSpec, Published};
 pub use crate::resource::ResourceSpec;
-use crate::{ResourceBody, ResourceError};
+use crate::{Completing, PromptError, PromptMessage, ResourceBody, ResourceError};
 
 mod tool_error;
 
@@ -39,5 +40,26 @@ pub trait Dispatch: Send + Sync + 'static {
     ) -> BoxFuture<'_, Result<ResourceBody, ResourceError>> {
         let _ = (resource, values);
         Box::pin(std::future::ready(Err(ResourceError::NotFound)))
+    }
+
+    /// Gives prompt number `prompt` (its index in the manifest) with arguments that have
+    /// already been checked: each a string, every required one present, none unknown. A
+    /// contract without prompts never calls it.
+    fn get_prompt(
+        &self,
+        prompt: usize,
+        arguments: std::collections::HashMap<String, String>,
+    ) -> BoxFuture<'_, Result<Vec<PromptMessage>, PromptError>> {
+        let _ = (prompt, arguments);
+        Box::pin(std::future::ready(Err(PromptError::Failed(
+            "no such prompt".into(),
+        ))))
+    }
+
+    /// Asks completion handler number `handler` (see [`CompletionSpec::Handler`]) for the
+    /// values that complete `request`. A contract without completion handlers never calls it.
+    fn complete(&self, handler: usize, request: Completing) -> BoxFuture<'_, Vec<String>> {
+        let _ = (handler, request);
+        Box::pin(std::future::ready(Vec::new()))
     }
 }

@@ -54,6 +54,7 @@ mod fixture;
 pub mod http;
 mod jsonrpc;
 mod params;
+mod prompt;
 mod published;
 mod resource;
 mod server;
@@ -61,6 +62,7 @@ pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use prompt::{Completing, MAX_COMPLETIONS, PromptError, PromptMessage, Role};
 pub use resource::{ResourceBody, ResourceError};
 pub use rmcp;
 pub use serde;

@@ -9,6 +9,7 @@ use rmcp::model::{
     Implementation, Resource, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
 };
 
+use crate::prompt::{CompletionSpec, PromptSpec};
 use crate::resource::ResourceSpec;
 
 /// A named group of tools: a subset of the contract served on its own, as
@@ -48,6 +49,8 @@ pub struct ContractSpec {
     pub groups: &'static [GroupSpec],
     /// The codes of the argument envelope.
     pub argument_codes: ArgumentCodes,
+    /// The prompts, in manifest order.
+    pub prompts: &'static [PromptSpec],
 }
 
 /// The contract ready to serve: tools parsed, input validators compiled, names indexed.
@@ -62,6 +65,8 @@ pub struct Published {
     pub(crate) resources: Vec<Resource>,
     /// The `resources/templates/list` answer: the templates.
     pub(crate) resource_templates: Vec<ResourceTemplate>,
+    /// The `prompts/list` answer.
+    pub(crate) prompts: Vec<rmcp::model::Prompt>,
     /// `initialize` and `server/discover` information.
     pub(crate) info: ServerConfig,
     validators: Vec<jsonschema::Validator>,
@@ -114,14 +119,17 @@ impl Published {
         if let Some(title) = spec.title {
             server = server.with_title(title);
         }
-        let capabilities = if spec.resources.is_empty() {
-            ServerCapabilities::builder().enable_tools().build()
-        } else {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_resources()
-                .build()
-        };
+        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+        if !spec.resources.is_empty() {
+            capabilities.resources = Some(Default::default());
+        }
+        // Prompts and completions are advertised only when the manifest declares them.
+        if !spec.prompts.is_empty() {
+            capabilities.prompts = Some(Default::default());
+        }
+        if completes(spec) {
+            capabilities.completions = Some(Default::default());
+        }
         let mut info = ServerConfig::new(capabilities).with_server_info(server);
         if let Some(instructions) = spec.instructions {
             info = info.with_instructions(instructions);
@@ -156,6 +164,7 @@ impl Published {
                 .iter()
                 .filter_map(ResourceSpec::listed_template)
                 .collect(),
+            prompts: spec.prompts.iter().map(PromptSpec::listed).collect(),
             info,
             validators,
             output_validators,
@@ -196,6 +205,15 @@ impl Published {
     }
 }
 
+/// Whether any prompt argument or template variable completes.
+fn completes(spec: &ContractSpec) -> bool {
+    let prompts = spec.prompts.iter().flat_map(|p| p.arguments.iter());
+    prompts
+        .map(|a| a.completion)
+        .any(|c| c != CompletionSpec::None)
+        || spec.resources.iter().any(|r| !r.completions.is_empty())
+}
+
 /// The validator of one of `tool`'s schemas (`which` is "input" or "output"), formats checked.
 fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> jsonschema::Validator {
     jsonschema::options()
@@ -233,6 +251,7 @@ mod tests {
         mime_type: "text/plain",
         uri: "workspace:///README.md",
         template: false,
+        completions: &[],
     };
 
     static ONE_FIXED: ContractSpec = ContractSpec {
@@ -247,6 +266,7 @@ mod tests {
         composition_key: "com.example/composition",
         groups: &[],
         argument_codes: ArgumentCodes::DEFAULT,
+        prompts: &[],
     };
 
     static BOTH: ContractSpec = ContractSpec {

@@ -23,6 +23,8 @@ pub struct ResourceSpec {
     pub uri: &'static str,
     /// Whether `uri` is a template.
     pub template: bool,
+    /// How template variables' values are completed, by variable.
+    pub completions: &'static [(&'static str, crate::codegen::CompletionSpec)],
 }
 
 /// What a resource handler returns.
@@ -105,6 +107,7 @@ mod tests {
             mime_type: "text/plain",
             uri,
             template,
+            completions: &[],
         }
     }
 

@@ -6,16 +6,20 @@ use std::sync::Arc;
 use futures::FutureExt as _;
 use mcp_contract_spec::{Revision, SERVER_INFO_META};
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
-    DiscoverResult, ErrorCode, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    MetaObject, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    CustomRequest, CustomResult, DiscoverResult, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
+use crate::codegen::CompletionSpec;
 use crate::codegen::{Dispatch, Published};
-use crate::{ResourceError, arguments, call, params};
+use crate::{
+    Completing, PromptError, PromptMessage, ResourceError, arguments, call, params, prompt,
+};
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
 /// ([`Server::restrict`], [`Server::group`]). Cheap to clone: clones share the handler.
@@ -342,6 +346,112 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         Ok(result.into())
     }
 
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let revision = revision(&context);
+        let mut result = ListPromptsResult::with_all_items(self.published().prompts.clone());
+        if let Some((ttl, scope)) = self.cache_for(revision) {
+            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
+        }
+        self.identify(revision, &mut result.meta);
+        Ok(result)
+    }
+
+    /// An unknown prompt, a missing required argument, an unknown one or one that is not a
+    /// string is `-32602` before any handler runs (unlike a tool's arguments, which are a
+    /// result); a panicking handler is `-32603`.
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let prompts = self.published().spec.prompts;
+        let Some(index) = prompts.iter().position(|p| p.name == request.name) else {
+            return Err(ErrorData::invalid_params(
+                format!("Unknown prompt: {}", request.name),
+                Some(serde_json::json!({ "prompt": request.name })),
+            ));
+        };
+        let prompt = &prompts[index];
+        let arguments = prompt.arguments(request.arguments)?;
+        let messages = AssertUnwindSafe(async { self.dispatch.get_prompt(index, arguments).await })
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| {
+                tracing::error!(prompt = prompt.name, "prompt handler panicked");
+                Err(PromptError::Failed(format!(
+                    "`{}` failed unexpectedly",
+                    prompt.name
+                )))
+            });
+        let messages = match messages {
+            Ok(messages) => messages,
+            Err(PromptError::Invalid(why)) => {
+                return Err(ErrorData::invalid_params(
+                    why,
+                    Some(serde_json::json!({ "prompt": prompt.name })),
+                ));
+            }
+            Err(PromptError::Failed(why)) => return Err(ErrorData::internal_error(why, None)),
+        };
+        let messages = messages
+            .into_iter()
+            .map(PromptMessage::into_wire)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|why| {
+                tracing::error!(prompt = prompt.name, problem = %why, "prompt message not sent");
+                ErrorData::internal_error(
+                    format!(
+                        "`{}` produced a message that cannot be sent: {why}",
+                        prompt.name
+                    ),
+                    None,
+                )
+            })?;
+        let mut result = GetPromptResult::new(messages).with_description(prompt.description);
+        self.identify(revision(&context), &mut result.meta);
+        Ok(result.into())
+    }
+
+    /// Completes a prompt argument or a template variable: fixed values by prefix, or the
+    /// handler's; an unknown prompt, template or argument is `-32602`.
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let values = match prompt::completion_of(self.published(), &request)? {
+            CompletionSpec::None => Vec::new(),
+            CompletionSpec::Values(values) => prompt::by_prefix(values, &request.argument.value),
+            CompletionSpec::Handler(handler) => {
+                let given = request
+                    .context
+                    .and_then(|c| c.arguments)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(name, _)| *name != request.argument.name)
+                    .collect();
+                let completing = Completing {
+                    value: request.argument.value,
+                    arguments: given,
+                };
+                AssertUnwindSafe(self.dispatch.complete(handler, completing))
+                    .catch_unwind()
+                    .await
+                    .unwrap_or_else(|_| {
+                        tracing::error!(handler, "completion handler panicked");
+                        Vec::new()
+                    })
+            }
+        };
+        let mut result = CompleteResult::new(prompt::answer(values));
+        self.identify(revision(&context), &mut result.meta);
+        Ok(result)
+    }
+
     /// A request rmcp could not read as its method's type: one the server answers on the
     /// client's revision whose params do not fit (`params`), answered `-32602` where rmcp
     /// would say `-32601`; any other method is not found, as rmcp answers it (`initialize`
@@ -444,11 +554,13 @@ mod tests {
             mime_type: "text/plain",
             uri: "x:///notes",
             template: false,
+            completions: &[],
         }],
         artifacts_key: "com.example/artifacts",
         composition_key: "com.example/composition",
         groups: &[],
         argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
+        prompts: &[],
     };
     static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
 

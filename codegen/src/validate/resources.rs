@@ -70,6 +70,7 @@ impl Validator<'_> {
             mime_type,
             method,
             params_type,
+            completions: Vec::new(),
             span: name.span,
         })
     }

@@ -283,6 +283,40 @@ mod tests {
     };
 
     #[test]
+    fn prompts_and_completions_are_advertised_only_when_declared() {
+        static PROMPTED: ContractSpec = ContractSpec {
+            prompts: &[PromptSpec {
+                name: "p",
+                title: "P",
+                description: "d",
+                arguments: &[crate::prompt::PromptArgumentSpec {
+                    name: "a",
+                    description: "d",
+                    required: false,
+                    completion: CompletionSpec::None,
+                }],
+            }],
+            ..ONE_FIXED
+        };
+        static COMPLETED: ContractSpec = ContractSpec {
+            resources: &[ResourceSpec {
+                uri: "workspace:///{name}",
+                template: true,
+                completions: &[("name", CompletionSpec::Values(&["a"]))],
+                ..FIXED
+            }],
+            ..ONE_FIXED
+        };
+        let capabilities = |spec| Published::new(spec).info.capabilities;
+        let none = capabilities(&ONE_FIXED);
+        assert!(none.prompts.is_none() && none.completions.is_none());
+        let prompted = capabilities(&PROMPTED);
+        assert!(prompted.prompts.is_some() && prompted.completions.is_none());
+        let completed = capabilities(&COMPLETED);
+        assert!(completed.prompts.is_none() && completed.completions.is_some());
+    }
+
+    #[test]
     fn fixed_resources_match_exactly() {
         let published = Published::new(&ONE_FIXED);
         assert_eq!(

@@ -208,6 +208,6 @@ fn the_reference_shows_the_tool_object_show_prints() {
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(
         documented, shown,
-        "refresh docs/manifest.md §19 with `mcp-contract show list_directory`"
+        "refresh docs/manifest.md §20 with `mcp-contract show list_directory`"
     );
 }

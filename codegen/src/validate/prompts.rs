@@ -77,9 +77,10 @@ impl Validator<'_> {
             return None;
         }
         let method = ident::snake(&format!("{}_prompt", name.value));
-        let method_ok = self.claim_method(methods, &method, name, "prompt");
+        // The method and the struct derive from one name: a clash is reported once.
         let args_type = format!("{}PromptArgs", ident::type_prefix(&name.value));
-        let type_ok = self.claim_type(args_type.clone(), name.span, "prompt arguments");
+        let claimed = self.claim_method(methods, &method, name, "prompt")
+            && self.claim_type(args_type.clone(), name.span, "prompt arguments");
         let mut fields = NameTable::default();
         let mut arguments = Vec::new();
         for a in &p.arguments {
@@ -87,7 +88,7 @@ impl Validator<'_> {
                 arguments.push(arg);
             }
         }
-        (method_ok && type_ok).then(|| PromptDef {
+        claimed.then(|| PromptDef {
             name: name.value.clone(),
             title,
             description,

@@ -4,6 +4,7 @@
 use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 
 mod metadata;
+mod prompts;
 mod rules;
 
 /// The smallest manifest that loads: one tool with text output and its four hints.

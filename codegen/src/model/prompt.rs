@@ -11,8 +11,6 @@ pub(crate) struct PromptDef {
     pub title: String,
     /// The description as published: as written, then each pinned sentence it lacks.
     pub description: String,
-    /// The pinned sentences it lists, as indices into the contract's sentences.
-    pub sentences: Vec<usize>,
     // Icons: the icons work adds the validated icons here.
     /// The arguments, in order.
     pub arguments: Vec<PromptArgumentDef>,
@@ -70,13 +68,5 @@ impl super::Contract {
                 CompletionDef::Values(_) => None,
             })
             .collect()
-    }
-
-    /// Whether anything completes, so the server advertises `completions`.
-    pub(crate) fn completes(&self) -> bool {
-        self.prompts
-            .iter()
-            .any(|p| p.arguments.iter().any(|a| a.completion.is_some()))
-            || self.resources.iter().any(|r| !r.completions.is_empty())
     }
 }

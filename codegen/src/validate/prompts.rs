@@ -56,7 +56,7 @@ impl Validator<'_> {
                     format!("write the {what} a client lists"),
                 )
             });
-        let (sentences, description) = self.pinned(&p.sentences, &description, contract);
+        let (_, description) = self.pinned(&p.sentences, &description, contract);
         if !is_tool_name(&name.value) {
             self.report(
                 &codes::BAD_PROMPT_NAME,
@@ -92,7 +92,6 @@ impl Validator<'_> {
             name: name.value.clone(),
             title,
             description,
-            sentences,
             arguments,
             method,
             args_type,

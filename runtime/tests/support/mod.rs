@@ -48,6 +48,7 @@ pub static GROUPED: ContractSpec = ContractSpec {
         },
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
+    prompts: &[],
 };
 
 /// The same tools without groups.

@@ -53,8 +53,7 @@ pub(super) fn trait_methods(c: &Contract) -> Vec<TokenStream> {
             let method = ident(method);
             let docs = doc(&format!(
                 "The values that complete `{argument}` of `{owner}`, given the value typed so far \
-             and the arguments already given. At most {} are sent.",
-                100
+             and the arguments already given. The first 100 are sent, with how many there are."
             ));
             Some(quote! {
                 #docs

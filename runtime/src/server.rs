@@ -192,6 +192,26 @@ impl<D: Dispatch> Server<D> {
         }
     }
 
+    /// `-32601` for a prompt or completion method of a server that does not advertise the
+    /// capability (as rmcp answers them, and clients probe for it), `Ok` otherwise.
+    fn advertised(&self, method: &str) -> Result<(), ErrorData> {
+        let capabilities = &self.published().info.capabilities;
+        let advertised = match method {
+            "prompts/list" | "prompts/get" => capabilities.prompts.is_some(),
+            "completion/complete" => capabilities.completions.is_some(),
+            _ => true,
+        };
+        if advertised {
+            Ok(())
+        } else {
+            Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                method.to_owned(),
+                None,
+            ))
+        }
+    }
+
     /// The cache hint for a client of `revision`, when that revision has them.
     fn cache_for(&self, revision: Revision) -> Option<(u64, CacheScope)> {
         self.cache_hint().filter(|_| revision.has_cache_hints())
@@ -351,6 +371,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        self.advertised("prompts/list")?;
         let revision = revision(&context);
         let mut result = ListPromptsResult::with_all_items(self.published().prompts.clone());
         if let Some((ttl, scope)) = self.cache_for(revision) {
@@ -368,6 +389,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        self.advertised("prompts/get")?;
         let prompts = self.published().spec.prompts;
         let Some(index) = prompts.iter().position(|p| p.name == request.name) else {
             return Err(ErrorData::invalid_params(
@@ -423,6 +445,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
+        self.advertised("completion/complete")?;
         let values = match prompt::completion_of(self.published(), &request)? {
             CompletionSpec::None => Vec::new(),
             CompletionSpec::Values(values) => prompt::by_prefix(values, &request.argument.value),
@@ -462,6 +485,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         let params = request.params.as_ref();
+        self.advertised(&request.method)?;
         let error = match params::problem(&request.method, params, revision(&context)) {
             Some(problem) => ErrorData::invalid_params(problem, None),
             None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None),
@@ -653,6 +677,40 @@ mod tests {
         assert_eq!(result.is_error, Some(true));
         let envelope = result.structured_content.expect("the envelope");
         assert_eq!(envelope["errors"][0]["code"], "internal_error");
+    }
+
+    #[cfg(feature = "testing")]
+    #[tokio::test]
+    async fn without_prompts_the_prompt_and_completion_methods_are_not_found() {
+        use rmcp::model::{ArgumentInfo, Reference};
+
+        use crate::testing::{Revision, connect};
+
+        for revision in Revision::ALL {
+            let client = connect(Server::new(Eager), revision)
+                .await
+                .expect("connected");
+            let code = |e: Result<_, rmcp::ServiceError>| match e {
+                Err(rmcp::ServiceError::McpError(e)) => e.code,
+                other => panic!("expected an error, got {:?}", other.map(|_: ()| ())),
+            };
+            let listed = client.list_prompts(None).await.map(drop);
+            assert_eq!(code(listed), ErrorCode::METHOD_NOT_FOUND, "{revision}");
+            let got = client
+                .get_prompt(GetPromptRequestParams::new("p"))
+                .await
+                .map(drop);
+            assert_eq!(code(got), ErrorCode::METHOD_NOT_FOUND, "{revision}");
+            let completed = client
+                .complete(CompleteRequestParams::new(
+                    Reference::for_prompt("p"),
+                    ArgumentInfo::new("a", ""),
+                ))
+                .await
+                .map(drop);
+            assert_eq!(code(completed), ErrorCode::METHOD_NOT_FOUND, "{revision}");
+            let _ = client.cancel().await;
+        }
     }
 
     #[cfg(feature = "testing")]

@@ -13,8 +13,10 @@ use crate::source::{Keyed, Span};
 
 mod integer;
 pub(crate) mod json_schema;
+mod prompt;
 
 pub(crate) use integer::RustInteger;
+pub(crate) use prompt::{CompletionDef, PromptArgumentDef, PromptDef};
 
 /// A whole validated manifest.
 #[derive(Debug, Clone)]
@@ -39,6 +41,8 @@ pub struct Contract {
     pub(crate) groups: Vec<GroupDef>,
     /// Resources, in manifest order.
     pub(crate) resources: Vec<ResourceDef>,
+    /// Prompts, in manifest order.
+    pub(crate) prompts: Vec<PromptDef>,
 }
 
 impl Contract {
@@ -152,6 +156,8 @@ pub(crate) struct ResourceDef {
     pub params_type: String,
     /// Whether clients may subscribe to its changes.
     pub subscribe: bool,
+    /// How template variables' values are completed, by variable, in template order.
+    pub completions: Vec<(String, CompletionDef)>,
     /// Where the name is written.
     pub span: Span,
 }

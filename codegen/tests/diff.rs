@@ -183,6 +183,50 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ("GROUP_JOINED", grouped("[a]"), grouped("[a, b]"), vec!["GROUP_JOINED tools.yaml:58:11"]),
         ("GROUP_NO_LEAVE", grouped("[a, b]"), grouped("[a]"), vec!["GROUP_NO_LEAVE tools.yaml:58:11"]),
         ("RESOURCE_ADDED", b(), format!("{BASE}{ABOUT}"), vec!["RESOURCE_ADDED tools.yaml:63:11"]),
+        ("PROMPT_ADDED", b(), format!("{BASE}{REVIEW}"), vec!["PROMPT_ADDED tools.yaml:63:11"]),
+        ("PROMPT_NO_DELETE", format!("{BASE}{REVIEW}"), b(), vec!["PROMPT_NO_DELETE tools.yaml:63:11"]),
+        (
+            "PROMPT_ARGUMENT_NEW_REQUIRED",
+            format!("{BASE}{REVIEW}"),
+            format!("{BASE}{REVIEW}{}", "      focus:\n        description: What to look at.\n        required: true\n"),
+            vec!["PROMPT_ARGUMENT_NEW_REQUIRED tools.yaml:63:11"],
+        ),
+        (
+            "PROMPT_ARGUMENT_ADDED",
+            format!("{BASE}{REVIEW}"),
+            format!("{BASE}{REVIEW}{}", "      focus:\n        description: What to look at.\n"),
+            vec!["PROMPT_ARGUMENT_ADDED tools.yaml:63:11"],
+        ),
+        (
+            "a prompt argument that became optional",
+            format!("{BASE}{REVIEW}"),
+            format!("{BASE}{}", REVIEW.replace("        required: true\n", "")),
+            vec!["PROMPT_ARGUMENT_ADDED tools.yaml:63:11"],
+        ),
+        (
+            "PROMPT_ARGUMENT_NO_DELETE",
+            format!("{BASE}{REVIEW}{}", "      focus:\n        description: What to look at.\n"),
+            format!("{BASE}{REVIEW}"),
+            vec!["PROMPT_ARGUMENT_NO_DELETE tools.yaml:63:11"],
+        ),
+        (
+            "COMPLETION_CHANGED",
+            format!("{BASE}{REVIEW}"),
+            format!("{BASE}{}", REVIEW.replace("[a, b]", "handler")),
+            vec!["COMPLETION_CHANGED tools.yaml:63:11"],
+        ),
+        (
+            "COMPLETION_CHANGED of a template variable",
+            format!("{BASE}{}", ABOUT.replace("uri: x://about", "uri_template: x://about/{page}")),
+            format!("{BASE}{}completion:\n      page: [intro]\n", ABOUT.replace("uri: x://about", "uri_template: x://about/{page}").replace("mime_type: text/plain\n", "mime_type: text/plain\n    ")),
+            vec!["COMPLETION_CHANGED tools.yaml:63:11"],
+        ),
+        (
+            "a prompt's title and description",
+            format!("{BASE}{REVIEW}"),
+            format!("{BASE}{}", REVIEW.replace("title: Review", "title: Review a file").replace("Reviews a file.", "Reviews one file.")),
+            vec!["TITLE_CHANGED tools.yaml:63:11", "DESCRIPTION_CHANGED tools.yaml:63:11"],
+        ),
         ("RESOURCE_NO_DELETE", format!("{BASE}{ABOUT}"), b(), vec!["RESOURCE_NO_DELETE tools.yaml:63:11"]),
         (
             "a moved resource",
@@ -285,6 +329,18 @@ const ABOUT: &str = "resources:
     title: About
     description: What this is.
     mime_type: text/plain
+";
+
+/// A prompt with one required argument completed from a list; `- name:` on line 63.
+const REVIEW: &str = "prompts:
+  - name: review
+    title: Review
+    description: Reviews a file.
+    arguments:
+      path:
+        description: The file.
+        required: true
+        completion: [a, b]
 ";
 
 /// `ping` as a complete operation wrapping `read_file`.

@@ -8,9 +8,10 @@ pub use rmcp::model::{CallToolResult, JsonObject};
 
 pub use crate::__codegen_tool_error as tool_error;
 pub use crate::fixture::ToolFixture;
+pub use crate::prompt::{CompletionSpec, PromptArgumentSpec, PromptSpec};
 pub use crate::published::{ContractSpec, GroupSpec, Published};
 pub use crate::resource::ResourceSpec;
-use crate::{Context, ResourceBody, ResourceError};
+use crate::{Completing, Context, PromptError, PromptMessage, ResourceBody, ResourceError};
 
 mod tool_error;
 
@@ -55,5 +56,32 @@ pub trait Dispatch: Send + Sync + 'static {
     ) -> BoxFuture<'_, Result<ResourceBody, ResourceError>> {
         let _ = (resource, values, cx);
         Box::pin(std::future::ready(Err(ResourceError::NotFound)))
+    }
+
+    /// Gives prompt number `prompt` (its index in the manifest) with arguments that have
+    /// already been checked: each a string, every required one present, none unknown. A
+    /// contract without prompts never calls it.
+    fn get_prompt(
+        &self,
+        prompt: usize,
+        arguments: std::collections::HashMap<String, String>,
+        cx: Context,
+    ) -> BoxFuture<'_, Result<Vec<PromptMessage>, PromptError>> {
+        let _ = (prompt, arguments, cx);
+        Box::pin(std::future::ready(Err(PromptError::Failed(
+            "no such prompt".into(),
+        ))))
+    }
+
+    /// Asks completion handler number `handler` (see [`CompletionSpec::Handler`]) for the
+    /// values that complete `request`. A contract without completion handlers never calls it.
+    fn complete(
+        &self,
+        handler: usize,
+        request: Completing,
+        cx: Context,
+    ) -> BoxFuture<'_, Vec<String>> {
+        let _ = (handler, request, cx);
+        Box::pin(std::future::ready(Vec::new()))
     }
 }

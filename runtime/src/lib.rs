@@ -57,6 +57,7 @@ mod fixture;
 pub mod http;
 mod jsonrpc;
 mod params;
+mod prompt;
 mod published;
 mod resource;
 mod server;
@@ -67,6 +68,7 @@ pub mod testing;
 
 pub use context::{Context, LogLevel};
 pub use mcp_contract_spec::Revision;
+pub use prompt::{Completing, MAX_COMPLETIONS, PromptError, PromptMessage, Role};
 pub use resource::{ResourceBody, ResourceError};
 pub use rmcp;
 pub use serde;

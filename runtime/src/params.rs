@@ -6,8 +6,8 @@
 
 use mcp_contract_spec::Revision;
 use rmcp::model::{
-    CallToolRequestParams, InitializeRequestParams, PaginatedRequestParams,
-    ReadResourceRequestParams,
+    CallToolRequestParams, CompleteRequestParams, GetPromptRequestParams, InitializeRequestParams,
+    PaginatedRequestParams, ReadResourceRequestParams,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -79,7 +79,31 @@ const METHODS: &[Method] = &[
         typed: typed::<ReadResourceRequestParams>,
     },
     Method {
-        names: &["tools/list", "resources/list", "resources/templates/list"],
+        names: &["prompts/get"],
+        answered: always,
+        members: &[
+            required("name", Kind::String),
+            optional("arguments", Kind::Object),
+        ],
+        typed: typed::<GetPromptRequestParams>,
+    },
+    Method {
+        names: &["completion/complete"],
+        answered: always,
+        members: &[
+            required("ref", Kind::Object),
+            required("argument", Kind::Object),
+            optional("context", Kind::Object),
+        ],
+        typed: typed::<CompleteRequestParams>,
+    },
+    Method {
+        names: &[
+            "tools/list",
+            "resources/list",
+            "resources/templates/list",
+            "prompts/list",
+        ],
         answered: always,
         members: &[optional("cursor", Kind::String)],
         typed: typed::<PaginatedRequestParams>,
@@ -195,6 +219,16 @@ mod tests {
                 "Invalid params for resources/read: `params` must be an object, not an array",
             ),
             (
+                "prompts/get",
+                json!({"name": 5}),
+                "Invalid params for prompts/get: `name` must be a string, not a number",
+            ),
+            (
+                "completion/complete",
+                json!({"ref": {"type": "ref/prompt", "name": "p"}}),
+                "Invalid params for completion/complete: `argument` is missing; it is an object",
+            ),
+            (
                 "anything/else",
                 json!({"_meta": 1}),
                 "Invalid params for anything/else: `_meta` must be an object, not a number",
@@ -220,7 +254,11 @@ mod tests {
             ("tools/call", json!({"name": "x", "arguments": {"a": 1}})),
             ("resources/read", json!({"uri": "x://y"})),
             ("tools/list", json!({"cursor": null})),
-            ("prompts/get", json!({"name": 5})),
+            ("prompts/get", json!({"name": "p", "arguments": {"a": "b"}})),
+            (
+                "completion/complete",
+                json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}}),
+            ),
         ] {
             assert_eq!(
                 problem(method, Some(&params), Revision::LATEST),

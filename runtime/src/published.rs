@@ -10,6 +10,7 @@ use rmcp::model::{
     ServerConfig, Tool,
 };
 
+use crate::prompt::{CompletionSpec, PromptSpec};
 use crate::resource::ResourceSpec;
 
 /// A named group of tools: a subset of the contract served on its own, as
@@ -52,6 +53,8 @@ pub struct ContractSpec {
     pub argument_codes: ArgumentCodes,
     /// Whether the server logs to clients (`notifications/message`, the `logging` capability).
     pub logging: bool,
+    /// The prompts, in manifest order.
+    pub prompts: &'static [PromptSpec],
 }
 
 /// The contract ready to serve: tools parsed, input validators compiled, names indexed.
@@ -66,6 +69,8 @@ pub struct Published {
     pub(crate) resources: Vec<Resource>,
     /// The `resources/templates/list` answer: the templates.
     pub(crate) resource_templates: Vec<ResourceTemplate>,
+    /// The `prompts/list` answer.
+    pub(crate) prompts: Vec<rmcp::model::Prompt>,
     /// `initialize` and `server/discover` information.
     pub(crate) info: ServerConfig,
     validators: Vec<jsonschema::Validator>,
@@ -153,6 +158,7 @@ impl Published {
                 .iter()
                 .filter_map(ResourceSpec::listed_template)
                 .collect(),
+            prompts: spec.prompts.iter().map(PromptSpec::listed).collect(),
             info,
             validators,
             output_validators,
@@ -207,7 +213,22 @@ fn capabilities(spec: &ContractSpec) -> ServerCapabilities {
     if spec.logging {
         capabilities.logging = Some(rmcp::model::JsonObject::new());
     }
+    if !spec.prompts.is_empty() {
+        capabilities.prompts = Some(Default::default());
+    }
+    if completes(spec) {
+        capabilities.completions = Some(Default::default());
+    }
     capabilities
+}
+
+/// Whether any prompt argument or template variable completes.
+fn completes(spec: &ContractSpec) -> bool {
+    let prompts = spec.prompts.iter().flat_map(|p| p.arguments.iter());
+    prompts
+        .map(|a| a.completion)
+        .any(|c| c != CompletionSpec::None)
+        || spec.resources.iter().any(|r| !r.completions.is_empty())
 }
 
 /// The validator of one of `tool`'s schemas (`which` is "input" or "output"), formats checked.
@@ -248,6 +269,7 @@ mod tests {
         uri: "workspace:///README.md",
         template: false,
         subscribe: false,
+        completions: &[],
     };
 
     static ONE_FIXED: ContractSpec = ContractSpec {
@@ -263,6 +285,7 @@ mod tests {
         groups: &[],
         argument_codes: ArgumentCodes::DEFAULT,
         logging: false,
+        prompts: &[],
     };
 
     static BOTH: ContractSpec = ContractSpec {
@@ -278,6 +301,40 @@ mod tests {
         ],
         ..ONE_FIXED
     };
+
+    #[test]
+    fn prompts_and_completions_are_advertised_only_when_declared() {
+        static PROMPTED: ContractSpec = ContractSpec {
+            prompts: &[PromptSpec {
+                name: "p",
+                title: "P",
+                description: "d",
+                arguments: &[crate::prompt::PromptArgumentSpec {
+                    name: "a",
+                    description: "d",
+                    required: false,
+                    completion: CompletionSpec::None,
+                }],
+            }],
+            ..ONE_FIXED
+        };
+        static COMPLETED: ContractSpec = ContractSpec {
+            resources: &[ResourceSpec {
+                uri: "workspace:///{name}",
+                template: true,
+                completions: &[("name", CompletionSpec::Values(&["a"]))],
+                ..FIXED
+            }],
+            ..ONE_FIXED
+        };
+        let capabilities = |spec| Published::new(spec).info.capabilities;
+        let none = capabilities(&ONE_FIXED);
+        assert!(none.prompts.is_none() && none.completions.is_none());
+        let prompted = capabilities(&PROMPTED);
+        assert!(prompted.prompts.is_some() && prompted.completions.is_none());
+        let completed = capabilities(&COMPLETED);
+        assert!(completed.prompts.is_none() && completed.completions.is_some());
+    }
 
     #[test]
     fn fixed_resources_match_exactly() {

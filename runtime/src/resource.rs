@@ -26,6 +26,8 @@ pub struct ResourceSpec {
     /// Whether clients may subscribe to it (2025-11-25 `resources/subscribe`): the server
     /// announces its changes.
     pub subscribe: bool,
+    /// How template variables' values are completed, by variable.
+    pub completions: &'static [(&'static str, crate::codegen::CompletionSpec)],
 }
 
 /// What a resource handler returns.
@@ -109,6 +111,7 @@ mod tests {
             uri,
             template,
             subscribe: false,
+            completions: &[],
         }
     }
 

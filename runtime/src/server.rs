@@ -6,20 +6,24 @@ use std::sync::Arc;
 use futures::FutureExt as _;
 use mcp_contract_spec::{Revision, SERVER_INFO_META};
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
-    DiscoverResult, ErrorCode, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    MetaObject, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerConfig, SubscribeRequestParams, Tool,
-    UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    CustomRequest, CustomResult, DiscoverResult, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig,
+    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tracing::Instrument as _;
 
+use crate::codegen::CompletionSpec;
 use crate::codegen::{Dispatch, Published};
 use crate::context::LogLevel;
 use crate::session::{MAX_SUBSCRIPTIONS, Refused, Session};
-use crate::{Context, ResourceError, arguments, call, params};
+use crate::{
+    Completing, Context, PromptError, PromptMessage, ResourceError, arguments, call, params, prompt,
+};
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
 /// ([`Server::restrict`], [`Server::group`]). Cheap to clone: clones share the handler.
@@ -238,6 +242,26 @@ impl<D: Dispatch> Server<D> {
         }
     }
 
+    /// `-32601` for a prompt or completion method of a server that does not advertise the
+    /// capability (as rmcp answers them, and clients probe for it), `Ok` otherwise.
+    fn advertised(&self, method: &str) -> Result<(), ErrorData> {
+        let capabilities = &self.published().info.capabilities;
+        let advertised = match method {
+            "prompts/list" | "prompts/get" => capabilities.prompts.is_some(),
+            "completion/complete" => capabilities.completions.is_some(),
+            _ => true,
+        };
+        if advertised {
+            Ok(())
+        } else {
+            Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                method.to_owned(),
+                None,
+            ))
+        }
+    }
+
     /// The cache hint for a client of `revision`, when that revision has them.
     fn cache_for(&self, revision: Revision) -> Option<(u64, CacheScope)> {
         self.cache_hint().filter(|_| revision.has_cache_hints())
@@ -401,6 +425,124 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         Ok(result.into())
     }
 
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.advertised("prompts/list")?;
+        let revision = revision(&context);
+        let mut result = ListPromptsResult::with_all_items(self.published().prompts.clone());
+        if let Some((ttl, scope)) = self.cache_for(revision) {
+            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
+        }
+        self.identify(revision, &mut result.meta);
+        Ok(result)
+    }
+
+    /// An unknown prompt, a missing required argument, an unknown one or one that is not a
+    /// string is `-32602` before any handler runs (unlike a tool's arguments, which are a
+    /// result); a panicking handler is `-32603`.
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.advertised("prompts/get")?;
+        let prompts = self.published().spec.prompts;
+        let Some(index) = prompts.iter().position(|p| p.name == request.name) else {
+            return Err(ErrorData::invalid_params(
+                format!("Unknown prompt: {}", request.name),
+                Some(serde_json::json!({ "prompt": request.name })),
+            ));
+        };
+        let prompt = &prompts[index];
+        let arguments = prompt.arguments(request.arguments)?;
+        let revision = revision(&context);
+        let _place = crate::stdio::place(&context);
+        let cx = Context::new(context, prompt.name, Arc::clone(&self.session));
+        let span = tracing::info_span!("prompt", name = prompt.name, request_id = ?cx.request_id());
+        let messages =
+            AssertUnwindSafe(async { self.dispatch.get_prompt(index, arguments, cx).await })
+                .catch_unwind()
+                .instrument(span)
+                .await
+                .unwrap_or_else(|_| {
+                    tracing::error!(prompt = prompt.name, "prompt handler panicked");
+                    Err(PromptError::Failed(format!(
+                        "`{}` failed unexpectedly",
+                        prompt.name
+                    )))
+                });
+        let messages = match messages {
+            Ok(messages) => messages,
+            Err(PromptError::Invalid(why)) => {
+                return Err(ErrorData::invalid_params(
+                    why,
+                    Some(serde_json::json!({ "prompt": prompt.name })),
+                ));
+            }
+            Err(PromptError::Failed(why)) => return Err(ErrorData::internal_error(why, None)),
+        };
+        let messages = messages
+            .into_iter()
+            .map(PromptMessage::into_wire)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|why| {
+                tracing::error!(prompt = prompt.name, problem = %why, "prompt message not sent");
+                ErrorData::internal_error(
+                    format!(
+                        "`{}` produced a message that cannot be sent: {why}",
+                        prompt.name
+                    ),
+                    None,
+                )
+            })?;
+        let mut result = GetPromptResult::new(messages).with_description(prompt.description);
+        self.identify(revision, &mut result.meta);
+        Ok(result.into())
+    }
+
+    /// Completes a prompt argument or a template variable: fixed values by prefix, or the
+    /// handler's; an unknown prompt, template or argument is `-32602`.
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.advertised("completion/complete")?;
+        let revision = revision(&context);
+        let values = match prompt::completion_of(self.published(), &request)? {
+            CompletionSpec::None => Vec::new(),
+            CompletionSpec::Values(values) => prompt::by_prefix(values, &request.argument.value),
+            CompletionSpec::Handler(handler) => {
+                let given = request
+                    .context
+                    .and_then(|c| c.arguments)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(name, _)| *name != request.argument.name)
+                    .collect();
+                let completing = Completing {
+                    value: request.argument.value,
+                    arguments: given,
+                };
+                let _place = crate::stdio::place(&context);
+                let cx = Context::new(context, &request.argument.name, Arc::clone(&self.session));
+                AssertUnwindSafe(self.dispatch.complete(handler, completing, cx))
+                    .catch_unwind()
+                    .await
+                    .unwrap_or_else(|_| {
+                        tracing::error!(handler, "completion handler panicked");
+                        Vec::new()
+                    })
+            }
+        };
+        let mut result = CompleteResult::new(prompt::answer(values));
+        self.identify(revision, &mut result.meta);
+        Ok(result)
+    }
+
     /// A request rmcp could not read as its method's type: one the server answers on the
     /// client's revision whose params do not fit (`params`), answered `-32602` where rmcp
     /// would say `-32601`; any other method is not found, as rmcp answers it (`initialize`
@@ -411,6 +553,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         let params = request.params.as_ref();
+        self.advertised(&request.method)?;
         let error = match params::problem(&request.method, params, revision(&context)) {
             Some(problem) => ErrorData::invalid_params(problem, None),
             None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None),
@@ -564,12 +707,14 @@ mod tests {
             uri: "x:///notes",
             template: false,
             subscribe: false,
+            completions: &[],
         }],
         artifacts_key: &["com.example/artifacts"],
         composition_key: &["com.example/composition"],
         groups: &[],
         argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
         logging: false,
+        prompts: &[],
     };
     static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
 
@@ -674,6 +819,40 @@ mod tests {
         assert_eq!(result.is_error, Some(true));
         let envelope = result.structured_content.expect("the envelope");
         assert_eq!(envelope["errors"][0]["code"], "internal_error");
+    }
+
+    #[cfg(feature = "testing")]
+    #[tokio::test]
+    async fn without_prompts_the_prompt_and_completion_methods_are_not_found() {
+        use rmcp::model::{ArgumentInfo, Reference};
+
+        use crate::testing::{Revision, connect};
+
+        for revision in Revision::ALL {
+            let client = connect(Server::new(Eager), revision)
+                .await
+                .expect("connected");
+            let code = |e: Result<_, rmcp::ServiceError>| match e {
+                Err(rmcp::ServiceError::McpError(e)) => e.code,
+                other => panic!("expected an error, got {:?}", other.map(|_: ()| ())),
+            };
+            let listed = client.list_prompts(None).await.map(drop);
+            assert_eq!(code(listed), ErrorCode::METHOD_NOT_FOUND, "{revision}");
+            let got = client
+                .get_prompt(GetPromptRequestParams::new("p"))
+                .await
+                .map(drop);
+            assert_eq!(code(got), ErrorCode::METHOD_NOT_FOUND, "{revision}");
+            let completed = client
+                .complete(CompleteRequestParams::new(
+                    Reference::for_prompt("p"),
+                    ArgumentInfo::new("a", ""),
+                ))
+                .await
+                .map(drop);
+            assert_eq!(code(completed), ErrorCode::METHOD_NOT_FOUND, "{revision}");
+            let _ = client.cancel().await;
+        }
     }
 
     #[cfg(feature = "testing")]

@@ -29,6 +29,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         uri: "x:///notes",
         template: false,
         subscribe: true,
+        completions: &[],
     },
     ResourceSpec {
         name: "fixed",
@@ -38,6 +39,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         uri: "x:///fixed",
         template: false,
         subscribe: false,
+        completions: &[],
     },
 ];
 
@@ -54,6 +56,7 @@ static LOGGING: ContractSpec = ContractSpec {
     groups: &[],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: true,
+    prompts: &[],
 };
 static QUIET: ContractSpec = ContractSpec {
     name: "quiet",

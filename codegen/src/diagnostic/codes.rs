@@ -156,7 +156,7 @@ codes! {
         "`destructive: false`, or `read_only: false`.",
         help "a read-only tool does not modify anything: set `destructive: false`, or `read_only: false`";
     EMPTY_TEXT = "empty-text", Error,
-        "The server name, a pinned sentence, an error message, a tool title, a group's or an artifact kind's description, a resource's title or description, or the distribution's description or author is blank.",
+        "The server name, a pinned sentence, an error message, a tool title, a group's or an artifact kind's description, a resource's or a prompt's title or description, a prompt argument's description, or the distribution's description or author is blank.",
         "Write the text.";
     EMPTY_DESCRIPTION = "empty-description", Error,
         "A tool's description is blank.",
@@ -177,7 +177,7 @@ codes! {
         "Give each its own title.",
         help "give each tool a title of its own, so people can tell them apart";
     IDENT_COLLISION = "ident-collision", Error,
-        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants, an error's `{argument}` placeholder and the field `argument: true` adds, or two parameters' variants of the tool's `{Prefix}Argument` (`a_1` and `a1`); resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, a template's variables (`{fooBar}` and `{foo_bar}`) or group constants (`read-only` and `read_only`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
+        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants, an error's `{argument}` placeholder and the field `argument: true` adds, or two parameters' variants of the tool's `{Prefix}Argument` (`a_1` and `a1`); resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, prompt methods, prompt argument types and fields, completion methods (`complete_a_b_c` from a prompt `a_b` or `a`), a template's variables (`{fooBar}` and `{foo_bar}`) or group constants (`read-only` and `read_only`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
         "Rename one so the Rust forms differ.";
     RESERVED_ERROR_CODE = "reserved-error-code", Error,
         "An error code is one of `argument_missing`, `argument_invalid`, `argument_unknown`, `internal_error`.",
@@ -402,4 +402,16 @@ codes! {
     HEADER_TYPE = "header-type", Error,
         "A header on a `number`, an array or an object.",
         "`type: integer`, or drop `header:`.";
+    BAD_PROMPT_NAME = "bad-prompt-name", Error,
+        "A prompt name does not match `^[a-z][a-z0-9_]{0,63}$`, or a prompt argument's name is not a letter followed by letters, digits or `_`.",
+        "`Review-File` → `review_file`; `file-path` → `filePath`.",
+        help "prompt names are snake_case like tool names; argument names are a letter, then letters, digits or `_`";
+    DUPLICATE_PROMPT = "duplicate-prompt", Error,
+        "Two prompts have the same name.",
+        "Rename one, or merge them.",
+        help "give each prompt a name of its own";
+    BAD_COMPLETION = "bad-completion", Error,
+        "A `completion:` is neither a list of values nor `handler`, lists no value or one value twice, or names a variable its resource's template does not have (or the resource is not a template).",
+        "`completion: [draft, final]` or `completion: handler`.",
+        help "write `completion: [value, …]` for a fixed list, or `completion: handler` for a generated method";
 }

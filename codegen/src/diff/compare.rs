@@ -9,7 +9,8 @@ use super::rules::*;
 use crate::hint::Hint;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
-    Contract, Field, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema, ToolDef,
+    CompletionDef, Contract, Field, Kind, NamedType, OutputDef, PromptDef, ResourceDef,
+    ResourceUri, Schema, ToolDef,
 };
 use crate::source::Span;
 
@@ -74,6 +75,7 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
     }
     d.resources();
     d.planning_keys();
+    d.prompts();
     if old.groups.is_empty() != new.groups.is_empty() {
         let (message, side, span) = match new.groups.first() {
             Some(g) => (
@@ -278,6 +280,7 @@ impl<'c> Differ<'c> {
         for r in &self.new.resources {
             if let Some(o) = old_shapes.get(&shape(r)) {
                 self.resource(o, r);
+                self.variable_completions(o, r);
             } else {
                 self.push(
                     &RESOURCE_ADDED,
@@ -287,6 +290,161 @@ impl<'c> Differ<'c> {
                     r.span,
                 );
             }
+        }
+    }
+
+    /// Prompts by name: removed, then each in the new manifest's order.
+    fn prompts(&mut self) {
+        let (old, new) = (
+            by_name(&self.old.prompts, |p| &p.name),
+            by_name(&self.new.prompts, |p| &p.name),
+        );
+        for p in &self.old.prompts {
+            if !new.contains_key(p.name.as_str()) {
+                self.push(
+                    &PROMPT_NO_DELETE,
+                    format!("prompt `{}` was removed", p.name),
+                    format!("prompts[{}]", p.name),
+                    Side::Old,
+                    p.span,
+                );
+            }
+        }
+        for p in &self.new.prompts {
+            match old.get(p.name.as_str()) {
+                Some(o) => self.prompt(o, p),
+                None => self.push(
+                    &PROMPT_ADDED,
+                    format!("prompt `{}` was added", p.name),
+                    format!("prompts[{}]", p.name),
+                    Side::New,
+                    p.span,
+                ),
+            }
+        }
+    }
+
+    /// One prompt of the same name: its arguments, then what people and the model read.
+    fn prompt(&mut self, o: &PromptDef, n: &PromptDef) {
+        let path = format!("prompts[{}]", n.name);
+        for a in &o.arguments {
+            if !n.arguments.iter().any(|b| b.name == a.name) {
+                self.push(
+                    &PROMPT_ARGUMENT_NO_DELETE,
+                    format!(
+                        "prompt `{}` no longer has the argument `{}`",
+                        n.name, a.name
+                    ),
+                    format!("{path}.arguments.{}", a.name),
+                    Side::New,
+                    n.span,
+                );
+            }
+        }
+        for a in &n.arguments {
+            let at = format!("{path}.arguments.{}", a.name);
+            let Some(b) = o.arguments.iter().find(|b| b.name == a.name) else {
+                let (rule, what) = if a.required {
+                    (&PROMPT_ARGUMENT_NEW_REQUIRED, "a new required")
+                } else {
+                    (&PROMPT_ARGUMENT_ADDED, "a new optional")
+                };
+                self.push(
+                    rule,
+                    format!("prompt `{}` has {what} argument `{}`", n.name, a.name),
+                    at,
+                    Side::New,
+                    n.span,
+                );
+                continue;
+            };
+            if a.required != b.required {
+                let (rule, now) = if a.required {
+                    (&PROMPT_ARGUMENT_NEW_REQUIRED, "required")
+                } else {
+                    (&PROMPT_ARGUMENT_ADDED, "optional")
+                };
+                self.push(
+                    rule,
+                    format!("argument `{}` of prompt `{}` is now {now}", a.name, n.name),
+                    at.clone(),
+                    Side::New,
+                    n.span,
+                );
+            }
+            if a.description != b.description {
+                self.push(
+                    &DESCRIPTION_CHANGED,
+                    format!(
+                        "argument `{}` of prompt `{}` changed its description",
+                        a.name, n.name
+                    ),
+                    at.clone(),
+                    Side::New,
+                    n.span,
+                );
+            }
+            self.completion(b.completion.as_ref(), a.completion.as_ref(), &at, n.span);
+        }
+        if o.title != n.title {
+            self.push(
+                &TITLE_CHANGED,
+                format!("prompt `{}` changed its title", n.name),
+                format!("{path}.title"),
+                Side::New,
+                n.span,
+            );
+        }
+        if o.description != n.description {
+            self.push(
+                &DESCRIPTION_CHANGED,
+                format!("prompt `{}` changed its description", n.name),
+                format!("{path}.description"),
+                Side::New,
+                n.span,
+            );
+        }
+    }
+
+    /// The completions of a resource's template variables, by variable.
+    fn variable_completions(&mut self, o: &ResourceDef, n: &ResourceDef) {
+        fn find<'r>(r: &'r ResourceDef, v: &str) -> Option<&'r CompletionDef> {
+            r.completions.iter().find(|(x, _)| x == v).map(|(_, c)| c)
+        }
+        let mut variables: Vec<&str> = o.completions.iter().map(|(v, _)| v.as_str()).collect();
+        for (v, _) in &n.completions {
+            if !variables.contains(&v.as_str()) {
+                variables.push(v);
+            }
+        }
+        for v in variables {
+            let path = format!("resources[{}].{v}", n.name);
+            self.completion(find(o, v), find(n, v), &path, n.span);
+        }
+    }
+
+    /// A completion added, removed or changed (values compared as a list, a handler by its
+    /// method).
+    fn completion(
+        &mut self,
+        o: Option<&CompletionDef>,
+        n: Option<&CompletionDef>,
+        path: &str,
+        at: Span,
+    ) {
+        if o != n {
+            let what = match (o, n) {
+                (None, _) => "gained a completion",
+                (_, None) => "lost its completion",
+                _ => "changed its completion",
+            };
+            self.push(
+                &COMPLETION_CHANGED,
+                format!("`{path}` {what}"),
+                format!("{path}.completion"),
+                Side::New,
+                at,
+            );
         }
     }
 

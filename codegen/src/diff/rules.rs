@@ -118,6 +118,12 @@ rules! {
     HEADER_NO_CHANGE = Major, "On 2026-07-28 the server checks `Mcp-Param-{name}` against the arguments: a client holding the cached tool list sends the old header, or none, and is refused (-32020).";
     /// The contract started or stopped declaring groups.
     ROUTES_NO_CHANGE = Major, "The HTTP host moves between one route (`/mcp`) and one per group (`/mcp/GROUP`): clients configured with the old routes get 404.";
+    /// A prompt was removed (or renamed).
+    PROMPT_NO_DELETE = Major, "Requests for the prompt fail with -32602 (unknown prompt).";
+    /// A prompt has a new required argument, or an optional one became required.
+    PROMPT_ARGUMENT_NEW_REQUIRED = Major, "Existing requests do not pass it and are refused (-32602).";
+    /// A prompt argument was removed (or renamed).
+    PROMPT_ARGUMENT_NO_DELETE = Major, "Requests that pass it are refused (-32602): a prompt takes no argument it does not declare.";
     /// A produced or consumed artifact, or an encapsulated tool, was removed.
     PLANNING_NO_DELETE = Major, "Planners chaining tools through the artifact, or preferring the complete operation, lose the link.";
     /// The artifact or composition contract moved to another key path.
@@ -140,16 +146,23 @@ rules! {
     GROUP_JOINED = Minor, "Clients of the group's route see one more tool.";
     /// A resource or resource template was added.
     RESOURCE_ADDED = Minor, "New capability; existing reads are unaffected.";
+    /// A prompt was added.
+    PROMPT_ADDED = Minor, "New capability; existing requests are unaffected.";
+    /// A prompt has a new optional argument, or a required one became optional.
+    PROMPT_ARGUMENT_ADDED = Minor, "Existing requests leave it out and keep working.";
     /// An artifact or an encapsulated tool was declared.
     PLANNING_ADDED = Minor, "Planners learn a new link; nothing that worked stops working.";
     /// A hint now promises more safety.
     HINT_SAFER = Patch, "Clients may ask for approval less often; nothing they did before fails.";
-    /// A tool's or resource's title changed, a resource's name, or a template's variable names.
+    /// A tool's, resource's or prompt's title changed, a resource's name, or a template's
+    /// variable names.
     TITLE_CHANGED = Patch, "Display only; listed because humans see it.";
     /// A description changed (a parameter's includes its default).
     DESCRIPTION_CHANGED = Patch, "The model reads it and may call differently; no call fails.";
     /// An example changed.
     EXAMPLE_CHANGED = Patch, "Models copy examples; no call fails.";
+    /// A prompt argument's or template variable's completion was added, removed or changed.
+    COMPLETION_CHANGED = Patch, "Suggestions only: clients may offer other values, and any value can still be sent.";
     /// A pinned sentence's text changed.
     SENTENCE_CHANGED = Patch, "Clients and evaluations may match on the exact text.";
 }

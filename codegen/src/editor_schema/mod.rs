@@ -210,6 +210,62 @@ pub(crate) struct Manifest {
     /// generated handler method `NAME_resource`.
     #[serde(default)]
     pub resources: Vec<Resource>,
+    /// Prompts, in the order `prompts/list` publishes them: each served through a generated
+    /// handler method `NAME_prompt` that gets a typed arguments struct.
+    #[serde(default)]
+    pub prompts: Vec<Prompt>,
+}
+
+/// A prompt: messages a client offers its user, made by a handler from string arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Prompt {
+    /// The published name, snake_case like a tool's; the handler method is `NAME_prompt`.
+    pub name: ToolName,
+    /// The title for people.
+    pub title: NonBlank,
+    /// What the prompt is for. The pinned sentences listed under `sentences:` are appended
+    /// to it when it lacks them.
+    pub description: NonBlank,
+    /// Names of pinned sentences, from the top-level `sentences:`, that the published
+    /// description must carry.
+    pub sentences: Option<OneOrMany<SentenceName>>,
+    /// The arguments, by name, in published order; each a string. A required one is a
+    /// `String` of the arguments struct, any other an `Option<String>`.
+    #[serde(default)]
+    pub arguments: Names<PropertyName, PromptArgument>,
+}
+
+/// An argument of a prompt.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PromptArgument {
+    /// What the argument holds.
+    pub description: NonBlank,
+    /// Whether `prompts/get` needs it; `false` when left out.
+    pub required: Option<bool>,
+    /// How `completion/complete` suggests its values.
+    pub completion: Option<Completion>,
+}
+
+/// How `completion/complete` suggests values: a fixed list (filtered by the prefix typed),
+/// or `handler`, a generated method `complete_OWNER_ARGUMENT` that gets the partial value and
+/// the arguments already given.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum Completion {
+    /// The values, each once.
+    Values(#[schemars(length(min = 1))] Vec<String>),
+    /// A handler method answers.
+    Handler(HandlerCompletion),
+}
+
+/// `completion: handler`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum HandlerCompletion {
+    /// A generated handler method.
+    Handler,
 }
 
 /// `artifacts:` at the top level.
@@ -265,6 +321,9 @@ pub(crate) struct Resource {
     /// Whether clients may subscribe to the resource's changes (`resources/subscribe`, MCP
     /// 2025-11-25); the server announces them with `Server::resource_updated`. Default false.
     pub subscribe: Option<bool>,
+    /// How `completion/complete` suggests each template variable's values, by variable.
+    #[serde(default)]
+    pub completion: Names<String, Completion>,
 }
 
 /// A tool's `artifacts:`.

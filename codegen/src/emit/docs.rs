@@ -120,9 +120,11 @@ fn render(template: &str, contract: &Contract) -> String {
                 "description": r.description,
                 "mime_type": r.mime_type,
                 "method": r.method,
+                "completions": r.completions.iter().map(|(v, c)| json!({"variable": v, "completion": completion_text(c)})).collect::<Vec<_>>(),
             })
         })
         .collect();
+    let prompts: Vec<Value> = contract.prompts.iter().map(prompt_view).collect();
     let planning = &contract.planning;
     let data = json!({
         "tools": tools,
@@ -130,6 +132,7 @@ fn render(template: &str, contract: &Contract) -> String {
         "source": contract.source_name,
         "groups": groups,
         "resources": resources,
+        "prompts": prompts,
         "kinds": planning.kinds.iter().map(|(k, d)| json!({"kind": k, "description": d})).collect::<Vec<_>>(),
         "artifacts_key": subscripts(&planning.artifacts_key.keys),
         "composition_key": subscripts(&planning.composition_key.keys),
@@ -149,6 +152,42 @@ fn subscripts(path: &[String]) -> String {
     path.iter()
         .map(|k| format!("[{}]", Value::from(k.as_str())))
         .collect()
+}
+
+/// A prompt as the documents show it.
+fn prompt_view(p: &PromptDef) -> Value {
+    let arguments: Vec<Value> = p
+        .arguments
+        .iter()
+        .map(|a| {
+            json!({
+                "name": a.name,
+                "required": a.required,
+                "description": a.description,
+                "completion": a.completion.as_ref().map(completion_text),
+            })
+        })
+        .collect();
+    json!({
+        "name": p.name,
+        "title": p.title,
+        "description": p.description,
+        "summary": first_sentence(&p.description),
+        "method": p.method,
+        "arguments": arguments,
+        "argument_names": p.arguments.iter().map(|a| if a.required { format!("`{}`", a.name) } else { format!("`{}`?", a.name) }).collect::<Vec<_>>().join(", "),
+    })
+}
+
+/// How a completion reads in the documents.
+fn completion_text(c: &CompletionDef) -> String {
+    match c {
+        CompletionDef::Values(values) => {
+            let listed: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
+            format!("from {}", listed.join(", "))
+        }
+        CompletionDef::Handler { method } => format!("by `{method}`"),
+    }
 }
 
 /// A value as one Markdown table cell: pipes escaped, lines joined.

@@ -126,6 +126,13 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
             }
         }
     }
+    if let Some(n) = top.get("prompts") {
+        for node in de.seq(n, "`prompts`").unwrap_or_default() {
+            if let Some(p) = super::prompt::prompt(node, de) {
+                manifest.prompts.push(p);
+            }
+        }
+    }
     top.finish(de);
     manifest
 }
@@ -398,8 +405,13 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         .require(de, "mime_type")
         .and_then(|n| de.string(n, "`mime_type`"));
     let subscribe = f.get("subscribe").and_then(|n| de.bool(n, "`subscribe`"));
+    let completion = f
+        .get("completion")
+        .map(|n| super::prompt::variable_completions(n, de))
+        .unwrap_or_default();
     f.finish(de);
     Some(Resource {
+        completion,
         span: node.span,
         name,
         uri,

@@ -11,7 +11,10 @@ use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
 
 mod decode;
+mod prompt;
 pub(crate) mod reader;
+
+pub(crate) use prompt::{Completion, Prompt, PromptArgument};
 
 pub(crate) use decode::{cannot_omit, decode};
 
@@ -42,6 +45,8 @@ pub(crate) struct Manifest {
     pub groups: Vec<Group>,
     /// Resources with a fixed URI or a URI template.
     pub resources: Vec<Resource>,
+    /// Prompts, in publication order.
+    pub prompts: Vec<Prompt>,
 }
 
 /// `argument_codes: {missing, invalid, unknown}`, each optional.
@@ -99,6 +104,8 @@ pub(crate) struct Resource {
     pub mime_type: Option<Spanned<String>>,
     /// Whether clients may subscribe to its changes.
     pub subscribe: Option<Spanned<bool>>,
+    /// How `completion/complete` suggests each template variable's values.
+    pub completion: Vec<(Spanned<String>, Completion)>,
 }
 
 /// A tool's `artifacts:`.

@@ -22,6 +22,7 @@ mod key_paths;
 mod meta;
 mod names;
 mod planning;
+mod prompts;
 mod refused;
 mod resources;
 mod schema;
@@ -74,6 +75,7 @@ pub(crate) fn validate<'d>(
         planning,
         groups: Vec::new(),
         resources: Vec::new(),
+        prompts: Vec::new(),
     };
     let cx = tools::Context {
         manifest,
@@ -84,6 +86,7 @@ pub(crate) fn validate<'d>(
     let methods = v.tools(&cx, &mut contract);
     v.relations(manifest, &mut contract);
     contract.resources = v.resources(manifest, &methods);
+    contract.prompts = v.prompts(manifest, &methods, &mut contract);
     v.unused_errors(manifest, &contract);
     v.check_examples(&contract);
     contract

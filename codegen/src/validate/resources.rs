@@ -71,6 +71,7 @@ impl Validator<'_> {
             method,
             params_type,
             subscribe: r.subscribe.as_ref().is_some_and(|s| s.value),
+            completions: Vec::new(),
             span: name.span,
         })
     }

@@ -139,7 +139,7 @@ impl Validator<'_> {
             "`why` is empty",
             "say why the tool's hints are what they are, or remove `why:`",
         );
-        let (sentences, published_description) = self.pinned(t, &description, contract);
+        let (sentences, published_description) = self.pinned(&t.sentences, &description, contract);
         let (hints, published_hints) = self.tool_hints(t, name, cx.manifest, cx.effects, cx.omit);
         let type_prefix = ident::type_prefix(&name.value);
         let parameters = self.fields(
@@ -196,16 +196,17 @@ impl Validator<'_> {
         description
     }
 
-    /// The pinned sentences a tool lists, and its description followed by each it lacks.
-    fn pinned(
+    /// The pinned sentences a tool or prompt lists, and its description followed by each it
+    /// lacks.
+    pub(super) fn pinned(
         &mut self,
-        t: &raw::Tool,
+        listed: &[Spanned<String>],
         description: &str,
         contract: &Contract,
     ) -> (Vec<usize>, String) {
         let mut sentences = Vec::new();
         let mut published = description.to_owned();
-        for s in &t.sentences {
+        for s in listed {
             match contract.sentences.iter().position(|d| d.name == s.value) {
                 Some(i) => {
                     sentences.push(i);

@@ -24,7 +24,11 @@ use crate::codegen::{ContractSpec, Dispatch, Published, ToolFixture};
 /// description; each default stated as `Default: <value>.` in its property's description;
 /// every example, and the example call, valid against its schema; `tools/list` valid against
 /// the official MCP schema; and arguments first: an unknown argument is refused as
-/// `argument_unknown` by a server whose handlers fail the test if they are ever called.
+/// `argument_unknown` by a server whose handlers fail the test if they are ever called. For
+/// prompts: `prompts/list` gives the manifest's prompts in order (titles, descriptions,
+/// argument names and `required`), valid against the official schema, and is not answered
+/// without prompts; a `prompts/get` missing a required argument is `-32602` before any
+/// handler runs.
 ///
 /// ```ignore
 /// #[test]
@@ -75,6 +79,19 @@ impl Dispatch for Tripwire {
         Box::pin(
             async move { crate::call::internal(format!("tripwire: handler #{tool} was called")) },
         )
+    }
+    fn get_prompt(
+        &self,
+        prompt: usize,
+        _arguments: std::collections::HashMap<String, String>,
+        _cx: crate::Context,
+    ) -> futures::future::BoxFuture<'_, Result<Vec<crate::PromptMessage>, crate::PromptError>> {
+        self.called.store(true, Ordering::SeqCst);
+        Box::pin(async move {
+            Err(crate::PromptError::Failed(format!(
+                "tripwire: prompt #{prompt} was called"
+            )))
+        })
     }
 }
 
@@ -128,6 +145,13 @@ async fn check<D: Dispatch>(
     planning(server.published().spec, &listed.tools, revision, &mut fail);
     resources(server, revision, &mut fail).await;
     arguments_first(server.published(), fixtures, revision, &mut fail).await;
+    super::prompts::listed(server, revision, &mut fail).await;
+    let called = Arc::new(AtomicBool::new(false));
+    let tripwire = Server::new(Tripwire {
+        published: server.published(),
+        called: Arc::clone(&called),
+    });
+    super::prompts::required_first(tripwire, &called, revision, &mut fail).await;
 }
 
 /// The planning metadata reads back with the runtime's own parsers, and `x-mcp-header`

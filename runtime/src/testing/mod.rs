@@ -9,6 +9,7 @@ mod contract;
 #[cfg(feature = "http-testing")]
 mod http;
 mod lines;
+mod prompts;
 mod wire;
 
 pub use client::{Client, call, connect, envelope, problems, structured};

@@ -49,6 +49,7 @@ pub static GROUPED: ContractSpec = ContractSpec {
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: false,
+    prompts: &[],
 };
 
 /// The same tools without groups.

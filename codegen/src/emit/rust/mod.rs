@@ -12,6 +12,7 @@ mod errors;
 mod items;
 mod limits;
 mod lints;
+mod prompts;
 mod registration;
 mod rustdoc;
 
@@ -162,6 +163,7 @@ fn preamble(c: &Contract) -> TokenStream {
         .iter()
         .map(|t| type_items(c, &t.schema, &t.name, true));
     let params = c.resources.iter().map(resource_params);
+    let prompt_args = c.prompts.iter().map(prompts::prompt_args);
     let groups = (!c.groups.is_empty()).then(|| {
         let items = c.groups.iter().map(|g| {
             let name = ident(&g.constant);
@@ -195,6 +197,7 @@ fn preamble(c: &Contract) -> TokenStream {
         #(#shared)*
         #vocabulary
         #(#params)*
+        #(#prompt_args)*
         #groups
     }
 }

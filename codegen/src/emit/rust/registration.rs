@@ -11,6 +11,8 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
     let source = &c.source_name;
     let trait_items = c.tools.iter().map(|t| trait_method(c, t));
     let resource_methods = c.resources.iter().map(resource_method);
+    let prompt_methods = super::prompts::trait_methods(c);
+    let prompt_dispatch = super::prompts::dispatch(c);
     let arms = c.tools.iter().enumerate().map(|(i, t)| dispatch_arm(i, t));
     let resource_arms = c
         .resources
@@ -60,11 +62,13 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
         .iter()
         .map(|t| t.method.as_str())
         .chain(c.resources.iter().map(|r| r.method.as_str()))
+        .chain(c.prompts.iter().map(|p| p.method.as_str()))
+        .chain(c.completion_handlers())
         .collect();
     let self_convention = lints::self_convention(&methods);
     let listed: Vec<String> = methods.iter().map(|m| format!("`{m}`")).collect();
     let note = format!(
-        "implement `Tools` for it: one async method for each tool and resource in `{braced}`: {}",
+        "implement `Tools` for it: one async method for each tool, resource, prompt and completion handler in `{braced}`: {}",
         listed.join(", ")
     );
     quote! {
@@ -74,6 +78,7 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
         pub trait Tools: Send + Sync + 'static {
             #(#trait_items)*
             #(#resource_methods)*
+            #(#prompt_methods)*
         }
 
         /// Connects a [`Tools`] implementation to the published contract.
@@ -102,6 +107,7 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
                 })
             }
             #read_resource
+            #prompt_dispatch
         }
 
         #spec
@@ -165,7 +171,8 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
         &c.planning.artifacts_key.keys,
         &c.planning.composition_key.keys,
     );
-    let resources = c.resources.iter().map(|r| {
+    let (prompts, completions) = super::prompts::specs(c);
+    let resources = c.resources.iter().zip(completions).map(|(r, completions)| {
         let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
         let uri = r.uri.text();
         let template = matches!(r.uri, ResourceUri::Template { .. });
@@ -179,6 +186,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
                 uri: #uri,
                 template: #template,
                 subscribe: #subscribe,
+                completions: #completions,
             }
         }
     });
@@ -204,6 +212,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
                 unknown: #unknown,
             },
             logging: #logging,
+            prompts: #prompts,
         };
     }
 }

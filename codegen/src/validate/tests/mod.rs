@@ -5,6 +5,7 @@ use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 
 mod key_paths;
 mod metadata;
+mod prompts;
 mod rules;
 
 /// The smallest manifest that loads: one tool with text output and its four hints.

@@ -48,6 +48,7 @@ mod call;
 pub mod client;
 #[doc(hidden)]
 pub mod codegen;
+mod content;
 mod envelope;
 mod fixture;
 #[cfg(feature = "http")]
@@ -61,6 +62,7 @@ pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use content::{Data, ResourceLink};
 pub use resource::{ResourceBody, ResourceError};
 pub use rmcp;
 pub use serde;

@@ -85,6 +85,10 @@ tools:
       description: The reply.
       properties:
         count: {type: integer, description: The count.}
+      content:
+        - kind: text
+        - kind: image
+          mime_types: [image/png]
     errors: [not_found]
     _meta:
       com.example/category: testing
@@ -149,6 +153,7 @@ const OBJECTS: &[(&str, &str)] = &[
     ),
     ("/tools/0/output", "an `output`"),
     ("/tools/0/output/properties/count", "an output field"),
+    ("/tools/0/output/content/1", "a content block"),
     ("/tools/1/artifacts", "a tool's `artifacts`"),
     ("/tools/1/artifacts/produces/0", "a produced artifact"),
     ("/tools/1/artifacts/consumes/0", "a consumed artifact"),
@@ -302,10 +307,19 @@ fn property_names(object: &Value) -> BTreeSet<String> {
     )
 }
 
+/// The keys an empty mapping lacks: those `required`, and those a condition requires of it
+/// (`then` when its `if` holds for `{}`, `else` when not).
 fn required_names(schemas: &[&Value]) -> BTreeSet<String> {
+    let conditional = |s: &&Value| -> Option<Value> {
+        let holds = jsonschema::is_valid(s.get("if")?, &json!({}));
+        s.get(if holds { "then" } else { "else" }).cloned()
+    };
+    let conditions: Vec<Value> = schemas.iter().filter_map(conditional).collect();
     names(
         schemas
             .iter()
+            .copied()
+            .chain(&conditions)
             .flat_map(|s| s["required"].as_array().into_iter().flatten())
             .map(|k| k.as_str().expect("a key")),
     )
@@ -589,6 +603,34 @@ fn the_build_and_the_schema_agree_on_names_values_and_rules() {
     let all_hints =
         json!({"read_only": true, "destructive": false, "idempotent": true, "open_world": false});
     let mut cases = vec![
+        case(
+            "content alone",
+            vec![
+                Remove("/tools/0/output/properties"),
+                Remove("/tools/0/output/description"),
+            ],
+            true,
+        ),
+        case(
+            "content with a description but no fields",
+            vec![Remove("/tools/0/output/properties")],
+            false,
+        ),
+        case(
+            "an unknown content kind",
+            vec![set("/tools/0/output/content/0/kind", json!("video"))],
+            false,
+        ),
+        case(
+            "a MIME type without a subtype",
+            vec![set("/tools/0/output/content/1/mime_types", json!(["png"]))],
+            false,
+        ),
+        case(
+            "no content block",
+            vec![set("/tools/0/output/content", json!([]))],
+            false,
+        ),
         case(
             "hint policy `all`",
             vec![set("/hint_policy", json!("all"))],

@@ -556,6 +556,18 @@ fn closed_lists_are_the_validators() {
         types,
         "the JSON types the editor schema offers (left) are not those the validator knows (right)"
     );
+
+    let kinds = help_list(
+        &|m| m["tools"][0]["output"]["content"][0]["kind"] = json!(STRANGER),
+        "unknown-content-kind",
+        "a content kind is one of ",
+    );
+    let block = object_schema(&schema, "/tools/0/output/content/0");
+    assert_eq!(
+        allowed_strings(&schema, &block["properties"]["kind"]),
+        names(kinds.iter().map(|k| k.trim_matches('`'))),
+        "the content kinds the editor schema offers (left) are not those the validator knows (right)"
+    );
 }
 
 /// One change to [`BASE`], and whether the build and the schema must both take the result.

@@ -11,9 +11,12 @@ use serde_json::{Map, Value};
 use crate::keyword::{Keyword, Limit};
 use crate::source::{Keyed, Span};
 
+mod content;
 mod integer;
 pub(crate) mod json_schema;
 mod prompt;
+
+pub(crate) use content::{ContentBlockDef, ContentKind};
 
 pub(crate) use integer::RustInteger;
 pub(crate) use prompt::{CompletionDef, PromptArgumentDef, PromptDef};
@@ -322,6 +325,9 @@ pub(crate) struct ToolDef {
     pub parameters: Vec<Field>,
     /// The output.
     pub output: OutputDef,
+    /// The content blocks it answers with, when `output.content` declares them; empty when
+    /// it answers with one text block (its text, or its structured output as JSON).
+    pub content: Vec<ContentBlockDef>,
     /// Indices into [`Contract::errors`].
     pub errors: Vec<usize>,
     /// When an error it declares names its argument: each parameter's published name and its
@@ -355,6 +361,10 @@ impl ToolDef {
     pub(crate) fn output_type(&self) -> String {
         format!("{}Output", self.type_prefix)
     }
+    /// The name of the enum of its declared content blocks.
+    pub(crate) fn content_type(&self) -> String {
+        format!("{}Content", self.type_prefix)
+    }
     /// The error enum's name.
     pub(crate) fn error_type(&self) -> String {
         format!("{}Error", self.type_prefix)
@@ -381,7 +391,7 @@ pub(crate) struct Hints {
 /// What a tool returns on success.
 #[derive(Debug, Clone)]
 pub(crate) enum OutputDef {
-    /// Plain text.
+    /// No structured output: plain text, or the declared content alone.
     Text,
     /// A structured object, also mirrored as JSON text.
     Object {

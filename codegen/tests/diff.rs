@@ -52,7 +52,39 @@ const NAMING_NOT_FOUND: &str = "    message: \"There is no file `{path}`.\"\n   
 fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
     let b = || BASE.to_owned();
     let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
+    let ping_content = |blocks: &str| {
+        edit(
+            "    output: text\n",
+            &format!("    output:\n      content:\n{blocks}"),
+        )
+    };
+    let text_and_images = |types: &str| {
+        ping_content(&format!(
+            "        - kind: text\n        - kind: image\n          mime_types: [{types}]\n"
+        ))
+    };
     vec![
+        (
+            "CONTENT_KIND_ADDED",
+            b(),
+            text_and_images("image/png"),
+            vec!["CONTENT_KIND_ADDED tools.yaml:64:17"],
+        ),
+        (
+            "CONTENT_KIND_NO_DELETE",
+            b(),
+            ping_content("        - kind: image\n          mime_types: [image/png]\n"),
+            vec!["CONTENT_KIND_NO_DELETE tools.yaml:57:11", "CONTENT_KIND_ADDED tools.yaml:63:17"],
+        ),
+        (
+            "CONTENT_MIME_TYPE_NO_DELETE and _ADDED",
+            text_and_images("image/png, image/jpeg"),
+            text_and_images("image/PNG, image/gif"),
+            vec![
+                "CONTENT_MIME_TYPE_NO_DELETE tools.yaml:64:17",
+                "CONTENT_MIME_TYPE_ADDED tools.yaml:64:17",
+            ],
+        ),
         ("TOOL_NO_DELETE", b(), BASE[..ping_at].to_owned(), vec!["TOOL_NO_DELETE tools.yaml:57:11"]),
         ("TOOL_ADDED", b(), format!("{BASE}{PONG}"), vec!["TOOL_ADDED tools.yaml:62:11"]),
         (

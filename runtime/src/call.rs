@@ -8,6 +8,7 @@ use serde_path_to_error::Segment;
 
 use crate::ToolError;
 use crate::arguments::{exact_integer, invalid_at};
+use crate::content::{Block, Declared};
 use crate::envelope::Envelope;
 
 /// Reads arguments that already passed the input schema into the tool's argument struct.
@@ -76,6 +77,58 @@ pub fn text<E: ToolError>(result: Result<String, E>) -> CallToolResult {
         Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
         Err(error) => failure(&error),
     }
+}
+
+/// A result of the content blocks a tool declares (`output.content`), checked against the
+/// declaration first: a block it does not allow is an `internal_error` instead.
+pub fn content<C: Into<Block>, E: ToolError>(
+    declared: &Declared,
+    result: Result<Vec<C>, E>,
+) -> CallToolResult {
+    match result {
+        Ok(content) => match blocks(declared, content) {
+            Ok(blocks) => CallToolResult::success(blocks),
+            Err(why) => undeclared(&why),
+        },
+        Err(error) => failure(&error),
+    }
+}
+
+/// A structured result with declared content beside it: the output as `structuredContent`,
+/// the blocks as `content`.
+pub fn structured_content<T: Serialize, C: Into<Block>, E: ToolError>(
+    declared: &Declared,
+    result: Result<(T, Vec<C>), E>,
+) -> CallToolResult {
+    let (output, content) = match result {
+        Ok(answer) => answer,
+        Err(error) => return failure(&error),
+    };
+    match (serde_json::to_value(&output), blocks(declared, content)) {
+        (Ok(value), Ok(blocks)) => {
+            let mut result = CallToolResult::success(blocks);
+            result.structured_content = Some(value);
+            result
+        }
+        (Err(e), _) => internal(format!("the tool's output could not be serialized: {e}")),
+        (_, Err(why)) => undeclared(&why),
+    }
+}
+
+/// The handler's blocks as sent, or why the declaration refuses them.
+fn blocks<C: Into<Block>>(
+    declared: &Declared,
+    content: Vec<C>,
+) -> Result<Vec<ContentBlock>, String> {
+    crate::content::blocks(declared, content.into_iter().map(Into::into).collect())
+}
+
+/// The `internal_error` that replaces a result whose content breaks its declaration.
+fn undeclared(why: &str) -> CallToolResult {
+    tracing::error!(problem = why, "tool result breaks its declared content");
+    internal(format!(
+        "The tool produced {why}, so the result was not sent."
+    ))
 }
 
 /// A declared error as an envelope.

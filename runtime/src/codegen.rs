@@ -7,6 +7,7 @@ pub use mcp_contract_spec::{CacheHint, PublishedHints, generated_file};
 pub use rmcp::model::{CallToolResult, JsonObject};
 
 pub use crate::__codegen_tool_error as tool_error;
+pub use crate::content::{Block, Declared};
 pub use crate::fixture::ToolFixture;
 pub use crate::prompt::{CompletionSpec, PromptArgumentSpec, PromptSpec};
 pub use crate::published::{ContractSpec, GroupSpec, Published};
@@ -27,7 +28,7 @@ pub fn expand_uri(template: &str, values: &[&str]) -> String {
 
 /// The result shapes of a call, from a handler's return value.
 pub mod call {
-    pub use crate::call::{arguments, structured, text, unknown_tool};
+    pub use crate::call::{arguments, content, structured, structured_content, text, unknown_tool};
     pub use crate::envelope::Envelope;
 }
 

@@ -50,6 +50,7 @@ mod call;
 pub mod client;
 #[doc(hidden)]
 pub mod codegen;
+mod content;
 mod context;
 mod envelope;
 mod fixture;
@@ -66,6 +67,7 @@ pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use content::{Data, ResourceLink};
 pub use context::{Context, LogLevel};
 pub use mcp_contract_spec::Revision;
 pub use prompt::{Completing, MAX_COMPLETIONS, PromptError, PromptMessage, Role};

@@ -222,6 +222,23 @@ codes! {
         "A structured output has a `type` other than `object`.",
         "Remove `type:`, or write `type: object`.",
         help "remove `type:` or write `type: object`; both MCP revisions accept an object root";
+    UNKNOWN_CONTENT_KIND = "unknown-content-kind", Error,
+        "A content block's `kind` is not `text`, `image`, `audio`, `resource` or `resource_link`.",
+        "`kind: picture` → `kind: image`.";
+    DUPLICATE_CONTENT_KIND = "duplicate-content-kind", Error,
+        "`output.content` lists a kind twice.",
+        "List its MIME types in one entry.",
+        help "list each kind once, with all its MIME types under one `mime_types:`";
+    EMPTY_CONTENT = "empty-content", Error,
+        "`output.content` lists no block.",
+        "List the kinds the tool answers with, or remove `content:`.",
+        help "list the kinds of content the tool answers with, or remove `content:`";
+    CONTENT_MIME_TYPES = "content-mime-types", Error,
+        "An `image`, `audio` or `resource` block without `mime_types`, or with none listed; or `mime_types` on `text` or `resource_link`.",
+        "`kind: image` → `kind: image`, `mime_types: [image/png]`.";
+    MIME_TYPE_MISMATCH = "mime-type-mismatch", Error,
+        "An `image` block's MIME type is not `image/…`, or an `audio` block's not `audio/…`.",
+        "`kind: image`, `mime_types: [audio/wav]` → `kind: audio`.";
     MISSING_DESCRIPTION = "missing-description", Error,
         "A property has no description, or a blank one.",
         "Add `description:`.",
@@ -377,7 +394,7 @@ codes! {
         "`x:///{+path}` → `x:///{path}`.",
         help "write a URI with a scheme and `{name}` variables, each one path segment, such as `workspace:///files/{path}`";
     BAD_MIME_TYPE = "bad-mime-type", Error,
-        "A resource's MIME type is not `type/subtype`.",
+        "A resource's or content block's MIME type is not `type/subtype`.",
         "`text` → `text/plain`.",
         help "write `type/subtype`, such as `text/plain` or `application/json`";
     HEADER_PLACEMENT = "header-placement", Error,

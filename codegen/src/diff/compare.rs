@@ -9,8 +9,8 @@ use super::rules::*;
 use crate::hint::Hint;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
-    CompletionDef, Contract, Field, Kind, NamedType, OutputDef, PromptDef, ResourceDef,
-    ResourceUri, Schema, ToolDef,
+    CompletionDef, ContentKind, Contract, Field, Kind, NamedType, OutputDef, PromptDef,
+    ResourceDef, ResourceUri, Schema, ToolDef,
 };
 use crate::source::Span;
 
@@ -143,6 +143,76 @@ impl<'c> Differ<'c> {
         });
     }
 
+    /// The kinds of content block a tool answers with, and their MIME types: one text block
+    /// when it declares none.
+    fn content(&mut self, o: &ToolDef, n: &ToolDef, path: &str) {
+        let blocks = |t: &ToolDef| -> Vec<(ContentKind, Vec<String>, Span)> {
+            if t.content.is_empty() {
+                return vec![(ContentKind::Text, Vec::new(), t.span)];
+            }
+            let lower = |m: &String| m.to_ascii_lowercase();
+            t.content
+                .iter()
+                .map(|b| (b.kind, b.mime_types.iter().map(lower).collect(), b.span))
+                .collect()
+        };
+        let (old, new) = (blocks(o), blocks(n));
+        for (kind, types, span) in &old {
+            let Some((_, new_types, new_span)) = new.iter().find(|(k, ..)| k == kind) else {
+                self.push(
+                    &CONTENT_KIND_NO_DELETE,
+                    format!(
+                        "tool `{}` no longer answers with {} content",
+                        n.name,
+                        kind.prose()
+                    ),
+                    format!("{path}.{}", kind.name()),
+                    Side::Old,
+                    *span,
+                );
+                continue;
+            };
+            for m in types.iter().filter(|m| !new_types.contains(m)) {
+                self.push(
+                    &CONTENT_MIME_TYPE_NO_DELETE,
+                    format!(
+                        "tool `{}` no longer answers with {} content of type `{m}`",
+                        n.name,
+                        kind.prose()
+                    ),
+                    format!("{path}.{}", kind.name()),
+                    Side::New,
+                    *new_span,
+                );
+            }
+            for m in new_types.iter().filter(|m| !types.contains(m)) {
+                self.push(
+                    &CONTENT_MIME_TYPE_ADDED,
+                    format!(
+                        "tool `{}` may answer with {} content of type `{m}`",
+                        n.name,
+                        kind.prose()
+                    ),
+                    format!("{path}.{}", kind.name()),
+                    Side::New,
+                    *new_span,
+                );
+            }
+        }
+        for (kind, _, span) in new
+            .iter()
+            .filter(|(k, ..)| !old.iter().any(|(o, ..)| o == k))
+        {
+            self.push(
+                &CONTENT_KIND_ADDED,
+                format!("tool `{}` may answer with {} content", n.name, kind.prose()),
+                format!("{path}.{}", kind.name()),
+                Side::New,
+                *span,
+            );
+        }
+    }
+
     fn tool(&mut self, o: &ToolDef, n: &ToolDef) {
         let path = format!("tools[{}]", n.name);
         let at = n.span;
@@ -193,6 +263,7 @@ impl<'c> Differ<'c> {
                 at,
             ),
         }
+        self.content(o, n, &format!("{path}.output.content"));
         let codes = |c: &Contract, t: &ToolDef| -> Vec<(String, bool)> {
             // Indices come from validation; `get` keeps a hand-built contract from panicking.
             t.errors

@@ -102,6 +102,11 @@ rules! {
     OUTPUT_FIELD_SAME_TYPE = Major, "Clients decoding the field with the old type fail.";
     /// The output switched between text and a structured object.
     OUTPUT_SAME_KIND = Major, "Clients reading structured content (or parsing the text) find something else.";
+    /// A tool no longer answers with a kind of content block (a tool without declared content
+    /// answers with text).
+    CONTENT_KIND_NO_DELETE = Major, "Clients that read blocks of that kind from the result find none.";
+    /// A content block kind no longer allows a MIME type.
+    CONTENT_MIME_TYPE_NO_DELETE = Major, "Clients that decode blocks of that MIME type find none.";
     /// A tool no longer lists an error code.
     ERROR_CODE_NO_DELETE = Major, "Clients handling the code lose the contract that it may occur; a code that moved to another name is no longer matched.";
     /// An error a tool lists no longer names its argument.
@@ -136,6 +141,10 @@ rules! {
     ENUM_VALUE_ADDED = Minor, "Callers may pass a new value; clients matching exhaustively on results may meet it.";
     /// An output field was added.
     OUTPUT_FIELD_ADDED = Minor, "Clients ignore fields they do not know.";
+    /// A tool answers with a new kind of content block.
+    CONTENT_KIND_ADDED = Minor, "Clients skip blocks of a kind they do not read; the blocks they read still come.";
+    /// A content block kind allows a new MIME type.
+    CONTENT_MIME_TYPE_ADDED = Minor, "Clients meet a new MIME type among blocks of a kind they read, and may skip what they cannot decode.";
     /// A tool lists a new error code.
     ERROR_CODE_ADDED = Minor, "Clients meet a new code; the error envelope's message and hint still explain it.";
     /// An error a tool lists now names its argument.

@@ -597,7 +597,8 @@ pub(crate) struct Tool {
     /// arguments.
     #[serde(default)]
     pub parameters: Names<PropertyName, Parameter>,
-    /// What a successful call returns: `text`, or an object with `properties`.
+    /// What a successful call returns: `text`, or a mapping with the structured output's
+    /// `properties`, the `content` blocks it answers with, or both.
     pub output: Output,
     /// The codes, from the top-level `errors:`, that the tool may return. Only these become
     /// variants of its generated error enum.
@@ -623,8 +624,9 @@ pub(crate) enum Output {
     /// `text`: the handler returns a `String`, sent as one text block, and the tool publishes
     /// no `outputSchema`.
     Text(TextOutput),
-    /// An object: the handler returns the generated `{Tool}Output` struct, sent as
-    /// `structuredContent`, and the tool publishes an `outputSchema`.
+    /// A mapping. With `properties`, the handler returns the generated `{Tool}Output` struct,
+    /// sent as `structuredContent`, and the tool publishes an `outputSchema`; with `content`,
+    /// it returns the generated `{Tool}Content` blocks (beside the struct, with both).
     Object(ObjectOutput),
 }
 
@@ -636,19 +638,64 @@ pub(crate) enum TextOutput {
     Text,
 }
 
-/// A structured output. Its fields follow the rules of parameters, except that they need no
-/// example and take no default.
+/// A structured output, declared content, or both. Its fields follow the rules of
+/// parameters, except that they need no example and take no default.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// `properties` may be left out only for `content` alone: a `type` or `description` describes
+// the structured output, which needs its fields.
+#[schemars(extend(
+    "if" = { "required": ["content"], "not": { "anyOf": [{ "required": ["type"] }, { "required": ["description"] }] } },
+    "else" = { "required": ["properties"] }
+))]
 pub(crate) struct ObjectOutput {
     /// Can be left out: a structured output is always an object.
     #[serde(rename = "type")]
     pub ty: Option<ObjectType>,
     /// Published as the `outputSchema`'s description.
     pub description: Option<String>,
-    /// The output's fields, by name, in published order.
-    pub properties: Names<PropertyName, Property>,
+    /// The output's fields, by name, in published order. Required unless `content` is given.
+    pub properties: Option<Names<PropertyName, Property>>,
+    /// The kinds of content block the tool answers with, each once: any number of blocks of
+    /// each, in the handler's order. Not published: `tools/list` has no place for it.
+    #[schemars(length(min = 1))]
+    pub content: Option<Vec<ContentBlock>>,
 }
+
+/// A kind of content block a tool answers with.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ContentBlock {
+    /// The kind, as the block's `type` on the wire.
+    pub kind: ContentKindName,
+    /// Required for `image` (each `image/…`), `audio` (each `audio/…`) and `resource`; not
+    /// allowed for `text` and `resource_link`. With one, the handler gives none; with several,
+    /// it names one of them per block, checked before the result is sent.
+    #[schemars(length(min = 1))]
+    pub mime_types: Option<Vec<MimeType>>,
+}
+
+/// The kinds of MCP content block.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ContentKindName {
+    /// A text block: the handler gives a `String`.
+    Text,
+    /// An image: bytes or base64, with its MIME type.
+    Image,
+    /// Audio: bytes or base64, with its MIME type.
+    Audio,
+    /// An embedded resource: a URI with text or bytes.
+    Resource,
+    /// A link to a resource: an `mcp_contract::ResourceLink`.
+    ResourceLink,
+}
+
+/// A MIME type, `type/subtype`, optionally with parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(transparent)]
+#[schemars(extend("pattern" = "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+( *;.*)?$"))]
+pub(crate) struct MimeType(pub String);
 
 /// The type of a structured output.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -86,6 +86,10 @@ tools:
       description: The reply.
       properties:
         count: {type: integer, description: The count.}
+      content:
+        - kind: text
+        - kind: image
+          mime_types: [image/png]
     errors: [not_found]
     _meta:
       com.example/category: testing
@@ -151,6 +155,7 @@ const OBJECTS: &[(&str, &str)] = &[
     ),
     ("/tools/0/output", "an `output`"),
     ("/tools/0/output/properties/count", "an output field"),
+    ("/tools/0/output/content/1", "a content block"),
     ("/tools/1/artifacts", "a tool's `artifacts`"),
     ("/tools/1/artifacts/produces/0", "a produced artifact"),
     ("/tools/1/artifacts/consumes/0", "a consumed artifact"),
@@ -304,10 +309,19 @@ fn property_names(object: &Value) -> BTreeSet<String> {
     )
 }
 
+/// The keys an empty mapping lacks: those `required`, and those a condition requires of it
+/// (`then` when its `if` holds for `{}`, `else` when not).
 fn required_names(schemas: &[&Value]) -> BTreeSet<String> {
+    let conditional = |s: &&Value| -> Option<Value> {
+        let holds = jsonschema::is_valid(s.get("if")?, &json!({}));
+        s.get(if holds { "then" } else { "else" }).cloned()
+    };
+    let conditions: Vec<Value> = schemas.iter().filter_map(conditional).collect();
     names(
         schemas
             .iter()
+            .copied()
+            .chain(&conditions)
             .flat_map(|s| s["required"].as_array().into_iter().flatten())
             .map(|k| k.as_str().expect("a key")),
     )
@@ -544,6 +558,18 @@ fn closed_lists_are_the_validators() {
         types,
         "the JSON types the editor schema offers (left) are not those the validator knows (right)"
     );
+
+    let kinds = help_list(
+        &|m| m["tools"][0]["output"]["content"][0]["kind"] = json!(STRANGER),
+        "unknown-content-kind",
+        "a content kind is one of ",
+    );
+    let block = object_schema(&schema, "/tools/0/output/content/0");
+    assert_eq!(
+        allowed_strings(&schema, &block["properties"]["kind"]),
+        names(kinds.iter().map(|k| k.trim_matches('`'))),
+        "the content kinds the editor schema offers (left) are not those the validator knows (right)"
+    );
 }
 
 /// One change to [`BASE`], and whether the build and the schema must both take the result.
@@ -600,8 +626,36 @@ fn the_build_and_the_schema_agree_on_names_values_and_rules() {
             true,
         ),
         case(
+            "content alone",
+            vec![
+                Remove("/tools/0/output/properties"),
+                Remove("/tools/0/output/description"),
+            ],
+            true,
+        ),
+        case(
             "an empty key path",
             vec![set("/artifacts/meta_key", json!([]))],
+            false,
+        ),
+        case(
+            "content with a description but no fields",
+            vec![Remove("/tools/0/output/properties")],
+            false,
+        ),
+        case(
+            "an unknown content kind",
+            vec![set("/tools/0/output/content/0/kind", json!("video"))],
+            false,
+        ),
+        case(
+            "a MIME type without a subtype",
+            vec![set("/tools/0/output/content/1/mime_types", json!(["png"]))],
+            false,
+        ),
+        case(
+            "no content block",
+            vec![set("/tools/0/output/content", json!([]))],
             false,
         ),
         case(

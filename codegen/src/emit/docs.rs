@@ -219,6 +219,26 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
             json!({"description": description, "fields": rows})
         }
     };
+    let content: Vec<Value> = t
+        .content
+        .iter()
+        .map(|b| {
+            let types: Vec<String> = b.mime_types.iter().map(|m| format!("`{m}`")).collect();
+            json!({"kind": b.kind.name(), "what": b.kind.prose(), "mime_types": types.join(", ")})
+        })
+        .collect();
+    let answers = if t.content.is_empty() {
+        match t.output {
+            OutputDef::Text => "text".to_owned(),
+            OutputDef::Object { .. } => "structured".to_owned(),
+        }
+    } else {
+        let kinds: Vec<&str> = t.content.iter().map(|b| b.kind.prose()).collect();
+        match t.output {
+            OutputDef::Text => kinds.join(", "),
+            OutputDef::Object { .. } => format!("structured; {}", kinds.join(", ")),
+        }
+    };
     let errors: Vec<Value> = t
         .errors
         .iter()
@@ -240,6 +260,8 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "parameters": parameters,
         "why": t.why,
         "output": output,
+        "content": content,
+        "answers": answers,
         "errors": errors,
         "groups": t.groups,
         "produces": t.artifacts.iter().flat_map(|a| &a.produces).map(|p| {

@@ -450,8 +450,11 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
             .map(|n| properties(n, de, "`properties`")),
         ..Schema::default()
     };
+    let content = f.get("content").map(|n| content(n, de));
     f.finish(de);
-    if s.properties.is_none() {
+    // Without `content`, the fields are the output; with it, a `type` or `description` still
+    // describes a structured output, so it needs its fields too.
+    if s.properties.is_none() && (content.is_none() || s.ty.is_some() || s.description.is_some()) {
         de.diags.push(
             Diagnostic::new(
                 &codes::MISSING_FIELD,
@@ -461,10 +464,38 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
             .help("list the output's fields under `properties:`, or write `output: text`"),
         );
     }
-    if s.ty.is_none() {
-        s.ty = Some(Spanned::new("object".into(), node.span));
-    }
-    Some(Output::Object(Box::new(s)))
+    let structure = (s.properties.is_some() || content.is_none()).then(|| {
+        if s.ty.is_none() {
+            s.ty = Some(Spanned::new("object".into(), node.span));
+        }
+        Box::new(s)
+    });
+    Some(Output::Declared { structure, content })
+}
+
+/// `output.content`: the content blocks, each a mapping with `kind` and perhaps `mime_types`.
+fn content(node: &Node, de: &mut Decoder<'_>) -> Spanned<Vec<ContentBlock>> {
+    let blocks = de
+        .seq(node, "`content`")
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| {
+            let mut f = de.fields(n, "a content block")?;
+            let kind = f
+                .require(de, "kind")
+                .and_then(|k| de.string(k, "the content kind"));
+            let mime_types = f
+                .get("mime_types")
+                .map(|m| Spanned::new(de.strings(m, "a MIME type"), m.span));
+            f.finish(de);
+            Some(ContentBlock {
+                span: n.span,
+                kind,
+                mime_types,
+            })
+        })
+        .collect();
+    Spanned::new(blocks, node.span)
 }
 
 fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<Property> {

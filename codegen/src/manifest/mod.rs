@@ -294,8 +294,24 @@ pub(crate) struct Tool {
 pub(crate) enum Output {
     /// `output: text`: plain text, no structured content.
     Text,
-    /// An object with properties.
-    Object(Box<Schema>),
+    /// A mapping: structured fields (`properties`), declared `content`, or both.
+    Declared {
+        /// The structured output, when `properties` is written.
+        structure: Option<Box<Schema>>,
+        /// `content:` the content blocks the tool answers with, when written.
+        content: Option<Spanned<Vec<ContentBlock>>>,
+    },
+}
+
+/// One entry of `output.content`: a kind of content block and its MIME types.
+#[derive(Debug)]
+pub(crate) struct ContentBlock {
+    /// The whole entry.
+    pub span: Span,
+    /// `kind:` as written.
+    pub kind: Option<Spanned<String>>,
+    /// `mime_types:` as written, with where the list is.
+    pub mime_types: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// A named property of an object: a parameter, an output field or a nested field.

@@ -14,6 +14,7 @@ use crate::manifest::Manifest;
 use crate::model::Contract;
 use crate::source::{Source, Span, Spanned};
 
+mod content;
 mod examples;
 mod groups;
 mod headers;

@@ -336,7 +336,7 @@ pub(crate) fn template(template: &str) -> Result<Vec<String>, String> {
     Ok(variables)
 }
 
-fn is_mime_type(s: &str) -> bool {
+pub(super) fn is_mime_type(s: &str) -> bool {
     let token = |t: &str| {
         !t.is_empty()
             && t.chars()

@@ -39,6 +39,7 @@ impl Validator<'_> {
             if let Some(t) = self.tool(tool, cx, contract) {
                 let span = tool.name.as_ref().map_or(tool.span, |n| n.span);
                 let arguments = (!t.arguments.is_empty()).then(|| (t.argument_type(), "argument"));
+                let content = (!t.content.is_empty()).then(|| (t.content_type(), "content"));
                 for (ty, what) in [
                     (t.args_type(), "arguments"),
                     (t.output_type(), "output"),
@@ -46,6 +47,7 @@ impl Validator<'_> {
                 ]
                 .into_iter()
                 .chain(arguments)
+                .chain(content)
                 {
                     // The three share the tool's PascalCase name: one clash is one fault.
                     if !self.claim_type(ty, span, what) {
@@ -150,6 +152,10 @@ impl Validator<'_> {
             cx.scope,
         );
         let output = self.output(t, &type_prefix, cx.scope);
+        let content = match &t.output {
+            Some(raw::Output::Declared { content, .. }) => self.content(content.as_ref()),
+            _ => Vec::new(),
+        };
         let errors = self.tool_errors(t, contract);
         let arguments = self.arguments(t, &errors, &parameters, cx.manifest);
         let meta = self.tool_meta(t);
@@ -164,6 +170,7 @@ impl Validator<'_> {
             why: Some(why).filter(|w| !w.is_empty()),
             parameters,
             output,
+            content,
             errors,
             arguments,
             meta,
@@ -227,7 +234,10 @@ impl Validator<'_> {
 
     /// Text, or a structured object whose root is an object.
     fn output(&mut self, t: &raw::Tool, type_prefix: &str, scope: &Scope<'_>) -> OutputDef {
-        let Some(raw::Output::Object(s)) = &t.output else {
+        let Some(raw::Output::Declared {
+            structure: Some(s), ..
+        }) = &t.output
+        else {
             return OutputDef::Text;
         };
         if let Some(ty) = &s.ty

@@ -34,8 +34,9 @@ pub(super) fn tool_items(c: &Contract, t: &ToolDef) -> TokenStream {
             quote!(#s #(#nested)*)
         }
     };
+    let content = super::content::content_enum(t);
     let error = tool_error(c, t);
-    quote!(#args #(#nested_args)* #output #error)
+    quote!(#args #(#nested_args)* #output #content #error)
 }
 
 /// The struct or enum a schema needs, and those of everything nested in it. Shared types are

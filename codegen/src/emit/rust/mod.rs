@@ -8,6 +8,7 @@ use quote::quote;
 
 use crate::model::*;
 
+mod content;
 mod errors;
 mod items;
 mod limits;

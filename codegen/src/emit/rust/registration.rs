@@ -302,15 +302,21 @@ pub(super) fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
     let index = Literal::usize_unsuffixed(index);
     let method = ident(&t.method);
     let args = ident(&t.args_type());
-    let finish = match t.output {
-        OutputDef::Text => quote!(call::text),
-        OutputDef::Object { .. } => quote!(call::structured),
+    let declared = super::content::declared(t);
+    let handled = quote!(Tools::#method(&self.0, args, cx).await);
+    let finish = match (&t.output, t.content.is_empty()) {
+        (OutputDef::Text, true) => quote!(call::text(#handled)),
+        (OutputDef::Object { .. }, true) => quote!(call::structured(#handled)),
+        (OutputDef::Text, false) => quote!(call::content(#declared, #handled)),
+        (OutputDef::Object { .. }, false) => {
+            quote!(call::structured_content(#declared, #handled))
+        }
     };
     quote! {
         #index => match call::arguments::<#args>(&SPEC.argument_codes, arguments) {
             // A path call: as a method call, a prelude trait method of the same name taking
             // `self` by value (a tool named `into` or `try_into`) would be picked instead.
-            Ok(args) => #finish(Tools::#method(&self.0, args, cx).await),
+            Ok(args) => #finish,
             Err(refused) => refused.into_result(),
         },
     }
@@ -320,12 +326,13 @@ pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
     let method = ident(&t.method);
     let args = ident(&t.args_type());
     let error = ident(&t.error_type());
-    let output = match t.output {
-        OutputDef::Text => quote!(String),
-        OutputDef::Object { .. } => {
-            let o = ident(&t.output_type());
-            quote!(#o)
-        }
+    let structure = ident(&t.output_type());
+    let content = ident(&t.content_type());
+    let output = match (&t.output, t.content.is_empty()) {
+        (OutputDef::Text, true) => quote!(String),
+        (OutputDef::Object { .. }, true) => quote!(#structure),
+        (OutputDef::Text, false) => quote!(Vec<#content>),
+        (OutputDef::Object { .. }, false) => quote!((#structure, Vec<#content>)),
     };
     let mut text = format!("{}\n\n{}", t.title, t.published_description);
     if !t.errors.is_empty() {

@@ -3,6 +3,7 @@
 
 use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 
+mod content;
 mod key_paths;
 mod metadata;
 mod prompts;

@@ -255,7 +255,7 @@ fn unknown_key_at_the_output_root() {
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("the keys of `output` are: type, description, properties")
+        Some("the keys of `output` are: type, description, properties, content")
     );
 }
 

@@ -11,9 +11,11 @@ use serde_json::{Map, Value};
 use crate::keyword::{Keyword, Limit};
 use crate::source::{Keyed, Span};
 
+mod icon;
 mod integer;
 pub(crate) mod json_schema;
 
+pub(crate) use icon::{IconDef, IconTheme};
 pub(crate) use integer::RustInteger;
 
 /// A whole validated manifest.
@@ -133,6 +135,8 @@ pub(crate) struct ResourceDef {
     pub params_type: String,
     /// Where the name is written.
     pub span: Span,
+    /// Its icons.
+    pub icons: Vec<IconDef>,
 }
 
 /// How a resource is addressed.
@@ -177,6 +181,8 @@ pub(crate) struct ServerInfo {
     pub cache: Option<CacheHint>,
     /// How the server is published, when the manifest says.
     pub distribution: Option<DistributionDef>,
+    /// `serverInfo.icons`.
+    pub icons: Vec<IconDef>,
 }
 
 /// The codes of the argument envelope, the runtime's unless the manifest renames them.
@@ -315,6 +321,8 @@ pub(crate) struct ToolDef {
     /// Where the name is written, for tools that report on the contract (`diff`); emitters
     /// ignore it.
     pub span: Span,
+    /// Its icons.
+    pub icons: Vec<IconDef>,
 }
 
 impl ToolDef {

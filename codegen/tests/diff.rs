@@ -7,9 +7,12 @@ use mcp_contract_codegen::{Contract, Source, load, render_all};
 
 mod common;
 
+/// The every-feature fixture's folder, which its icon files are relative to.
+const FIXTURE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/every-feature");
+
 #[track_caller]
 fn contract(text: &str) -> (Source, Contract) {
-    let source = Source::new("tools.yaml", text);
+    let source = Source::new("tools.yaml", text).with_dir(FIXTURE_DIR);
     match load(&source) {
         Ok(loaded) => (source, loaded.contract),
         Err(d) => panic!("{}", render_all(&d, &source)),

@@ -4,10 +4,11 @@
 pub use futures::future::BoxFuture;
 pub use mcp_contract_spec::error_codes::ArgumentCodes;
 pub use mcp_contract_spec::{CacheHint, PublishedHints, generated_file};
-pub use rmcp::model::{CallToolResult, JsonObject};
+pub use rmcp::model::{CallToolResult, IconTheme, JsonObject};
 
 pub use crate::__codegen_tool_error as tool_error;
 pub use crate::fixture::ToolFixture;
+pub use crate::icon::{IconSpec, icons};
 pub use crate::published::{ContractSpec, GroupSpec, Published};
 pub use crate::resource::ResourceSpec;
 use crate::{ResourceBody, ResourceError};

@@ -52,6 +52,7 @@ mod envelope;
 mod fixture;
 #[cfg(feature = "http")]
 pub mod http;
+mod icon;
 mod jsonrpc;
 mod params;
 mod published;

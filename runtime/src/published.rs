@@ -9,6 +9,7 @@ use rmcp::model::{
     Implementation, Resource, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
 };
 
+use crate::icon::{IconSpec, icons};
 use crate::resource::ResourceSpec;
 
 /// A named group of tools: a subset of the contract served on its own, as
@@ -30,6 +31,8 @@ pub struct ContractSpec {
     pub name: &'static str,
     /// `serverInfo.title`.
     pub title: Option<&'static str>,
+    /// `serverInfo.icons`.
+    pub icons: &'static [IconSpec],
     /// `serverInfo.version`.
     pub version: &'static str,
     /// Instructions for the model.
@@ -113,6 +116,9 @@ impl Published {
         let mut server = Implementation::new(spec.name, spec.version);
         if let Some(title) = spec.title {
             server = server.with_title(title);
+        }
+        if let Some(icons) = icons(spec.icons) {
+            server = server.with_icons(icons);
         }
         let capabilities = if spec.resources.is_empty() {
             ServerCapabilities::builder().enable_tools().build()
@@ -233,11 +239,13 @@ mod tests {
         mime_type: "text/plain",
         uri: "workspace:///README.md",
         template: false,
+        icons: &[],
     };
 
     static ONE_FIXED: ContractSpec = ContractSpec {
         name: "r",
         title: None,
+        icons: &[],
         version: "0.1.0",
         instructions: None,
         cache: None,

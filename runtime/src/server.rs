@@ -431,6 +431,7 @@ mod tests {
     static SPEC: ContractSpec = ContractSpec {
         name: "eager",
         title: None,
+        icons: &[],
         version: "0.1.0",
         instructions: None,
         cache: None,
@@ -444,6 +445,7 @@ mod tests {
             mime_type: "text/plain",
             uri: "x:///notes",
             template: false,
+            icons: &[],
         }],
         artifacts_key: "com.example/artifacts",
         composition_key: "com.example/composition",

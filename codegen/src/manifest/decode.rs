@@ -154,6 +154,7 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         Some(Cache { ttl_ms, scope })
     });
     let distribution = f.get("distribution").and_then(|n| distribution(n, de));
+    let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     f.finish(de);
     Some(Server {
         name,
@@ -162,6 +163,7 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         instructions,
         cache,
         distribution,
+        icons,
     })
 }
 
@@ -297,6 +299,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
                 .collect()
         })
         .unwrap_or_default();
+    let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     f.finish(de);
     Some(Tool {
         span: node.span,
@@ -314,6 +317,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         groups,
         artifacts,
         complete_operation,
+        icons,
     })
 }
 
@@ -383,6 +387,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
     let mime_type = f
         .require(de, "mime_type")
         .and_then(|n| de.string(n, "`mime_type`"));
+    let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     f.finish(de);
     Some(Resource {
         span: node.span,
@@ -392,6 +397,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         title,
         description,
         mime_type,
+        icons,
     })
 }
 

@@ -11,9 +11,11 @@ use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
 
 mod decode;
+mod icons;
 pub(crate) mod reader;
 
 pub(crate) use decode::{cannot_omit, decode};
+pub(crate) use icons::{Icon, icons};
 
 /// A whole `tools.yaml`.
 #[derive(Debug, Default)]
@@ -97,6 +99,8 @@ pub(crate) struct Resource {
     pub description: Option<Spanned<String>>,
     /// Its MIME type.
     pub mime_type: Option<Spanned<String>>,
+    /// Icons a client may show beside it.
+    pub icons: Vec<Icon>,
 }
 
 /// A tool's `artifacts:`.
@@ -149,6 +153,8 @@ pub(crate) struct Server {
     pub cache: Option<Cache>,
     /// How the server is published: the registry, bundle and client files.
     pub distribution: Option<Distribution>,
+    /// Icons a client may show for the server.
+    pub icons: Vec<Icon>,
 }
 
 /// `distribution:` what the MCP registry's `server.json`, the MCPB bundle manifest and the
@@ -276,6 +282,8 @@ pub(crate) struct Tool {
     pub artifacts: Option<ToolArtifacts>,
     /// `complete_operation:` the same-server tools it encapsulates.
     pub complete_operation: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Icons a client may show beside it.
+    pub icons: Vec<Icon>,
 }
 
 /// A tool's output.

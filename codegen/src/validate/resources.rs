@@ -57,6 +57,7 @@ impl Validator<'_> {
                 )
             });
         let mime_type = self.mime_type(r);
+        let icons = self.icons(&r.icons);
         let (method, uri) = (method?, uri?);
         let params_type = format!("{}Params", ident::type_prefix(&name.value));
         if matches!(uri, ResourceUri::Template { .. }) {
@@ -71,6 +72,7 @@ impl Validator<'_> {
             method,
             params_type,
             span: name.span,
+            icons,
         })
     }
 
@@ -253,7 +255,7 @@ impl Validator<'_> {
 
 /// An absolute URI, as the official schemas' `format: uri` (RFC 3986) takes it: a scheme,
 /// then ASCII characters a URI may hold, `%` only as an escape, and no template braces.
-fn fixed_uri(uri: &str) -> Result<(), String> {
+pub(super) fn fixed_uri(uri: &str) -> Result<(), String> {
     scheme_and_characters(uri)?;
     if !is_format("uri", uri) {
         return Err("it is not an RFC 3986 URI".into());

@@ -15,6 +15,7 @@ impl Validator<'_> {
             instructions: None,
             cache: None,
             distribution: None,
+            icons: Vec::new(),
         };
         let Some(s) = server else { return info };
         if let Some(name) = &s.name {
@@ -48,6 +49,7 @@ impl Validator<'_> {
                 ),
             }
         }
+        info.icons = self.icons(&s.icons);
         info.distribution = s
             .distribution
             .as_ref()

@@ -153,6 +153,7 @@ impl Validator<'_> {
         let errors = self.tool_errors(t, contract);
         let arguments = self.arguments(t, &errors, &parameters, cx.manifest);
         let meta = self.tool_meta(t);
+        let icons = self.icons(&t.icons);
         Some(ToolDef {
             name: name.value.clone(),
             title,
@@ -174,6 +175,7 @@ impl Validator<'_> {
             constant: ident::shouty(&name.value),
             type_prefix,
             span: name.span,
+            icons,
         })
     }
 

@@ -9,6 +9,7 @@ use quote::quote;
 use crate::model::*;
 
 mod errors;
+mod icons;
 mod items;
 mod limits;
 mod lints;

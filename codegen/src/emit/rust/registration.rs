@@ -3,6 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::icons::icon_specs;
 use super::*;
 use crate::emit::wire::tool_json;
 
@@ -164,6 +165,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
         let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
         let uri = r.uri.text();
         let template = matches!(r.uri, ResourceUri::Template { .. });
+        let icons = icon_specs(&r.icons);
         quote! {
             ::mcp_contract::codegen::ResourceSpec {
                 name: #name,
@@ -172,9 +174,11 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
                 mime_type: #mime,
                 uri: #uri,
                 template: #template,
+                icons: #icons,
             }
         }
     });
+    let icons = icon_specs(&s.icons);
     let codes = &c.argument_codes;
     let (missing, invalid, unknown) = (&codes.missing, &codes.invalid, &codes.unknown);
     quote! {
@@ -182,6 +186,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
         pub static SPEC: ::mcp_contract::codegen::ContractSpec = ::mcp_contract::codegen::ContractSpec {
             name: #name,
             title: #title,
+            icons: #icons,
             version: #version,
             instructions: #instructions,
             cache: #cache,

@@ -3,6 +3,7 @@
 
 use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 
+mod icons;
 mod metadata;
 mod rules;
 

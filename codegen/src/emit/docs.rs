@@ -102,7 +102,11 @@ fn render(template: &str, contract: &Contract) -> String {
         .iter()
         .map(|t| tool_view(contract, t))
         .collect();
-    let server = json!({"name": contract.server.name, "title": contract.server.title});
+    let server = json!({
+        "name": contract.server.name,
+        "title": contract.server.title,
+        "icons": icons_line(&contract.server.icons),
+    });
     let groups: Vec<Value> = contract
         .groups
         .iter()
@@ -120,6 +124,7 @@ fn render(template: &str, contract: &Contract) -> String {
                 "description": r.description,
                 "mime_type": r.mime_type,
                 "method": r.method,
+                "icons": icons_line(&r.icons),
             })
         })
         .collect();
@@ -142,6 +147,25 @@ fn render(template: &str, contract: &Contract) -> String {
     .unwrap_or_else(|e| {
         format!("<!-- mcp-contract-codegen could not render this document: {e} -->\n")
     })
+}
+
+/// An entity's icons for people, where each comes from (a file by its name, never its bytes)
+/// and what it is for; `None` when it has none.
+fn icons_line(icons: &[IconDef]) -> Option<String> {
+    let each = icons.iter().map(|i| {
+        let facts: Vec<String> = i
+            .mime_type
+            .iter()
+            .cloned()
+            .chain(i.sizes.iter().cloned())
+            .chain(i.theme.map(|t| format!("{} theme", t.as_str())))
+            .collect();
+        match facts.is_empty() {
+            true => format!("`{}`", i.origin()),
+            false => format!("`{}` ({})", i.origin(), facts.join(", ")),
+        }
+    });
+    (!icons.is_empty()).then(|| each.collect::<Vec<_>>().join("; "))
 }
 
 /// A value as one Markdown table cell: pipes escaped, lines joined.
@@ -193,6 +217,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
             .collect::<serde_json::Map<_, _>>(),
         "parameters": parameters,
         "why": t.why,
+        "icons": icons_line(&t.icons),
         "output": output,
         "errors": errors,
         "groups": t.groups,

@@ -9,7 +9,8 @@ use super::rules::*;
 use crate::hint::Hint;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
-    Contract, Field, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema, ToolDef,
+    Contract, Field, IconDef, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema,
+    ToolDef,
 };
 use crate::source::Span;
 
@@ -73,6 +74,13 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
         }
     }
     d.resources();
+    d.icons(
+        "the server",
+        "server.icons".into(),
+        &old.server.icons,
+        &new.server.icons,
+        Span::default(),
+    );
     if old.groups.is_empty() != new.groups.is_empty() {
         let (message, side, span) = match new.groups.first() {
             Some(g) => (
@@ -140,9 +148,30 @@ impl<'c> Differ<'c> {
         });
     }
 
+    /// An entity's icons as clients receive them: a file whose bytes changed is another image.
+    fn icons(&mut self, who: &str, path: String, o: &[IconDef], n: &[IconDef], at: Span) {
+        let wire = |icons: &[IconDef]| icons.iter().map(IconDef::to_json).collect::<Vec<_>>();
+        if wire(o) != wire(n) {
+            self.push(
+                &ICONS_CHANGED,
+                format!("{who} changed its icons"),
+                path,
+                Side::New,
+                at,
+            );
+        }
+    }
+
     fn tool(&mut self, o: &ToolDef, n: &ToolDef) {
         let path = format!("tools[{}]", n.name);
         let at = n.span;
+        self.icons(
+            &format!("tool `{}`", n.name),
+            format!("{path}.icons"),
+            &o.icons,
+            &n.icons,
+            at,
+        );
         if o.title != n.title {
             self.push(
                 &TITLE_CHANGED,
@@ -292,6 +321,13 @@ impl<'c> Differ<'c> {
     /// One resource at the same URI: what a client decodes, then what it shows.
     fn resource(&mut self, o: &ResourceDef, n: &ResourceDef) {
         let uri = n.uri.text();
+        self.icons(
+            &format!("the resource at `{uri}`"),
+            format!("resources[{}].icons", n.name),
+            &o.icons,
+            &n.icons,
+            n.span,
+        );
         let fields = [
             (
                 &RESOURCE_SAME_MIME_TYPE,

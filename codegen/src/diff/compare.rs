@@ -9,8 +9,7 @@ use super::rules::*;
 use crate::hint::Hint;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
-    Contract, Field, IconDef, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema,
-    ToolDef,
+    Contract, Field, IconDef, Kind, NamedType, OutputDef, ResourceDef, ResourceUri, Schema, ToolDef,
 };
 use crate::source::Span;
 

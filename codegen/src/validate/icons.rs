@@ -29,21 +29,15 @@ impl Validator<'_> {
 
     /// One icon. Its source, sizes and theme are independent, so each is judged.
     fn icon(&mut self, icon: &raw::Icon) -> Option<IconDef> {
-        let sizes_ok = icon
-            .sizes
-            .iter()
-            .map(|size| {
-                let ok = is_size(&size.value);
-                if !ok {
-                    self.report(
-                        &codes::BAD_ICON_SIZE,
-                        format!("`{}` is not an icon size", size.value),
-                        size.span,
-                    );
-                }
-                ok
-            })
-            .fold(true, |all, ok| all && ok);
+        let bad_sizes: Vec<&Spanned<String>> =
+            icon.sizes.iter().filter(|s| !is_size(&s.value)).collect();
+        for size in &bad_sizes {
+            self.report(
+                &codes::BAD_ICON_SIZE,
+                format!("`{}` is not an icon size", size.value),
+                size.span,
+            );
+        }
         let theme = icon.theme.as_ref().map(|t| match t.value.as_str() {
             "light" => Some(IconTheme::Light),
             "dark" => Some(IconTheme::Dark),
@@ -79,7 +73,7 @@ impl Validator<'_> {
         // Unwritten, the theme is none; written wrong, the icon is refused.
         let theme = theme.map_or(Some(None), |t| t.map(Some));
         let (source, theme) = (source?, theme?);
-        sizes_ok.then(|| IconDef {
+        bad_sizes.is_empty().then(|| IconDef {
             sizes: icon.sizes.iter().map(|s| s.value.clone()).collect(),
             theme,
             ..source

@@ -393,6 +393,9 @@ codes! {
     UNSUPPORTED_ICON_TYPE = "unsupported-icon-type", Error,
         "An icon's type is not one the spec asks clients to render (`image/png`, `image/jpeg`, `image/svg+xml`, `image/webp`): a `mime_type` outside them, or a file whose bytes are another format (GIF, ICO) or no image the build knows.",
         "Convert `icon.gif` to PNG; `mime_type: image/bmp` → an image in one of the four types.";
+    ACTIVE_SVG_ICON = "active-svg-icon", Error,
+        "An SVG icon file holds what could run when it is drawn: a `<script>`, a `javascript:` link, a `<foreignObject>` or an event handler attribute (`onload=`). The spec warns clients that SVG icons may carry code.",
+        "Delete the `<script>` element or the `onload` attribute; an icon is a picture.";
     ICON_TYPE_MISMATCH = "icon-type-mismatch", Error,
         "An icon's `mime_type` names one type and its file's bytes are another; the type is read from the bytes (their magic number), never from the name.",
         "On an SVG file, `mime_type: image/png` → `mime_type: image/svg+xml`, or leave it out.";

@@ -229,6 +229,17 @@ impl Validator<'_> {
             );
             return None;
         }
+        if found == ImageType::Svg
+            && let Some(what) = super::image::svg_active_content(&bytes)
+        {
+            self.error(
+                &codes::ACTIVE_SVG_ICON,
+                format!("`{}` holds {what}", file.value),
+                file.span,
+                "remove it: an icon is a picture, and clients are told to distrust SVGs that carry code",
+            );
+            return None;
+        }
         Some(IconDef {
             src: format!(
                 "data:{};base64,{}",

@@ -82,6 +82,37 @@ impl ImageType {
     }
 }
 
+/// What in an SVG could run when it is drawn, the first found: a script, a `javascript:`
+/// link, a `foreignObject` (HTML inside) or an event handler attribute (`onload=`). A check of
+/// the markup a well-meaning author ships, not a sanitizer.
+pub(super) fn svg_active_content(bytes: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(bytes).to_ascii_lowercase();
+    let found = [
+        ("<script", "a `<script>`"),
+        ("javascript:", "a `javascript:` link"),
+        ("<foreignobject", "a `<foreignObject>`"),
+    ]
+    .into_iter()
+    .find(|(needle, _)| text.contains(needle));
+    if let Some((_, what)) = found {
+        return Some(what);
+    }
+    let b = text.as_bytes();
+    let handler = (1..b.len()).any(|i| {
+        let rest = &b[i..];
+        let name = rest
+            .iter()
+            .skip(2)
+            .take_while(|c| c.is_ascii_alphabetic())
+            .count();
+        b[i - 1].is_ascii_whitespace()
+            && rest.starts_with(b"on")
+            && name > 0
+            && rest[2 + name..].iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'=')
+    });
+    handler.then_some("an event handler attribute (`on…=`)")
+}
+
 /// UTF-8 text whose first element is `<svg`, after an optional byte-order mark, XML
 /// declaration, comments and doctype.
 fn is_svg(bytes: &[u8]) -> bool {
@@ -136,6 +167,31 @@ mod tests {
         for (bytes, expected) in cases {
             assert_eq!(ImageType::sniff(bytes), expected, "{bytes:?}");
         }
+    }
+
+    #[test]
+    fn active_svg_content_is_found() {
+        use super::svg_active_content as active;
+        assert_eq!(
+            active(b"<svg><path d='M0 0'/><title>Done once</title></svg>"),
+            None
+        );
+        assert_eq!(
+            active(b"<svg><SCRIPT>alert(1)</SCRIPT></svg>"),
+            Some("a `<script>`")
+        );
+        assert_eq!(
+            active(b"<svg><a href='JavaScript:x()'/></svg>"),
+            Some("a `javascript:` link")
+        );
+        assert_eq!(
+            active(b"<svg><foreignObject/></svg>"),
+            Some("a `<foreignObject>`")
+        );
+        assert_eq!(
+            active(b"<svg onload = \"x()\"/>"),
+            Some("an event handler attribute (`on…=`)")
+        );
     }
 
     #[test]

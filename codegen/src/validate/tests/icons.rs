@@ -253,6 +253,21 @@ fn the_type_is_read_from_the_bytes_and_must_be_one_clients_render() {
 }
 
 #[test]
+fn an_svg_that_could_run_code_is_refused() {
+    let dir = folder(&[(
+        "a.svg",
+        b"<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"steal()\"/>",
+    )]);
+    refusal(
+        dir.path(),
+        "      - file: a.svg\n",
+        "active-svg-icon",
+        "tools.yaml:10:15",
+        "`a.svg` holds an event handler attribute (`on…=`)",
+    );
+}
+
+#[test]
 fn sizes_are_wxh_or_any_and_the_theme_light_or_dark() {
     let dir = folder(&[]);
     let found = refusals(

@@ -34,6 +34,18 @@ fn legacy_initialize_then_tools_list_and_call() {
     check_wire(Revision::V2025_11_25, "InitializeResult", &init["result"])
         .expect("a valid InitializeResult");
     assert_eq!(init["result"]["serverInfo"]["name"], json!("mcp-workspace"));
+    // The server's icon is the SVG in the crate, embedded.
+    let icon = &init["result"]["serverInfo"]["icons"][0];
+    let svg = icon["src"]
+        .as_str()
+        .and_then(|src| src.strip_prefix("data:image/svg+xml;base64,"))
+        .map(|data| base64::Engine::decode(&base64::engine::general_purpose::STANDARD, data));
+    assert_eq!(
+        svg.and_then(Result::ok).as_deref(),
+        Some(include_bytes!("../icons/workspace.svg").as_slice()),
+        "{icon}"
+    );
+    assert_eq!(icon["sizes"], json!(["any"]));
     server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
 
     let list = server.request(2, "tools/list", json!({}));

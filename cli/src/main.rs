@@ -228,7 +228,9 @@ fn run_diff(
             // Both sides carry the working path's name: a removal's location is then the file
             // a reviewer opens (at the old line), and GitHub annotates the right file.
             let old = match git_show(rev, &path)? {
-                Some(text) => Source::new(new.name.clone(), text),
+                // Its icon files are read from the working tree, beside the new manifest.
+                Some(text) => Source::new(new.name.clone(), text)
+                    .with_dir(path.parent().unwrap_or(Path::new(""))),
                 None => {
                     // The change that first adds the manifest: no client can depend on it yet.
                     eprintln!(
@@ -274,7 +276,10 @@ fn run_diff(
 
 fn read(path: &Path) -> Result<Source, String> {
     std::fs::read(path)
-        .map(|bytes| Source::from_bytes(path.to_string_lossy().replace('\\', "/"), bytes))
+        .map(|bytes| {
+            Source::from_bytes(path.to_string_lossy().replace('\\', "/"), bytes)
+                .with_dir(path.parent().unwrap_or(Path::new("")))
+        })
         .map_err(|e| format!("error: cannot read `{}`: {e}", path.display()))
 }
 

@@ -151,7 +151,8 @@ fn generate_prints_what_the_build_writes_and_fails_with_1_on_errors() {
     ));
     let text = std::fs::read_to_string(manifest).expect("the fixture");
     // The CLI names the manifest by the path it was given, and so does the generated header.
-    let source = mcp_contract_codegen::Source::new(manifest.to_string_lossy(), text);
+    let source = mcp_contract_codegen::Source::new(manifest.to_string_lossy(), text)
+        .with_dir(manifest.parent().expect("a folder"));
     let contract = mcp_contract_codegen::load(&source).expect("valid").contract;
     for (what, expected) in [
         ("rust", contract.rust_module()),

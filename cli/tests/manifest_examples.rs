@@ -167,7 +167,9 @@ fn parse(doc: &str) -> (Vec<String>, Vec<Example>) {
 
 /// What is wrong with one example, or `None` when it gives its verdict.
 fn check(example: &Example) -> Option<String> {
-    let source = Source::new("tools.yaml", example.yaml.as_str());
+    // Files an example names (icons) are read as the reference server's manifest reads them.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let source = Source::new("tools.yaml", example.yaml.as_str()).with_dir(root);
     let problem = match (&example.verdict, load(&source)) {
         (Verdict::Loads, Ok(loaded)) if loaded.warnings.is_empty() => {
             let listed = loaded.contract.tools_list(Revision::LATEST);

@@ -278,7 +278,8 @@ impl Builder {
             path: self.manifest.clone(),
             error,
         })?;
-        let source = Source::from_bytes(display_name(&self.manifest), bytes);
+        let source = Source::from_bytes(display_name(&self.manifest), bytes)
+            .with_dir(self.manifest.parent().unwrap_or(Path::new("")));
         let loaded =
             load(&source).map_err(|d| Error::Invalid(diagnostic::render_all(&d, &source)))?;
         let out_dir = self
@@ -376,6 +377,11 @@ impl Builder {
         }
         match self.generate() {
             Ok(generated) => {
+                // An embedded icon is part of the generated module: the build reruns when
+                // one changes, as it does for the manifest.
+                for file in generated.contract.icon_files() {
+                    println!("cargo::rerun-if-changed={}", file.display());
+                }
                 for line in generated.warnings.lines().filter(|l| !l.is_empty()) {
                     println!("cargo::warning={line}");
                 }

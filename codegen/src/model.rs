@@ -12,12 +12,14 @@ use crate::keyword::{Keyword, Limit};
 use crate::source::{Keyed, Span};
 
 mod content;
+mod icon;
 mod integer;
 pub(crate) mod json_schema;
 mod prompt;
 
 pub(crate) use content::{ContentBlockDef, ContentKind};
 
+pub(crate) use icon::{IconDef, IconTheme};
 pub(crate) use integer::RustInteger;
 pub(crate) use prompt::{CompletionDef, PromptArgumentDef, PromptDef};
 
@@ -163,6 +165,8 @@ pub(crate) struct ResourceDef {
     pub completions: Vec<(String, CompletionDef)>,
     /// Where the name is written.
     pub span: Span,
+    /// Its icons.
+    pub icons: Vec<IconDef>,
 }
 
 /// How a resource is addressed.
@@ -209,6 +213,8 @@ pub(crate) struct ServerInfo {
     pub distribution: Option<DistributionDef>,
     /// Whether handlers log to clients: the `logging` capability.
     pub logging: bool,
+    /// `serverInfo.icons`.
+    pub icons: Vec<IconDef>,
 }
 
 /// The codes of the argument envelope, the runtime's unless the manifest renames them.
@@ -350,6 +356,8 @@ pub(crate) struct ToolDef {
     /// Where the name is written, for tools that report on the contract (`diff`); emitters
     /// ignore it.
     pub span: Span,
+    /// Its icons.
+    pub icons: Vec<IconDef>,
 }
 
 impl ToolDef {

@@ -1,6 +1,7 @@
 //! The manifest text and positions in it.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// A manifest file as read: its display name and its text.
 ///
@@ -19,6 +20,8 @@ pub struct Source {
     line_starts: Vec<usize>,
     /// Where the file stopped being UTF-8, in [`Source::from_bytes`]'s lossy text.
     invalid_utf8: Option<usize>,
+    /// The folder that files the manifest names (icons) are relative to.
+    dir: PathBuf,
 }
 
 impl Source {
@@ -43,7 +46,25 @@ impl Source {
             char_bytes,
             line_starts,
             invalid_utf8: None,
+            dir: PathBuf::from("."),
         }
+    }
+
+    /// Reads the files the manifest names (icons) relative to `dir`, the manifest's folder;
+    /// without it, relative to the current directory, which for a build script is the crate.
+    pub fn with_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        let dir = dir.into();
+        self.dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
+        self
+    }
+
+    /// The folder that files the manifest names are relative to.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// Wraps a manifest file's bytes. Bytes that are not UTF-8 are read as U+FFFD, and

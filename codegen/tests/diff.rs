@@ -7,9 +7,12 @@ use mcp_contract_codegen::{Contract, Source, load, render_all};
 
 mod common;
 
+/// The every-feature fixture's folder, which its icon files are relative to.
+const FIXTURE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/every-feature");
+
 #[track_caller]
 fn contract(text: &str) -> (Source, Contract) {
-    let source = Source::new("tools.yaml", text);
+    let source = Source::new("tools.yaml", text).with_dir(FIXTURE_DIR);
     match load(&source) {
         Ok(loaded) => (source, loaded.contract),
         Err(d) => panic!("{}", render_all(&d, &source)),
@@ -192,6 +195,13 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             vec!["HINT_SAFER tools.yaml:57:11"],
         ),
         ("TITLE_CHANGED", b(), edit("title: Ping", "title: Ping the server"), vec!["TITLE_CHANGED tools.yaml:57:11"]),
+        (
+            "ICONS_CHANGED",
+            b(),
+            edit("    output: text\n", "    output: text\n    icons: [{src: \"https://example.com/ping.png\"}]\n")
+                .replacen("  name: demo\n", "  name: demo\n  icons: [{file: icons/echo.png}]\n", 1),
+            vec!["ICONS_CHANGED tools.yaml:1:1", "ICONS_CHANGED tools.yaml:58:11"],
+        ),
         ("DESCRIPTION_CHANGED tool", b(), edit("Answers pong.", "Answers with pong."), vec!["DESCRIPTION_CHANGED tools.yaml:57:11"]),
         ("DESCRIPTION_CHANGED by a default", b(), edit("default: text", "default: bytes"), vec!["DESCRIPTION_CHANGED tools.yaml:23:7"]),
         ("EXAMPLE_CHANGED", b(), edit("example: notes.txt", "example: todo.txt"), vec!["EXAMPLE_CHANGED tools.yaml:17:7"]),

@@ -9,7 +9,8 @@ const FIXTURE: &str = concat!(
 
 fn contract() -> mcp_contract_codegen::Contract {
     let text = std::fs::read_to_string(FIXTURE).expect("the fixture manifest");
-    load(&Source::new("tools.yaml", text))
+    let dir = std::path::Path::new(FIXTURE).parent().unwrap();
+    load(&Source::new("tools.yaml", text).with_dir(dir))
         .map(|l| l.contract)
         .unwrap_or_else(|_| panic!("the fixture loads"))
 }
@@ -28,6 +29,9 @@ fn the_reference_matches_the_snapshot() {
 fn crate_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary directory");
     std::fs::copy(FIXTURE, dir.path().join("tools.yaml")).expect("copied");
+    let icon = std::path::Path::new(FIXTURE).with_file_name("icons/echo.png");
+    std::fs::create_dir(dir.path().join("icons")).expect("a folder");
+    std::fs::copy(icon, dir.path().join("icons/echo.png")).expect("copied");
     std::fs::write(
         dir.path().join("README.md"),
         format!(

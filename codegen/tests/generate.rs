@@ -12,7 +12,7 @@ const FIXTURE: &str = concat!(
 
 fn contract() -> mcp_contract_codegen::Contract {
     let text = std::fs::read_to_string(FIXTURE).expect("the fixture manifest");
-    let source = Source::new("tools.yaml", text);
+    let source = Source::new("tools.yaml", text).with_dir(Path::new(FIXTURE).parent().unwrap());
     match load(&source) {
         Ok(loaded) => {
             assert!(

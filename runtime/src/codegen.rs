@@ -4,11 +4,12 @@
 pub use futures::future::BoxFuture;
 pub use mcp_contract_spec::error_codes::ArgumentCodes;
 pub use mcp_contract_spec::{CacheHint, PublishedHints, generated_file};
-pub use rmcp::model::{CallToolResult, JsonObject};
+pub use rmcp::model::{CallToolResult, IconTheme, JsonObject};
 
 pub use crate::__codegen_tool_error as tool_error;
 pub use crate::content::{Block, Declared};
 pub use crate::fixture::ToolFixture;
+pub use crate::icon::{IconSpec, icons};
 pub use crate::prompt::{CompletionSpec, PromptArgumentSpec, PromptSpec};
 pub use crate::published::{ContractSpec, GroupSpec, Published};
 pub use crate::resource::ResourceSpec;

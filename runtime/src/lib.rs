@@ -56,6 +56,7 @@ mod envelope;
 mod fixture;
 #[cfg(feature = "http")]
 pub mod http;
+mod icon;
 mod jsonrpc;
 mod params;
 mod prompt;

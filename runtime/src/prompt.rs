@@ -27,6 +27,8 @@ pub struct PromptSpec {
     pub description: &'static str,
     /// Its arguments, in manifest order.
     pub arguments: &'static [PromptArgumentSpec],
+    /// Its icons.
+    pub icons: &'static [crate::codegen::IconSpec],
 }
 
 /// One argument of a prompt.
@@ -217,12 +219,16 @@ impl PromptSpec {
                     .with_required(a.required)
             })
             .collect::<Vec<_>>();
-        Prompt::new(
+        let prompt = Prompt::new(
             self.name,
             Some(self.description),
             (!arguments.is_empty()).then_some(arguments),
         )
-        .with_title(self.title)
+        .with_title(self.title);
+        match crate::codegen::icons(self.icons) {
+            Some(icons) => prompt.with_icons(icons),
+            None => prompt,
+        }
     }
 
     /// The arguments of a `prompts/get`, each a string, every required one given and none

@@ -10,6 +10,7 @@ use rmcp::model::{
     ServerConfig, Tool,
 };
 
+use crate::icon::{IconSpec, icons};
 use crate::prompt::{CompletionSpec, PromptSpec};
 use crate::resource::ResourceSpec;
 
@@ -32,6 +33,8 @@ pub struct ContractSpec {
     pub name: &'static str,
     /// `serverInfo.title`.
     pub title: Option<&'static str>,
+    /// `serverInfo.icons`.
+    pub icons: &'static [IconSpec],
     /// `serverInfo.version`.
     pub version: &'static str,
     /// Instructions for the model.
@@ -122,6 +125,9 @@ impl Published {
         let mut server = Implementation::new(spec.name, spec.version);
         if let Some(title) = spec.title {
             server = server.with_title(title);
+        }
+        if let Some(icons) = icons(spec.icons) {
+            server = server.with_icons(icons);
         }
         let capabilities = capabilities(spec);
         let mut info = ServerConfig::new(capabilities).with_server_info(server);
@@ -270,11 +276,13 @@ mod tests {
         template: false,
         subscribe: false,
         completions: &[],
+        icons: &[],
     };
 
     static ONE_FIXED: ContractSpec = ContractSpec {
         name: "r",
         title: None,
+        icons: &[],
         version: "0.1.0",
         instructions: None,
         cache: None,
@@ -315,6 +323,7 @@ mod tests {
                     required: false,
                     completion: CompletionSpec::None,
                 }],
+                icons: &[],
             }],
             ..ONE_FIXED
         };

@@ -8,6 +8,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 
+use crate::icon::{IconSpec, icons};
+
 /// A resource as generated from the manifest.
 #[derive(Debug)]
 pub struct ResourceSpec {
@@ -28,6 +30,8 @@ pub struct ResourceSpec {
     pub subscribe: bool,
     /// How template variables' values are completed, by variable.
     pub completions: &'static [(&'static str, crate::codegen::CompletionSpec)],
+    /// Its icons.
+    pub icons: &'static [IconSpec],
 }
 
 /// What a resource handler returns.
@@ -71,20 +75,28 @@ impl ResourceSpec {
     /// The entry of `resources/list`, for a fixed resource.
     pub(crate) fn listed(&self) -> Option<Resource> {
         (!self.template).then(|| {
-            Resource::new(self.uri, self.name)
+            let resource = Resource::new(self.uri, self.name)
                 .with_title(self.title)
                 .with_description(self.description)
-                .with_mime_type(self.mime_type)
+                .with_mime_type(self.mime_type);
+            match icons(self.icons) {
+                Some(icons) => resource.with_icons(icons),
+                None => resource,
+            }
         })
     }
 
     /// The entry of `resources/templates/list`, for a template.
     pub(crate) fn listed_template(&self) -> Option<ResourceTemplate> {
         self.template.then(|| {
-            ResourceTemplate::new(self.uri, self.name)
+            let template = ResourceTemplate::new(self.uri, self.name)
                 .with_title(self.title)
                 .with_description(self.description)
-                .with_mime_type(self.mime_type)
+                .with_mime_type(self.mime_type);
+            match icons(self.icons) {
+                Some(icons) => template.with_icons(icons),
+                None => template,
+            }
         })
     }
 
@@ -112,6 +124,7 @@ mod tests {
             template,
             subscribe: false,
             completions: &[],
+            icons: &[],
         }
     }
 

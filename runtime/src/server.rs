@@ -693,6 +693,7 @@ mod tests {
     static SPEC: ContractSpec = ContractSpec {
         name: "eager",
         title: None,
+        icons: &[],
         version: "0.1.0",
         instructions: None,
         cache: None,
@@ -708,6 +709,7 @@ mod tests {
             template: false,
             subscribe: false,
             completions: &[],
+            icons: &[],
         }],
         artifacts_key: &["com.example/artifacts"],
         composition_key: &["com.example/composition"],

@@ -30,6 +30,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         template: false,
         subscribe: true,
         completions: &[],
+        icons: &[],
     },
     ResourceSpec {
         name: "fixed",
@@ -40,6 +41,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         template: false,
         subscribe: false,
         completions: &[],
+        icons: &[],
     },
 ];
 
@@ -57,6 +59,7 @@ static LOGGING: ContractSpec = ContractSpec {
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: true,
     prompts: &[],
+    icons: &[],
 };
 static QUIET: ContractSpec = ContractSpec {
     name: "quiet",

@@ -397,6 +397,36 @@ codes! {
         "A resource's or content block's MIME type is not `type/subtype`.",
         "`text` → `text/plain`.",
         help "write `type/subtype`, such as `text/plain` or `application/json`";
+    ICON_SOURCE = "icon-source", Error,
+        "An icon has both `src` and `file`, or neither.",
+        "Keep `src: https://…` for a hosted image, or `file: icons/tool.png` for one in the crate.",
+        help "write `src:` with an `https:` URL, or `file:` with an image file relative to the manifest";
+    BAD_ICON_URL = "bad-icon-url", Error,
+        "An icon's `src` is not an `https:` URL: another scheme (`http:`, `data:`, `javascript:`, `file:`), no scheme, or not an RFC 3986 URI. Clients must reject every scheme but `https:` and `data:`, and the build writes the `data:` URIs itself.",
+        "`http://example.com/a.png` → `https://example.com/a.png`; an image in the crate → `file: icons/a.png`.";
+    BAD_ICON_FILE = "bad-icon-file", Error,
+        "An icon's `file` is absolute, leaves the manifest's folder (`..`), or names nothing that can be read as a file.",
+        "`file: /home/me/icon.png` → `file: icons/icon.png`, with the image in the crate.";
+    ICON_TOO_LARGE = "icon-too-large", Error,
+        "An icon file is over 32 KiB (32,768 bytes). It is sent base64-encoded in every result that lists it (`tools/list`, `initialize`, `server/discover`), once per entity that uses it.",
+        "Shrink or simplify the image, or host it and write `src: https://…`.";
+    UNSUPPORTED_ICON_TYPE = "unsupported-icon-type", Error,
+        "An icon's type is not one the spec asks clients to render (`image/png`, `image/jpeg`, `image/svg+xml`, `image/webp`): a `mime_type` outside them, or a file whose bytes are another format (GIF, ICO) or no image the build knows.",
+        "Convert `icon.gif` to PNG; `mime_type: image/bmp` → an image in one of the four types.";
+    ACTIVE_SVG_ICON = "active-svg-icon", Error,
+        "An SVG icon file holds what could run when it is drawn: a `<script>`, a `javascript:` link, a `<foreignObject>` or an event handler attribute (`onload=`). The spec warns clients that SVG icons may carry code.",
+        "Delete the `<script>` element or the `onload` attribute; an icon is a picture.";
+    ICON_TYPE_MISMATCH = "icon-type-mismatch", Error,
+        "An icon's `mime_type` names one type and its file's bytes are another; the type is read from the bytes (their magic number), never from the name.",
+        "On an SVG file, `mime_type: image/png` → `mime_type: image/svg+xml`, or leave it out.";
+    BAD_ICON_SIZE = "bad-icon-size", Error,
+        "An entry of an icon's `sizes` is neither `WxH` (whole numbers from 1, without leading zeros, a lowercase `x`) nor `any`.",
+        "`48` → `48x48`; `48X48` → `48x48`.",
+        help "write each size as `WxH`, such as `48x48`, or `any` for a scalable image";
+    BAD_ICON_THEME = "bad-icon-theme", Error,
+        "An icon's `theme` is neither `light` nor `dark`.",
+        "`theme: night` → `theme: dark`.",
+        help "write `theme: light` for an icon drawn for a light background, `theme: dark` for a dark one, or leave it out";
     HEADER_PLACEMENT = "header-placement", Error,
         "`header:` on an output field or on a field of a shared type.",
         "Move it to the tool's parameter.";

@@ -9,7 +9,7 @@ use super::rules::*;
 use crate::hint::Hint;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
-    CompletionDef, ContentKind, Contract, Field, Kind, NamedType, OutputDef, PromptDef,
+    CompletionDef, ContentKind, Contract, Field, IconDef, Kind, NamedType, OutputDef, PromptDef,
     ResourceDef, ResourceUri, Schema, ToolDef,
 };
 use crate::source::Span;
@@ -76,6 +76,13 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
     d.resources();
     d.planning_keys();
     d.prompts();
+    d.icons(
+        "the server",
+        "server.icons".into(),
+        &old.server.icons,
+        &new.server.icons,
+        Span::default(),
+    );
     if old.groups.is_empty() != new.groups.is_empty() {
         let (message, side, span) = match new.groups.first() {
             Some(g) => (
@@ -213,9 +220,30 @@ impl<'c> Differ<'c> {
         }
     }
 
+    /// An entity's icons as clients receive them: a file whose bytes changed is another image.
+    fn icons(&mut self, who: &str, path: String, o: &[IconDef], n: &[IconDef], at: Span) {
+        let wire = |icons: &[IconDef]| icons.iter().map(IconDef::to_json).collect::<Vec<_>>();
+        if wire(o) != wire(n) {
+            self.push(
+                &ICONS_CHANGED,
+                format!("{who} changed its icons"),
+                path,
+                Side::New,
+                at,
+            );
+        }
+    }
+
     fn tool(&mut self, o: &ToolDef, n: &ToolDef) {
         let path = format!("tools[{}]", n.name);
         let at = n.span;
+        self.icons(
+            &format!("tool `{}`", n.name),
+            format!("{path}.icons"),
+            &o.icons,
+            &n.icons,
+            at,
+        );
         if o.title != n.title {
             self.push(
                 &TITLE_CHANGED,
@@ -398,6 +426,13 @@ impl<'c> Differ<'c> {
     /// One prompt of the same name: its arguments, then what people and the model read.
     fn prompt(&mut self, o: &PromptDef, n: &PromptDef) {
         let path = format!("prompts[{}]", n.name);
+        self.icons(
+            &format!("prompt `{}`", n.name),
+            format!("{path}.icons"),
+            &o.icons,
+            &n.icons,
+            n.span,
+        );
         for a in &o.arguments {
             if !n.arguments.iter().any(|b| b.name == a.name) {
                 self.push(
@@ -522,6 +557,13 @@ impl<'c> Differ<'c> {
     /// One resource at the same URI: what a client decodes, then what it shows.
     fn resource(&mut self, o: &ResourceDef, n: &ResourceDef) {
         let uri = n.uri.text();
+        self.icons(
+            &format!("the resource at `{uri}`"),
+            format!("resources[{}].icons", n.name),
+            &o.icons,
+            &n.icons,
+            n.span,
+        );
         let fields = [
             (
                 &RESOURCE_SAME_MIME_TYPE,

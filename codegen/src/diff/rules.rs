@@ -166,6 +166,8 @@ rules! {
     /// A tool's, resource's or prompt's title changed, a resource's name, or a template's
     /// variable names.
     TITLE_CHANGED = Patch, "Display only; listed because humans see it.";
+    /// The icons of the server, a tool or a resource changed: added, removed, or another image.
+    ICONS_CHANGED = Patch, "Display only: clients show another image, or none; no call fails.";
     /// A description changed (a parameter's includes its default).
     DESCRIPTION_CHANGED = Patch, "The model reads it and may call differently; no call fails.";
     /// An example changed.

@@ -71,6 +71,8 @@ const NOT_BLANK: &str = "\\S";
 const REGISTRY_NAME: &str = "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$";
 /// An absolute `https://` URL.
 const HTTPS_URL: &str = "^https://[^\\s/?#]+[^\\s]*$";
+/// An icon size, as the validator's `is_size` reads it.
+const ICON_SIZE: &str = "^(any|[1-9][0-9]*x[1-9][0-9]*)$";
 /// A crate name.
 const CRATE_NAME: &str = "^[A-Za-z][A-Za-z0-9_-]{0,63}$";
 
@@ -230,6 +232,8 @@ pub(crate) struct Prompt {
     /// Names of pinned sentences, from the top-level `sentences:`, that the published
     /// description must carry.
     pub sentences: Option<OneOrMany<SentenceName>>,
+    /// Icons a client may show beside the prompt.
+    pub icons: Option<Vec<Icon>>,
     /// The arguments, by name, in published order; each a string. A required one is a
     /// `String` of the arguments struct, any other an `Option<String>`.
     #[serde(default)]
@@ -324,6 +328,8 @@ pub(crate) struct Resource {
     /// How `completion/complete` suggests each template variable's values, by variable.
     #[serde(default)]
     pub completion: Names<String, Completion>,
+    /// Icons a client may show beside the resource.
+    pub icons: Option<Vec<Icon>>,
 }
 
 /// A tool's `artifacts:`.
@@ -412,6 +418,8 @@ pub(crate) struct Server {
     /// Whether the handlers log to clients (`notifications/message`): the `logging`
     /// capability and `logging/setLevel` (2025-11-25). Default false.
     pub logging: Option<bool>,
+    /// `serverInfo.icons`: icons a client may show for the server.
+    pub icons: Option<Vec<Icon>>,
 }
 
 /// `distribution:` the server's identity in registries and bundles.
@@ -615,6 +623,44 @@ pub(crate) struct Tool {
     /// Makes the tool a complete operation encapsulating these same-server tools, which a
     /// planner then prefers it over. No self-reference, no cycles.
     pub complete_operation: Option<OneOrMany<ToolName>>,
+    /// Icons a client may show beside the tool.
+    pub icons: Option<Vec<Icon>>,
+}
+
+/// An icon: an `https:` URL (`src`), or an image file in the crate (`file`), which the build
+/// checks by its bytes and publishes as a `data:` URI. Write one of the two.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Icon {
+    /// The image's `https://` URL, published as written.
+    #[schemars(pattern(HTTPS_URL))]
+    pub src: Option<String>,
+    /// An image file relative to the manifest, such as `icons/tool.png`: PNG, JPEG, SVG or
+    /// WebP, at most 32 KiB, its type read from its bytes. The build reruns when it changes.
+    pub file: Option<String>,
+    /// `image/png`, `image/jpeg`, `image/svg+xml` or `image/webp`; for a file, its bytes'
+    /// type when left out, and it must match them.
+    pub mime_type: Option<String>,
+    /// The sizes the image is drawn for: `WxH` in pixels, such as `48x48`, or `any` for an
+    /// image that scales. Left out: any size.
+    pub sizes: Option<OneOrMany<IconSize>>,
+    /// The background the icon is drawn for. Left out: any.
+    pub theme: Option<IconTheme>,
+}
+
+/// `WxH` in whole pixels, or `any`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(transparent)]
+pub(crate) struct IconSize(#[schemars(pattern(ICON_SIZE))] pub String);
+
+/// The background an icon is drawn for.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum IconTheme {
+    /// A light background.
+    Light,
+    /// A dark background.
+    Dark,
 }
 
 /// What a successful call returns.

@@ -35,6 +35,8 @@ server:
     repository: https://github.com/demo/demo
     package: demo-server
     remote: https://demo.example.com/mcp
+  icons:
+    - {src: https://demo.example.com/icon.svg, mime_type: image/svg+xml, sizes: [any], theme: light}
 hint_policy: {omit_on_read_only: [idempotent]}
 argument_codes: {missing: argument_absent, invalid: argument_malformed, unknown: argument_extra}
 effects:
@@ -94,6 +96,7 @@ tools:
     _meta:
       com.example/category: testing
     groups: [reads]
+    icons: [{src: https://demo.example.com/ping.png, sizes: [48x48]}]
   - name: pong
     title: Pong
     description: Wraps pang.
@@ -132,6 +135,15 @@ resources:
     description: What this is.
     mime_type: text/plain
     subscribe: true
+    icons: [{src: https://demo.example.com/about.png}]
+prompts:
+  - name: review
+    title: Review
+    description: Reviews one item.
+    sentences: [no_side_effects]
+    icons: [{src: https://demo.example.com/review.png}]
+    arguments:
+      id: {description: The item., required: true, completion: [a, b]}
 "#;
 
 /// Every object of the format with fixed keys: where [`BASE`] holds one, and what it is.
@@ -140,6 +152,7 @@ const OBJECTS: &[(&str, &str)] = &[
     ("/server", "`server`"),
     ("/server/cache", "`cache`"),
     ("/server/distribution", "`distribution`"),
+    ("/server/icons/0", "an icon"),
     ("/hint_policy", "`hint_policy`"),
     ("/argument_codes", "`argument_codes`"),
     ("/effects/read", "an effect"),
@@ -147,6 +160,7 @@ const OBJECTS: &[(&str, &str)] = &[
     ("/types/Point", "a shared type"),
     ("/tools/0", "a tool"),
     ("/tools/0/hints", "a tool's `hints`"),
+    ("/tools/0/icons/0", "an icon"),
     ("/tools/0/parameters/tags", "a parameter"),
     ("/tools/0/parameters/tags/items", "an array's `items`"),
     (
@@ -163,6 +177,10 @@ const OBJECTS: &[(&str, &str)] = &[
     ("/composition", "`composition`"),
     ("/groups/reads", "a group"),
     ("/resources/0", "a resource"),
+    ("/resources/0/icons/0", "an icon"),
+    ("/prompts/0", "a prompt"),
+    ("/prompts/0/icons/0", "an icon"),
+    ("/prompts/0/arguments/id", "a prompt argument"),
 ];
 
 /// A key no real key is close to, so that the decoder's `unknown-key` help lists every key
@@ -689,6 +707,29 @@ fn the_build_and_the_schema_agree_on_names_values_and_rules() {
         case(
             "an unknown cache scope",
             vec![set("/server/cache/scope", json!("shared"))],
+            false,
+        ),
+        case(
+            "an icon size of 16x16",
+            vec![set("/server/icons/0/sizes", json!(["16x16", "any"]))],
+            true,
+        ),
+        case(
+            "an icon size with a leading zero",
+            vec![set("/server/icons/0/sizes", json!(["048x48"]))],
+            false,
+        ),
+        case(
+            "an unknown icon theme",
+            vec![set("/server/icons/0/theme", json!("night"))],
+            false,
+        ),
+        case(
+            "an http icon",
+            vec![set(
+                "/server/icons/0/src",
+                json!("http://demo.example.com/icon.svg"),
+            )],
             false,
         ),
         case(

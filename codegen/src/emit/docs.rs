@@ -102,7 +102,11 @@ fn render(template: &str, contract: &Contract) -> String {
         .iter()
         .map(|t| tool_view(contract, t))
         .collect();
-    let server = json!({"name": contract.server.name, "title": contract.server.title});
+    let server = json!({
+        "name": contract.server.name,
+        "title": contract.server.title,
+        "icons": icons_line(&contract.server.icons),
+    });
     let groups: Vec<Value> = contract
         .groups
         .iter()
@@ -121,6 +125,7 @@ fn render(template: &str, contract: &Contract) -> String {
                 "mime_type": r.mime_type,
                 "method": r.method,
                 "completions": r.completions.iter().map(|(v, c)| json!({"variable": v, "completion": completion_text(c)})).collect::<Vec<_>>(),
+                "icons": icons_line(&r.icons),
             })
         })
         .collect();
@@ -174,6 +179,7 @@ fn prompt_view(p: &PromptDef) -> Value {
         "description": p.description,
         "summary": first_sentence(&p.description),
         "method": p.method,
+        "icons": icons_line(&p.icons),
         "arguments": arguments,
         "argument_names": p.arguments.iter().map(|a| if a.required { format!("`{}`", a.name) } else { format!("`{}`?", a.name) }).collect::<Vec<_>>().join(", "),
     })
@@ -188,6 +194,25 @@ fn completion_text(c: &CompletionDef) -> String {
         }
         CompletionDef::Handler { method } => format!("by `{method}`"),
     }
+}
+
+/// An entity's icons for people, where each comes from (a file by its name, never its bytes)
+/// and what it is for; `None` when it has none.
+fn icons_line(icons: &[IconDef]) -> Option<String> {
+    let each = icons.iter().map(|i| {
+        let facts: Vec<String> = i
+            .mime_type
+            .iter()
+            .cloned()
+            .chain(i.sizes.iter().cloned())
+            .chain(i.theme.map(|t| format!("{} theme", t.as_str())))
+            .collect();
+        match facts.is_empty() {
+            true => format!("`{}`", i.origin()),
+            false => format!("`{}` ({})", i.origin(), facts.join(", ")),
+        }
+    });
+    (!icons.is_empty()).then(|| each.collect::<Vec<_>>().join("; "))
 }
 
 /// A value as one Markdown table cell: pipes escaped, lines joined.
@@ -259,6 +284,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
             .collect::<serde_json::Map<_, _>>(),
         "parameters": parameters,
         "why": t.why,
+        "icons": icons_line(&t.icons),
         "output": output,
         "content": content,
         "answers": answers,

@@ -53,6 +53,9 @@ pub(crate) fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
         }
     }
     t.insert("annotations".into(), annotations.into());
+    if let Some(icons) = IconDef::list_json(&tool.icons) {
+        t.insert("icons".into(), icons);
+    }
     let meta = published_meta(contract, tool);
     if !meta.is_empty() {
         t.insert("_meta".into(), meta.into());

@@ -162,6 +162,7 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
     });
     let distribution = f.get("distribution").and_then(|n| distribution(n, de));
     let logging = f.get("logging").and_then(|n| de.bool(n, "`logging`"));
+    let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     f.finish(de);
     Some(Server {
         name,
@@ -171,6 +172,7 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         cache,
         distribution,
         logging,
+        icons,
     })
 }
 
@@ -306,6 +308,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
                 .collect()
         })
         .unwrap_or_default();
+    let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     f.finish(de);
     Some(Tool {
         span: node.span,
@@ -323,6 +326,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         groups,
         artifacts,
         complete_operation,
+        icons,
     })
 }
 
@@ -409,6 +413,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         .get("completion")
         .map(|n| super::prompt::variable_completions(n, de))
         .unwrap_or_default();
+    let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     f.finish(de);
     Some(Resource {
         completion,
@@ -420,6 +425,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         description,
         mime_type,
         subscribe,
+        icons,
     })
 }
 

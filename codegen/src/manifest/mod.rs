@@ -11,12 +11,14 @@ use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
 
 mod decode;
+mod icons;
 mod prompt;
 pub(crate) mod reader;
 
 pub(crate) use prompt::{Completion, Prompt, PromptArgument};
 
 pub(crate) use decode::{cannot_omit, decode};
+pub(crate) use icons::{Icon, icons};
 
 /// A whole `tools.yaml`.
 #[derive(Debug, Default)]
@@ -106,6 +108,8 @@ pub(crate) struct Resource {
     pub subscribe: Option<Spanned<bool>>,
     /// How `completion/complete` suggests each template variable's values.
     pub completion: Vec<(Spanned<String>, Completion)>,
+    /// Icons a client may show beside it.
+    pub icons: Vec<Icon>,
 }
 
 /// A tool's `artifacts:`.
@@ -160,6 +164,8 @@ pub(crate) struct Server {
     pub distribution: Option<Distribution>,
     /// Whether handlers log to clients (`notifications/message`).
     pub logging: Option<Spanned<bool>>,
+    /// Icons a client may show for the server.
+    pub icons: Vec<Icon>,
 }
 
 /// `distribution:` what the MCP registry's `server.json`, the MCPB bundle manifest and the
@@ -287,6 +293,8 @@ pub(crate) struct Tool {
     pub artifacts: Option<ToolArtifacts>,
     /// `complete_operation:` the same-server tools it encapsulates.
     pub complete_operation: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Icons a client may show beside it.
+    pub icons: Vec<Icon>,
 }
 
 /// A tool's output.

@@ -16,7 +16,8 @@ pub(crate) struct Prompt {
     pub description: Option<Spanned<String>>,
     /// Pinned sentences appended to the description.
     pub sentences: Vec<Spanned<String>>,
-    // Icons: the icons work adds `icons:` here, as on tools and resources.
+    /// Icons a client may show beside the prompt.
+    pub icons: Vec<super::icons::Icon>,
     /// The arguments, in order.
     pub arguments: Vec<PromptArgument>,
 }
@@ -59,6 +60,10 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         .get("sentences")
         .map(|n| de.strings(n, "a sentence name"))
         .unwrap_or_default();
+    let icons = f
+        .get("icons")
+        .map(|n| super::icons::icons(n, de))
+        .unwrap_or_default();
     let mut arguments = Vec::new();
     if let Some(n) = f.get("arguments") {
         for (name, node) in de.entries(n, "`arguments`") {
@@ -85,6 +90,7 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         title,
         description,
         sentences,
+        icons,
         arguments,
     })
 }

@@ -11,7 +11,8 @@ pub(crate) struct PromptDef {
     pub title: String,
     /// The description as published: as written, then each pinned sentence it lacks.
     pub description: String,
-    // Icons: the icons work adds the validated icons here.
+    /// Its icons.
+    pub icons: Vec<super::IconDef>,
     /// The arguments, in order.
     pub arguments: Vec<PromptArgumentDef>,
     /// The handler method's name (`{name}_prompt`).

@@ -19,6 +19,8 @@ mod examples;
 mod groups;
 mod headers;
 mod hints;
+mod icons;
+mod image;
 mod key_paths;
 mod meta;
 mod names;
@@ -42,6 +44,7 @@ pub(crate) fn validate<'d>(
 ) -> Contract {
     let mut v = Validator {
         text: &source.text,
+        dir: source.dir(),
         diags,
         rust_types: names::NameTable::default(),
         examples: Vec::new(),
@@ -98,6 +101,8 @@ struct Validator<'d> {
     /// The manifest's text, for rules that point inside a value (a placeholder in a block
     /// scalar, whose text is not the source's).
     text: &'d str,
+    /// The manifest's folder, which icon files are relative to.
+    dir: &'d std::path::Path,
     diags: &'d mut Diagnostics,
     /// Every Rust type name emitted, with where it comes from.
     rust_types: names::NameTable,

@@ -88,10 +88,12 @@ impl Validator<'_> {
                 arguments.push(arg);
             }
         }
+        let icons = self.icons(&p.icons);
         claimed.then(|| PromptDef {
             name: name.value.clone(),
             title,
             description,
+            icons,
             arguments,
             method,
             args_type,

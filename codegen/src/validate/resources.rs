@@ -57,6 +57,7 @@ impl Validator<'_> {
                 )
             });
         let mime_type = self.mime_type(r);
+        let icons = self.icons(&r.icons);
         let (method, uri) = (method?, uri?);
         let params_type = format!("{}Params", ident::type_prefix(&name.value));
         if matches!(uri, ResourceUri::Template { .. }) {
@@ -73,6 +74,7 @@ impl Validator<'_> {
             subscribe: r.subscribe.as_ref().is_some_and(|s| s.value),
             completions: Vec::new(),
             span: name.span,
+            icons,
         })
     }
 
@@ -255,7 +257,7 @@ impl Validator<'_> {
 
 /// An absolute URI, as the official schemas' `format: uri` (RFC 3986) takes it: a scheme,
 /// then ASCII characters a URI may hold, `%` only as an escape, and no template braces.
-fn fixed_uri(uri: &str) -> Result<(), String> {
+pub(super) fn fixed_uri(uri: &str) -> Result<(), String> {
     scheme_and_characters(uri)?;
     if !is_format("uri", uri) {
         return Err("it is not an RFC 3986 URI".into());

@@ -16,6 +16,7 @@ impl Validator<'_> {
             cache: None,
             distribution: None,
             logging: false,
+            icons: Vec::new(),
         };
         let Some(s) = server else { return info };
         if let Some(name) = &s.name {
@@ -50,6 +51,7 @@ impl Validator<'_> {
                 ),
             }
         }
+        info.icons = self.icons(&s.icons);
         info.distribution = s
             .distribution
             .as_ref()

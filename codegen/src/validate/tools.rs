@@ -159,6 +159,7 @@ impl Validator<'_> {
         let errors = self.tool_errors(t, contract);
         let arguments = self.arguments(t, &errors, &parameters, cx.manifest);
         let meta = self.tool_meta(t);
+        let icons = self.icons(&t.icons);
         Some(ToolDef {
             name: name.value.clone(),
             title,
@@ -181,6 +182,7 @@ impl Validator<'_> {
             constant: ident::shouty(&name.value),
             type_prefix,
             span: name.span,
+            icons,
         })
     }
 

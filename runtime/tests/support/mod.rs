@@ -28,6 +28,7 @@ pub const WRITE: [&str; 2] = ["put", "drop"];
 pub static GROUPED: ContractSpec = ContractSpec {
     name: "shelf",
     title: None,
+    icons: &[],
     version: "0.1.0",
     instructions: None,
     cache: None,

@@ -10,6 +10,7 @@ use crate::model::*;
 
 mod content;
 mod errors;
+mod icons;
 mod items;
 mod limits;
 mod lints;

@@ -175,6 +175,7 @@ pub(super) fn specs(c: &Contract) -> (TokenStream, Vec<TokenStream>) {
         .iter()
         .map(|p| {
             let (name, title, description) = (&p.name, &p.title, &p.description);
+            let icons = super::icons::icon_specs(&p.icons);
             let arguments: Vec<TokenStream> = p
                 .arguments
                 .iter()
@@ -197,6 +198,7 @@ pub(super) fn specs(c: &Contract) -> (TokenStream, Vec<TokenStream>) {
                     title: #title,
                     description: #description,
                     arguments: &[#(#arguments),*],
+                    icons: #icons,
                 }
             }
         })

@@ -3,6 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::icons::icon_specs;
 use super::*;
 use crate::emit::wire::tool_json;
 
@@ -177,6 +178,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
         let uri = r.uri.text();
         let template = matches!(r.uri, ResourceUri::Template { .. });
         let subscribe = r.subscribe;
+        let icons = icon_specs(&r.icons);
         quote! {
             ::mcp_contract::codegen::ResourceSpec {
                 name: #name,
@@ -187,9 +189,11 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
                 template: #template,
                 subscribe: #subscribe,
                 completions: #completions,
+                icons: #icons,
             }
         }
     });
+    let icons = icon_specs(&s.icons);
     let codes = &c.argument_codes;
     let (missing, invalid, unknown) = (&codes.missing, &codes.invalid, &codes.unknown);
     let logging = s.logging;
@@ -198,6 +202,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
         pub static SPEC: ::mcp_contract::codegen::ContractSpec = ::mcp_contract::codegen::ContractSpec {
             name: #name,
             title: #title,
+            icons: #icons,
             version: #version,
             instructions: #instructions,
             cache: #cache,

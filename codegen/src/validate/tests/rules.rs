@@ -229,7 +229,7 @@ fn unknown_key_far_from_any_lists_the_keys() {
         d.help.as_deref(),
         Some(
             "the keys of a tool are: name, title, description, sentences, effect, hints, why, \
-             parameters, output, errors, groups, artifacts, complete_operation, _meta"
+             parameters, output, errors, groups, artifacts, complete_operation, _meta, icons"
         )
     );
 }
@@ -1722,7 +1722,8 @@ fn the_minimal_manifest_loads_without_diagnostics() {
 #[test]
 fn the_reference_manifest_loads_without_diagnostics() {
     let text = include_str!("../../../../tools.yaml");
-    let loaded = load(&Source::new("tools.yaml", text)).unwrap_or_else(|d| {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let loaded = load(&Source::new("tools.yaml", text).with_dir(root)).unwrap_or_else(|d| {
         panic!("{}", render_all(&d, &Source::new("tools.yaml", text)));
     });
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);

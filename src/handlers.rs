@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use mcp_contract::ToolError as _;
-use mcp_contract::{Context, ResourceBody, ResourceError};
+use mcp_contract::{
+    Completing, Context, PromptError, PromptMessage, ResourceBody, ResourceError, Role,
+};
 
 use crate::contract::*;
 use crate::workspace::{self, Watch, Workspace, WorkspaceError};
@@ -556,6 +558,70 @@ impl Tools for Workspace {
             .map_err(resource_error)?;
         Ok(ResourceBody::Text(file.content))
     }
+
+    async fn review_file_prompt(
+        &self,
+        args: ReviewFilePromptArgs,
+        _cx: Context,
+    ) -> Result<Vec<PromptMessage>, PromptError> {
+        let path = args.path.clone();
+        let file = blocking(self, move |w| w.read_file(&path, None, None))
+            .await
+            .map_err(|e| PromptError::Invalid(e.to_string()))?;
+        let focus = args
+            .focus
+            .map(|f| format!(" Look most closely at {f}."))
+            .unwrap_or_default();
+        let uri = FileParams {
+            path: file.path.clone(),
+        }
+        .uri();
+        Ok(vec![
+            PromptMessage::resource(
+                Role::User,
+                uri,
+                "text/plain",
+                ResourceBody::Text(file.content),
+            ),
+            PromptMessage::text(
+                Role::User,
+                format!(
+                    "Review `{}` above: say what should change and why, most important first, \
+                     quoting the lines you mean.{focus}",
+                    file.path
+                ),
+            ),
+        ])
+    }
+
+    async fn complete_review_file_path(&self, request: Completing, _cx: Context) -> Vec<String> {
+        complete_path(self, request.value).await
+    }
+
+    async fn complete_file_path(&self, request: Completing, _cx: Context) -> Vec<String> {
+        complete_path(self, request.value).await
+    }
+}
+
+/// The workspace files whose path starts with `typed`, in path order, looked for in the
+/// directory `typed` names so far; nothing when that is not a directory.
+async fn complete_path(workspace: &Workspace, typed: String) -> Vec<String> {
+    let dir = typed
+        .rsplit_once('/')
+        .map_or(".", |(dir, _)| dir)
+        .to_owned();
+    let options = workspace::FindOptions {
+        path: if dir.is_empty() { ".".into() } else { dir },
+        limit: workspace::MAX_FIND_LIMIT,
+        ..workspace::FindOptions::default()
+    };
+    let found = blocking(workspace, move |w| w.find_files("**", &options)).await;
+    found
+        .map(|found| found.files.into_iter().map(|f| f.path))
+        .into_iter()
+        .flatten()
+        .filter(|path| path.starts_with(&typed))
+        .collect()
 }
 
 /// A workspace error as a resource read's error: what does not exist is not found, what

@@ -91,6 +91,7 @@ impl Dispatch for Reporter {
         let seen = self.seen.clone();
         Box::pin(async move {
             if tool == 2 {
+                tracing::info!("answering who");
                 return CallToolResult::structured(json!({
                     "client": cx.client().map(|c| c.name),
                     "revision": cx.revision().as_str(),
@@ -475,4 +476,76 @@ async fn over_http_a_handler_sees_the_headers_and_reports_progress() {
         ],
         "{text}"
     );
+}
+
+/// What a `fmt` subscriber writes, kept for the test to read.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A handler's own log lines carry the call's span: the tool's name and the request id.
+#[tokio::test]
+async fn each_call_runs_in_a_span_naming_the_tool_and_the_request() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let _default = tracing::subscriber::set_default(subscriber);
+    let (server, _seen) = reporter(&LOGGING_PUBLISHED);
+    let mut lines = serve_lines(server);
+    open(&mut lines, Revision::V2025_11_25).await;
+    lines.request(9, "tools/call", json!({"name": "who"})).await;
+    let (_, answer) = exchange(&mut lines, 9).await;
+    assert!(answer["result"].is_object(), "{answer}");
+    let log =
+        String::from_utf8_lossy(&captured.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+    let line = log
+        .lines()
+        .find(|l| l.contains("answering who"))
+        .unwrap_or_else(|| panic!("the handler's line: {log}"));
+    assert!(line.contains("tool{name=\"who\""), "{line}");
+    assert!(line.contains("request_id=Some(Number(9))"), "{line}");
+}
+
+/// An HTTP client that goes away before its answer cancels the call it made.
+#[cfg(feature = "http-testing")]
+#[tokio::test]
+async fn over_http_a_client_that_hangs_up_cancels_its_call() {
+    use mcp_contract::http::Host;
+    use mcp_contract::testing::serve_on_loopback;
+    use tokio::io::AsyncWriteExt as _;
+
+    let (server, mut seen) = reporter(&LOGGING_PUBLISHED);
+    let addr = serve_on_loopback(Host::new().mount("/mcp", server)).await;
+    let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": params(Revision::V2026_07_28, json!({"name": "wait"}), json!({}))})
+    .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: tools/call\r\nMcp-Name: wait\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connected");
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    drop(stream);
+    let what = tokio::time::timeout(Duration::from_secs(5), seen.recv()).await;
+    assert_eq!(what, Ok(Some("cancelled")));
 }

@@ -3,7 +3,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use rmcp::model::{ContentBlock, Resource, ResourceContents};
+use rmcp::model::{ContentBlock, Resource};
 
 use crate::ResourceBody;
 
@@ -131,13 +131,7 @@ pub(crate) fn blocks(declared: &Declared, blocks: Vec<Block>) -> Result<Vec<Cont
                     body,
                 } => {
                     let mime_type = allowed("an embedded resource", mime_type, declared.resource)?;
-                    let contents = match body {
-                        ResourceBody::Text(text) => ResourceContents::text(text, uri),
-                        ResourceBody::Blob(bytes) => {
-                            ResourceContents::blob(STANDARD.encode(bytes), uri)
-                        }
-                    };
-                    ContentBlock::resource(contents.with_mime_type(mime_type))
+                    ContentBlock::resource(body.contents(uri, mime_type))
                 }
                 Block::ResourceLink(link) => {
                     let mut resource = Resource::new(link.uri, link.name);

@@ -10,7 +10,7 @@ use base64::engine::general_purpose::STANDARD;
 use rmcp::ErrorData;
 use rmcp::model::{
     CompleteRequestParams, CompletionInfo, ContentBlock, JsonObject, Prompt, PromptArgument,
-    Reference, ResourceContents,
+    Reference,
 };
 
 use crate::ResourceBody;
@@ -157,15 +157,7 @@ impl PromptMessage {
                 uri,
                 mime_type,
                 body,
-            } => {
-                let contents = match body {
-                    ResourceBody::Text(text) => ResourceContents::text(text, uri),
-                    ResourceBody::Blob(bytes) => {
-                        ResourceContents::blob(STANDARD.encode(bytes), uri)
-                    }
-                };
-                ContentBlock::resource(contents.with_mime_type(mime_type))
-            }
+            } => ContentBlock::resource(body.contents(uri, mime_type)),
         };
         let role = match self.role {
             Role::User => rmcp::model::Role::User,

@@ -102,11 +102,23 @@ impl ResourceSpec {
 
     /// The `resources/read` contents of a body read from `uri`.
     pub(crate) fn contents(&self, uri: &str, body: ResourceBody) -> ResourceContents {
-        let contents = match body {
+        body.contents(uri, self.mime_type)
+    }
+}
+
+impl ResourceBody {
+    /// The body as the contents of the resource `uri` of type `mime_type`, bytes
+    /// base64-encoded: what `resources/read` answers and what an embedded resource holds.
+    pub(crate) fn contents(
+        self,
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+    ) -> ResourceContents {
+        let contents = match self {
             ResourceBody::Text(text) => ResourceContents::text(text, uri),
             ResourceBody::Blob(bytes) => ResourceContents::blob(STANDARD.encode(bytes), uri),
         };
-        contents.with_mime_type(self.mime_type)
+        contents.with_mime_type(mime_type)
     }
 }
 

@@ -188,9 +188,9 @@ impl<D: Dispatch> Server<D> {
                 None,
             ));
         };
-        let cx = match request {
-            Some(request) => Context::new(request, name, Arc::clone(&self.session)),
-            None => Context::detached(),
+        let (cx, _place) = match request {
+            Some(request) => self.context(request, name),
+            None => (Context::detached(), None),
         };
         let mut result = self.run(index, name, arguments, cx).await;
         if result.is_error == Some(true) && published.tools[index].output_schema.is_some() {
@@ -262,6 +262,21 @@ impl<D: Dispatch> Server<D> {
         }
     }
 
+    /// The context of a call to `subject`, with the request's stdio slot, which the caller
+    /// holds until the call ends: a handler may drop its context at once, and the slot must
+    /// bound the work, not the context.
+    fn context(
+        &self,
+        request: RequestContext<RoleServer>,
+        subject: &str,
+    ) -> (Context, Option<crate::stdio::InFlight>) {
+        let place = crate::stdio::place(&request);
+        (
+            Context::new(request, subject, Arc::clone(&self.session)),
+            place,
+        )
+    }
+
     /// The cache hint for a client of `revision`, when that revision has them.
     fn cache_for(&self, revision: Revision) -> Option<(u64, CacheScope)> {
         self.cache_hint().filter(|_| revision.has_cache_hints())
@@ -292,6 +307,18 @@ impl<D: Dispatch> Server<D> {
     }
 }
 
+/// Gives a list or read `$result` what a client of `$revision` receives beside its items: the
+/// cache hint and the server's name in `_meta`, when that revision has them. A macro because
+/// each result is its own rmcp type, with the same builder methods and no trait in common.
+macro_rules! for_revision {
+    ($server:expr, $revision:expr, $result:ident) => {
+        if let Some((ttl, scope)) = $server.cache_for($revision) {
+            $result = $result.with_ttl_ms(ttl).with_cache_scope(scope);
+        }
+        $server.identify($revision, &mut $result.meta);
+    };
+}
+
 /// The revision whose rules the request's client follows.
 pub(crate) fn revision(context: &RequestContext<RoleServer>) -> Revision {
     Revision::negotiated(
@@ -320,10 +347,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             &self.view.legacy_tools
         };
         let mut result = ListToolsResult::with_all_items(tools.clone());
-        if let Some((ttl, scope)) = self.cache_for(revision) {
-            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
-        }
-        self.identify(revision, &mut result.meta);
+        for_revision!(self, revision, result);
         Ok(result)
     }
 
@@ -334,10 +358,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<ListResourcesResult, ErrorData> {
         let revision = revision(&context);
         let mut result = ListResourcesResult::with_all_items(self.published().resources.clone());
-        if let Some((ttl, scope)) = self.cache_for(revision) {
-            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
-        }
-        self.identify(revision, &mut result.meta);
+        for_revision!(self, revision, result);
         Ok(result)
     }
 
@@ -350,10 +371,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let mut result = ListResourceTemplatesResult::with_all_items(
             self.published().resource_templates.clone(),
         );
-        if let Some((ttl, scope)) = self.cache_for(revision) {
-            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
-        }
-        self.identify(revision, &mut result.meta);
+        for_revision!(self, revision, result);
         Ok(result)
     }
 
@@ -377,8 +395,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             return Err(not_found(None));
         };
         let resource = &self.published().spec.resources[index];
-        let _place = crate::stdio::place(&context);
-        let cx = Context::new(context, resource.name, Arc::clone(&self.session));
+        let (cx, _place) = self.context(context, resource.name);
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?cx.request_id());
         let body = AssertUnwindSafe(async { self.dispatch.read_resource(index, values, cx).await })
@@ -404,10 +421,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             Err(ResourceError::Failed(why)) => return Err(ErrorData::internal_error(why, None)),
         };
         let mut result = ReadResourceResult::new(vec![contents]);
-        if let Some((ttl, scope)) = self.cache_for(revision) {
-            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
-        }
-        self.identify(revision, &mut result.meta);
+        for_revision!(self, revision, result);
         Ok(result.into())
     }
 
@@ -417,7 +431,6 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let revision = revision(&context);
-        let _place = crate::stdio::place(&context);
         let mut result = self
             .call_in(&request.name, request.arguments, Some(context))
             .await?;
@@ -433,10 +446,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         self.advertised("prompts/list")?;
         let revision = revision(&context);
         let mut result = ListPromptsResult::with_all_items(self.published().prompts.clone());
-        if let Some((ttl, scope)) = self.cache_for(revision) {
-            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
-        }
-        self.identify(revision, &mut result.meta);
+        for_revision!(self, revision, result);
         Ok(result)
     }
 
@@ -459,8 +469,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let prompt = &prompts[index];
         let arguments = prompt.arguments(request.arguments)?;
         let revision = revision(&context);
-        let _place = crate::stdio::place(&context);
-        let cx = Context::new(context, prompt.name, Arc::clone(&self.session));
+        let (cx, _place) = self.context(context, prompt.name);
         let span = tracing::info_span!("prompt", name = prompt.name, request_id = ?cx.request_id());
         let messages =
             AssertUnwindSafe(async { self.dispatch.get_prompt(index, arguments, cx).await })
@@ -527,8 +536,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
                     value: request.argument.value,
                     arguments: given,
                 };
-                let _place = crate::stdio::place(&context);
-                let cx = Context::new(context, &request.argument.name, Arc::clone(&self.session));
+                let (cx, _place) = self.context(context, &request.argument.name);
                 AssertUnwindSafe(self.dispatch.complete(handler, completing, cx))
                     .catch_unwind()
                     .await

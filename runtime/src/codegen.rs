@@ -7,6 +7,7 @@ pub use mcp_contract_spec::{CacheHint, PublishedHints, generated_file};
 pub use rmcp::model::{CallToolResult, IconTheme, JsonObject};
 
 pub use crate::__codegen_tool_error as tool_error;
+pub use crate::access::{AccessSpec, ScopeSpec};
 pub use crate::content::{Block, Declared};
 pub use crate::fixture::ToolFixture;
 pub use crate::icon::{IconSpec, icons};

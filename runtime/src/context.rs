@@ -9,6 +9,7 @@ use rmcp::model::{Implementation, ProgressNotificationParam, RequestId};
 use rmcp::service::RequestContext;
 use serde::Serialize;
 
+use crate::access::Principal;
 use crate::session::Session;
 
 /// The shortest time between two progress notifications of one request: more often would
@@ -225,6 +226,17 @@ impl Context {
     /// The JSON-RPC id of the request; `None` for a [`Context::detached`] one.
     pub fn request_id(&self) -> Option<&RequestId> {
         self.inner.request.as_ref().map(|r| &r.id)
+    }
+
+    /// The caller, as the HTTP host's authorization verified it; `None` over stdio, on a
+    /// host without authorization, and for a [`Context::detached`] one.
+    pub fn principal(&self) -> Option<&Principal> {
+        let extensions = &self.inner.request.as_ref()?.extensions;
+        #[cfg(feature = "http")]
+        if let Some(parts) = extensions.get::<axum::http::request::Parts>() {
+            return parts.extensions.get::<Principal>();
+        }
+        extensions.get::<Principal>()
     }
 
     /// The HTTP request's headers, over HTTP; `None` over stdio.

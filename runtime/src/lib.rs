@@ -45,6 +45,7 @@
 #![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod access;
 mod arguments;
 mod call;
 pub mod client;
@@ -68,6 +69,7 @@ pub mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use access::{AccessSpec, Principal, ScopeSpec};
 pub use content::{Data, ResourceLink};
 pub use context::{Context, LogLevel};
 pub use mcp_contract_spec::Revision;

@@ -10,6 +10,7 @@ use rmcp::model::{
     ServerConfig, Tool,
 };
 
+use crate::access::AccessSpec;
 use crate::icon::{IconSpec, icons};
 use crate::prompt::{CompletionSpec, PromptSpec};
 use crate::resource::ResourceSpec;
@@ -58,6 +59,8 @@ pub struct ContractSpec {
     pub logging: bool,
     /// The prompts, in manifest order.
     pub prompts: &'static [PromptSpec],
+    /// Who may see and call what: the `auth:` block and every entry's scopes.
+    pub access: AccessSpec,
 }
 
 /// The contract ready to serve: tools parsed, input validators compiled, names indexed.
@@ -294,6 +297,7 @@ mod tests {
         argument_codes: ArgumentCodes::DEFAULT,
         logging: false,
         prompts: &[],
+        access: crate::AccessSpec::OPEN,
     };
 
     static BOTH: ContractSpec = ContractSpec {

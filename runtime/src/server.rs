@@ -725,6 +725,7 @@ mod tests {
         argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
         logging: false,
         prompts: &[],
+        access: crate::AccessSpec::OPEN,
     };
     static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
 

@@ -59,6 +59,7 @@ static LOGGING: ContractSpec = ContractSpec {
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: true,
     prompts: &[],
+    access: mcp_contract::codegen::AccessSpec::OPEN,
     icons: &[],
 };
 static QUIET: ContractSpec = ContractSpec {

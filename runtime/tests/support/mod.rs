@@ -51,6 +51,7 @@ pub static GROUPED: ContractSpec = ContractSpec {
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: false,
     prompts: &[],
+    access: mcp_contract::codegen::AccessSpec::OPEN,
 };
 
 /// The same tools without groups.

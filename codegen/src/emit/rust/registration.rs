@@ -218,6 +218,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
             },
             logging: #logging,
             prompts: #prompts,
+            access: ::mcp_contract::codegen::AccessSpec::OPEN,
         };
     }
 }

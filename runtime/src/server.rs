@@ -43,6 +43,8 @@ struct View {
     tools: Vec<Tool>,
     /// The same tools as a 2025-11-25 client receives them (no `x-mcp-header`).
     legacy_tools: Vec<Tool>,
+    /// The scopes every caller of this view needs: its group's, for a group's view.
+    scopes: &'static [&'static str],
 }
 
 impl<D> Clone for Server<D> {
@@ -64,6 +66,7 @@ impl<D: Dispatch> Server<D> {
             served: vec![true; published.tools.len()].into_boxed_slice(),
             tools: published.tools.clone(),
             legacy_tools: published.legacy_tools.clone(),
+            scopes: &[],
         };
         Server {
             dispatch: Arc::new(dispatch),
@@ -135,6 +138,7 @@ impl<D: Dispatch> Server<D> {
                 served,
                 tools,
                 legacy_tools,
+                scopes: self.view.scopes,
             }),
             session: Arc::clone(&self.session),
         }
@@ -144,13 +148,23 @@ impl<D: Dispatch> Server<D> {
     /// the manifest's `groups:`) that this server serves;
     /// `None` when the contract has no such group.
     pub fn group(&self, name: &str) -> Option<Server<D>> {
-        let group = self
-            .published()
-            .spec
-            .groups
-            .iter()
-            .find(|g| g.name == name)?;
-        Some(self.restrict(|t| group.tools.contains(&t.name.as_ref())))
+        let spec = self.published().spec;
+        let index = spec.groups.iter().position(|g| g.name == name)?;
+        let group = &spec.groups[index];
+        let mut view = self.restrict(|t| group.tools.contains(&t.name.as_ref()));
+        if let Some(scopes) = spec.access.groups.get(index).filter(|s| !s.is_empty()) {
+            Arc::get_mut(&mut view.view)
+                .expect("a view just made is not shared")
+                .scopes = scopes;
+        }
+        Some(view)
+    }
+
+    /// The scopes every caller of this server needs before anything is served: its group's
+    /// (`scopes:` of the group in the manifest) for a group's view, none otherwise. The HTTP
+    /// host's authorization answers a token without them `403 insufficient_scope`.
+    pub fn required_scopes(&self) -> &'static [&'static str] {
+        self.view.scopes
     }
 
     /// The manifest index of the served tool called `name`.

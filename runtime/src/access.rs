@@ -7,7 +7,11 @@
 //! what its scopes allow. Without a principal (stdio, or a host without authorization)
 //! nothing is filtered: the transport is the boundary.
 
-use rmcp::model::JsonObject;
+use rmcp::RoleServer;
+use rmcp::model::{JsonObject, Tool};
+use rmcp::service::RequestContext;
+
+use crate::published::ContractSpec;
 
 /// The access part of a contract: what the manifest's `auth:` block declares and the scopes
 /// each entry requires. Entries are by manifest index; a missing or empty entry requires no
@@ -111,4 +115,79 @@ impl Principal {
     pub fn has_all(&self, required: &[&str]) -> bool {
         required.iter().all(|s| self.has_scope(s))
     }
+}
+
+/// The verified caller of `request`, which the HTTP host's authorization put in the request's
+/// extensions; `None` elsewhere.
+pub(crate) fn caller(request: &RequestContext<RoleServer>) -> Option<&Principal> {
+    #[cfg(feature = "http")]
+    if let Some(parts) = request.extensions.get::<axum::http::request::Parts>() {
+        return parts.extensions.get::<Principal>();
+    }
+    request.extensions.get::<Principal>()
+}
+
+/// What a caller may see and call, decided from a contract's [`AccessSpec`] once per process.
+#[derive(Debug)]
+pub(crate) struct Gate {
+    access: AccessSpec,
+    /// `tool_groups[i]`: the scopes of each group tool `i` is in.
+    tool_groups: Vec<Vec<&'static [&'static str]>>,
+}
+
+impl Gate {
+    /// The gate of `spec`, whose tools, parsed, are `tools`.
+    pub(crate) fn new(spec: &ContractSpec, tools: &[Tool]) -> Gate {
+        let access = spec.access;
+        let tool_groups = if access.declares_scopes() {
+            tools
+                .iter()
+                .map(|tool| {
+                    spec.groups
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, g)| g.tools.contains(&tool.name.as_ref()))
+                        .map(|(g, _)| scopes(access.groups, g))
+                        .collect()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Gate {
+            access,
+            tool_groups,
+        }
+    }
+
+    /// Whether answers to `caller` are filtered by its scopes, and so vary by caller.
+    pub(crate) fn filters(&self, caller: Option<&Principal>) -> bool {
+        caller.is_some() && self.access.declares_scopes()
+    }
+
+    /// Whether `caller` may see and call tool `i`: it holds the tool's own scopes and, for a
+    /// tool in groups, those of one of its groups. Without a caller, every tool.
+    pub(crate) fn tool(&self, i: usize, caller: Option<&Principal>) -> bool {
+        let Some(caller) = caller else {
+            return true;
+        };
+        let groups = self.tool_groups.get(i).map_or(&[][..], Vec::as_slice);
+        caller.has_all(scopes(self.access.tools, i))
+            && (groups.is_empty() || groups.iter().any(|g| caller.has_all(g)))
+    }
+
+    /// Whether `caller` may see and read resource `i`.
+    pub(crate) fn resource(&self, i: usize, caller: Option<&Principal>) -> bool {
+        caller.is_none_or(|c| c.has_all(scopes(self.access.resources, i)))
+    }
+
+    /// Whether `caller` may see and get prompt `i`.
+    pub(crate) fn prompt(&self, i: usize, caller: Option<&Principal>) -> bool {
+        caller.is_none_or(|c| c.has_all(scopes(self.access.prompts, i)))
+    }
+}
+
+/// Entry `i` of a per-entry scope table; an entry past its end requires none.
+fn scopes(table: &'static [&'static [&'static str]], i: usize) -> &'static [&'static str] {
+    table.get(i).copied().unwrap_or(&[])
 }

@@ -231,12 +231,7 @@ impl Context {
     /// The caller, as the HTTP host's authorization verified it; `None` over stdio, on a
     /// host without authorization, and for a [`Context::detached`] one.
     pub fn principal(&self) -> Option<&Principal> {
-        let extensions = &self.inner.request.as_ref()?.extensions;
-        #[cfg(feature = "http")]
-        if let Some(parts) = extensions.get::<axum::http::request::Parts>() {
-            return parts.extensions.get::<Principal>();
-        }
-        extensions.get::<Principal>()
+        crate::access::caller(self.inner.request.as_ref()?)
     }
 
     /// The HTTP request's headers, over HTTP; `None` over stdio.

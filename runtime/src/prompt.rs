@@ -14,6 +14,7 @@ use rmcp::model::{
 };
 
 use crate::ResourceBody;
+use crate::access::Principal;
 use crate::codegen::Published;
 
 /// A prompt as generated from the manifest.
@@ -273,16 +274,16 @@ impl PromptSpec {
 pub(crate) fn completion_of(
     published: &Published,
     request: &CompleteRequestParams,
+    caller: Option<&Principal>,
 ) -> Result<CompletionSpec, ErrorData> {
     let argument = &request.argument.name;
     let unknown = |what: String| ErrorData::invalid_params(what, None);
     match &request.r#ref {
         Reference::Prompt(p) => {
-            let prompt = published
-                .spec
-                .prompts
-                .iter()
-                .find(|s| s.name == p.name)
+            let prompts = published.spec.prompts;
+            let prompt = (prompts.iter().position(|s| s.name == p.name))
+                .filter(|&i| published.gate.prompt(i, caller))
+                .map(|i| &prompts[i])
                 .ok_or_else(|| unknown(format!("Unknown prompt: {}", p.name)))?;
             let a = prompt
                 .arguments
@@ -297,11 +298,10 @@ pub(crate) fn completion_of(
             Ok(a.completion)
         }
         Reference::Resource(r) => {
-            let resource = published
-                .spec
-                .resources
-                .iter()
-                .find(|s| s.template && s.uri == r.uri)
+            let resources = published.spec.resources;
+            let resource = (resources.iter().position(|s| s.template && s.uri == r.uri))
+                .filter(|&i| published.gate.resource(i, caller))
+                .map(|i| &resources[i])
                 .ok_or_else(|| unknown(format!("Unknown resource template: {}", r.uri)))?;
             Ok(resource
                 .completions

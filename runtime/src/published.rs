@@ -10,7 +10,7 @@ use rmcp::model::{
     ServerConfig, Tool,
 };
 
-use crate::access::AccessSpec;
+use crate::access::{AccessSpec, Gate, Principal};
 use crate::icon::{IconSpec, icons};
 use crate::prompt::{CompletionSpec, PromptSpec};
 use crate::resource::ResourceSpec;
@@ -77,6 +77,8 @@ pub struct Published {
     pub(crate) resource_templates: Vec<ResourceTemplate>,
     /// The `prompts/list` answer.
     pub(crate) prompts: Vec<rmcp::model::Prompt>,
+    /// What each caller may see and call.
+    pub(crate) gate: Gate,
     /// `initialize` and `server/discover` information.
     pub(crate) info: ServerConfig,
     validators: Vec<jsonschema::Validator>,
@@ -155,6 +157,7 @@ impl Published {
             .collect();
         Published {
             spec,
+            gate: Gate::new(spec, &tools),
             tools,
             legacy_tools,
             resources: spec
@@ -189,6 +192,31 @@ impl Published {
     /// The compiled output schema of tool `i`, for a tool that publishes one.
     pub(crate) fn output_validator(&self, i: usize) -> Option<&jsonschema::Validator> {
         self.output_validators[i].as_ref()
+    }
+
+    /// The `resources/list` answer for `caller`: the fixed resources it may read.
+    pub(crate) fn listed_resources(&self, caller: Option<&Principal>) -> Vec<Resource> {
+        self.readable(false, caller)
+            .zip(&self.resources)
+            .filter_map(|(readable, r)| readable.then(|| r.clone()))
+            .collect()
+    }
+
+    /// The `resources/templates/list` answer for `caller`: the templates it may read.
+    pub(crate) fn listed_templates(&self, caller: Option<&Principal>) -> Vec<ResourceTemplate> {
+        self.readable(true, caller)
+            .zip(&self.resource_templates)
+            .filter_map(|(readable, r)| readable.then(|| r.clone()))
+            .collect()
+    }
+
+    /// Whether `caller` may read each fixed resource (`templates` false) or each template, in
+    /// manifest order.
+    fn readable(&self, templates: bool, caller: Option<&Principal>) -> impl Iterator<Item = bool> {
+        let gate = &self.gate;
+        (self.spec.resources.iter().enumerate())
+            .filter(move |(_, r)| r.template == templates)
+            .map(move |(i, _)| gate.resource(i, caller))
     }
 
     /// The index of the resource `uri` names, with its template's values, unescaped, in

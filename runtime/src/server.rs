@@ -17,6 +17,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tracing::Instrument as _;
 
+use crate::access::{self, Principal};
 use crate::codegen::CompletionSpec;
 use crate::codegen::{Dispatch, Published};
 use crate::context::LogLevel;
@@ -167,11 +168,12 @@ impl<D: Dispatch> Server<D> {
         self.view.scopes
     }
 
-    /// The manifest index of the served tool called `name`.
-    fn find(&self, name: &str) -> Option<usize> {
-        self.published()
-            .find(name)
-            .filter(|&i| self.view.served.get(i).copied().unwrap_or(false))
+    /// The manifest index of the served tool called `name`, when `caller` may call it.
+    fn find(&self, name: &str, caller: Option<&Principal>) -> Option<usize> {
+        let published = self.published();
+        published.find(name).filter(|&i| {
+            self.view.served.get(i).copied().unwrap_or(false) && published.gate.tool(i, caller)
+        })
     }
 
     /// Checks the arguments, then calls the tool; a panicking handler becomes an
@@ -196,7 +198,8 @@ impl<D: Dispatch> Server<D> {
         request: Option<RequestContext<RoleServer>>,
     ) -> Result<rmcp::model::CallToolResult, ErrorData> {
         let published = self.published();
-        let Some(index) = self.find(name) else {
+        let caller = request.as_ref().and_then(access::caller);
+        let Some(index) = self.find(name, caller) else {
             return Err(ErrorData::invalid_params(
                 format!("Unknown tool: {name}"),
                 None,
@@ -291,9 +294,22 @@ impl<D: Dispatch> Server<D> {
         )
     }
 
-    /// The cache hint for a client of `revision`, when that revision has them.
-    fn cache_for(&self, revision: Revision) -> Option<(u64, CacheScope)> {
-        self.cache_hint().filter(|_| revision.has_cache_hints())
+    /// The cache hint of a list for `caller`, a client of `revision`, when that revision has
+    /// them: the manifest's, but private, and private even without one, when the list is
+    /// filtered by the caller's scopes (a shared cache must not give it to another caller).
+    fn cache_for(
+        &self,
+        revision: Revision,
+        caller: Option<&Principal>,
+    ) -> Option<(Option<u64>, CacheScope)> {
+        if !revision.has_cache_hints() {
+            return None;
+        }
+        let declared = self.cache_hint();
+        if self.published().gate.filters(caller) {
+            return Some((declared.map(|(ttl, _)| ttl), CacheScope::Private));
+        }
+        declared.map(|(ttl, scope)| (Some(ttl), scope))
     }
 
     /// Names the server in a result's `_meta` for a client of `revision`, when that
@@ -325,9 +341,12 @@ impl<D: Dispatch> Server<D> {
 /// cache hint and the server's name in `_meta`, when that revision has them. A macro because
 /// each result is its own rmcp type, with the same builder methods and no trait in common.
 macro_rules! for_revision {
-    ($server:expr, $revision:expr, $result:ident) => {
-        if let Some((ttl, scope)) = $server.cache_for($revision) {
-            $result = $result.with_ttl_ms(ttl).with_cache_scope(scope);
+    ($server:expr, $revision:expr, $caller:expr, $result:ident) => {
+        if let Some((ttl, scope)) = $server.cache_for($revision, $caller) {
+            if let Some(ttl) = ttl {
+                $result = $result.with_ttl_ms(ttl);
+            }
+            $result = $result.with_cache_scope(scope);
         }
         $server.identify($revision, &mut $result.meta);
     };
@@ -355,13 +374,27 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<ListToolsResult, ErrorData> {
         // Older revisions keep the shape they know: no `x-mcp-header`, no cache hints.
         let revision = revision(&context);
-        let tools = if revision.has_mcp_headers() {
-            &self.view.tools
+        let caller = access::caller(&context);
+        let published = self.published();
+        let tools = if !published.gate.filters(caller) {
+            if revision.has_mcp_headers() {
+                self.view.tools.clone()
+            } else {
+                self.view.legacy_tools.clone()
+            }
         } else {
-            &self.view.legacy_tools
+            let all = if revision.has_mcp_headers() {
+                &published.tools
+            } else {
+                &published.legacy_tools
+            };
+            (0..all.len())
+                .filter(|&i| self.view.served[i] && published.gate.tool(i, caller))
+                .map(|i| all[i].clone())
+                .collect()
         };
-        let mut result = ListToolsResult::with_all_items(tools.clone());
-        for_revision!(self, revision, result);
+        let mut result = ListToolsResult::with_all_items(tools);
+        for_revision!(self, revision, caller, result);
         Ok(result)
     }
 
@@ -371,8 +404,10 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let revision = revision(&context);
-        let mut result = ListResourcesResult::with_all_items(self.published().resources.clone());
-        for_revision!(self, revision, result);
+        let caller = access::caller(&context);
+        let resources = self.published().listed_resources(caller);
+        let mut result = ListResourcesResult::with_all_items(resources);
+        for_revision!(self, revision, caller, result);
         Ok(result)
     }
 
@@ -382,10 +417,10 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let revision = revision(&context);
-        let mut result = ListResourceTemplatesResult::with_all_items(
-            self.published().resource_templates.clone(),
-        );
-        for_revision!(self, revision, result);
+        let caller = access::caller(&context);
+        let templates = self.published().listed_templates(caller);
+        let mut result = ListResourceTemplatesResult::with_all_items(templates);
+        for_revision!(self, revision, caller, result);
         Ok(result)
     }
 
@@ -405,7 +440,11 @@ impl<D: Dispatch> ServerHandler for Server<D> {
                 ErrorData::invalid_params(message, data)
             }
         };
-        let Some((index, values)) = self.published().resource(&uri) else {
+        let published = self.published();
+        let Some((index, values)) = published
+            .resource(&uri)
+            .filter(|(i, _)| published.gate.resource(*i, access::caller(&context)))
+        else {
             return Err(not_found(None));
         };
         let resource = &self.published().spec.resources[index];
@@ -435,7 +474,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             Err(ResourceError::Failed(why)) => return Err(ErrorData::internal_error(why, None)),
         };
         let mut result = ReadResourceResult::new(vec![contents]);
-        for_revision!(self, revision, result);
+        for_revision!(self, revision, None, result);
         Ok(result.into())
     }
 
@@ -459,8 +498,14 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<ListPromptsResult, ErrorData> {
         self.advertised("prompts/list")?;
         let revision = revision(&context);
-        let mut result = ListPromptsResult::with_all_items(self.published().prompts.clone());
-        for_revision!(self, revision, result);
+        let caller = access::caller(&context);
+        let published = self.published();
+        let prompts = (published.prompts.iter().enumerate())
+            .filter(|(i, _)| published.gate.prompt(*i, caller))
+            .map(|(_, p)| p.clone())
+            .collect();
+        let mut result = ListPromptsResult::with_all_items(prompts);
+        for_revision!(self, revision, caller, result);
         Ok(result)
     }
 
@@ -473,8 +518,11 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         self.advertised("prompts/get")?;
-        let prompts = self.published().spec.prompts;
-        let Some(index) = prompts.iter().position(|p| p.name == request.name) else {
+        let published = self.published();
+        let prompts = published.spec.prompts;
+        let Some(index) = (prompts.iter().position(|p| p.name == request.name))
+            .filter(|&i| published.gate.prompt(i, access::caller(&context)))
+        else {
             return Err(ErrorData::invalid_params(
                 format!("Unknown prompt: {}", request.name),
                 Some(serde_json::json!({ "prompt": request.name })),
@@ -535,7 +583,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<CompleteResult, ErrorData> {
         self.advertised("completion/complete")?;
         let revision = revision(&context);
-        let values = match prompt::completion_of(self.published(), &request)? {
+        let caller = access::caller(&context);
+        let values = match prompt::completion_of(self.published(), &request, caller)? {
             CompletionSpec::None => Vec::new(),
             CompletionSpec::Values(values) => prompt::by_prefix(values, &request.argument.value),
             CompletionSpec::Handler(handler) => {
@@ -613,7 +662,16 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let uri = request.uri;
-        match self.session.subscribe(&context.peer, &uri) {
+        let published = self.published();
+        let hidden = published
+            .resource(&uri)
+            .is_some_and(|(i, _)| !published.gate.resource(i, access::caller(&context)));
+        let subscribed = if hidden {
+            Err(Refused::NotSubscribable)
+        } else {
+            self.session.subscribe(&context.peer, &uri)
+        };
+        match subscribed {
             Ok(()) => Ok(()),
             Err(Refused::NotSubscribable) => Err(ErrorData::invalid_params(
                 format!("`{uri}` is not a resource that announces its changes"),
@@ -640,8 +698,12 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         Ok(())
     }
 
+    /// The tool rmcp checks a call's `Mcp-Param-*` headers against. rmcp asks without the
+    /// request, so a tool outside the caller's scopes is found here too; the call itself is
+    /// then refused as unknown.
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.find(name).map(|i| self.published().tools[i].clone())
+        self.find(name, None)
+            .map(|i| self.published().tools[i].clone())
     }
 
     async fn discover(

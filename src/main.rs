@@ -35,6 +35,23 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = mcp_contract::DEFAULT_MAX_IN_FLIGHT as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_in_flight: u64,
+    /// With --http: accept only callers holding an access token from this OAuth authorization
+    /// server (its issuer URL; its metadata names its key set). The groups need the scopes
+    /// `tools.yaml` gives them.
+    #[arg(long, value_name = "URL", requires_all = ["http", "resource"])]
+    auth_issuer: Option<String>,
+    /// With --auth-issuer: the authorization server's key set (JWKS) URL, when its metadata
+    /// does not name one.
+    #[arg(long, value_name = "URL", requires = "auth_issuer")]
+    auth_jwks: Option<String>,
+    /// With --auth-issuer: this server's resource identifier, its public URL without a route
+    /// (such as https://files.example.com): the audience its tokens must name.
+    #[arg(long, value_name = "URL", requires = "auth_issuer")]
+    resource: Option<String>,
+    /// With --http on an address beyond loopback: serve without authorization, to anyone who
+    /// can reach the address. Without it, such a server needs --auth-issuer.
+    #[arg(long, requires = "http", conflicts_with = "auth_issuer")]
+    unprotected: bool,
 }
 
 impl Cli {
@@ -99,6 +116,16 @@ async fn serve_http(
     addr: SocketAddr,
     cli: &Cli,
 ) -> std::io::Result<()> {
+    if !addr.ip().is_loopback() && cli.auth_issuer.is_none() && !cli.unprotected {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "refusing to serve {addr} without authorization: anyone who can reach it could \
+                 read and change the workspace. Pass --auth-issuer URL --resource URL, or \
+                 --unprotected to serve it to everyone"
+            ),
+        ));
+    }
     // Servers are cheap to clone (they share the handler); the banner reads this one's tools.
     let mut host = Host::groups(server.clone()).max_in_flight(cli.max_in_flight());
     if !cli.allowed_hosts.is_empty() {

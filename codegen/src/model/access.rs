@@ -28,3 +28,33 @@ pub(crate) struct ScopeDef {
     /// Where the name is written.
     pub span: Span,
 }
+
+impl super::Contract {
+    /// What a call of `tool` requires, as alternatives a caller's scopes must hold one of
+    /// wholly: its own scopes with those of one of its groups, or its own alone when it is
+    /// in no group that requires any. Empty alternatives are none: any caller may call it.
+    pub(crate) fn tool_requirement<'c>(&'c self, tool: &'c super::ToolDef) -> Vec<Vec<&'c str>> {
+        let own: Vec<&str> = tool.scopes.iter().map(String::as_str).collect();
+        let mut alternatives: Vec<Vec<&str>> = Vec::new();
+        for g in self.groups.iter().filter(|g| tool.groups.contains(&g.name)) {
+            let mut all = own.clone();
+            all.extend(
+                g.scopes
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|s| !own.contains(s)),
+            );
+            if all.len() == own.len() {
+                // A group that adds nothing: the tool's own scopes suffice.
+                return vec![own];
+            }
+            if !alternatives.contains(&all) {
+                alternatives.push(all);
+            }
+        }
+        if alternatives.is_empty() {
+            alternatives.push(own);
+        }
+        alternatives
+    }
+}

@@ -135,7 +135,7 @@ fn render(template: &str, contract: &Contract) -> String {
         json!({
             "scopes": a.scopes.iter().map(|s| json!({"name": s.name, "description": s.description})).collect::<Vec<_>>(),
             "resource": a.resource.as_ref().map(|(r, _)| r),
-            "authorization_servers": a.authorization_servers.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "),
+            "authorization_servers": a.authorization_servers.iter().map(|(s, _)| format!("`{s}`")).collect::<Vec<_>>().join(", "),
         })
     });
     let planning = &contract.planning;

@@ -10,8 +10,9 @@ use crate::source::Span;
 pub(crate) struct AccessDef {
     /// This server's resource identifier, when the manifest fixes it, and where.
     pub resource: Option<(String, Span)>,
-    /// The authorization servers that issue its tokens, in manifest order.
-    pub authorization_servers: Vec<String>,
+    /// The authorization servers that issue its tokens, in manifest order, and where each is
+    /// written.
+    pub authorization_servers: Vec<(String, Span)>,
     /// The declared scopes, in manifest order, never none.
     pub scopes: Vec<ScopeDef>,
     /// Where the block is written.

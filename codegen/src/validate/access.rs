@@ -109,7 +109,7 @@ impl Validator<'_> {
         let mut authorization_servers = Vec::new();
         for s in &a.authorization_servers {
             if self.auth_url(s, "the authorization server", true) {
-                authorization_servers.push(s.value.clone());
+                authorization_servers.push((s.value.clone(), s.span));
             }
         }
         let written = a.scopes.as_ref()?;

@@ -233,7 +233,7 @@ fn access(c: &Contract) -> TokenStream {
         Some((r, _)) => quote!(Some(#r)),
         None => quote!(None),
     };
-    let servers = &a.authorization_servers;
+    let servers = a.authorization_servers.iter().map(|(s, _)| s);
     let scopes = a.scopes.iter().map(|s| {
         let (name, description) = (&s.name, &s.description);
         quote!(::mcp_contract::codegen::ScopeSpec { name: #name, description: #description })

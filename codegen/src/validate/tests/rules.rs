@@ -2396,7 +2396,7 @@ fn scopes_load_into_every_entry_and_the_access_spec() {
             .contains("access: ::mcp_contract::codegen::AccessSpec::OPEN")
     );
     let only_tool = loads(&with(
-        "    scopes: files:read\nauth:\n  scopes:\n    files:read:\n      description: Read files.\n",
+        "    scopes: files:read\n    groups: look\ngroups:\n  look:\n    description: Looks.\nauth:\n  scopes:\n    files:read:\n      description: Read files.\n",
     ))
         .rust_module()
         .split_whitespace()

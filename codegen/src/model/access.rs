@@ -26,6 +26,8 @@ pub(crate) struct ScopeDef {
     pub name: String,
     /// What it grants.
     pub description: String,
+    /// The constant naming it in `scopes::`.
+    pub constant: String,
     /// Where the name is written.
     pub span: Span,
 }

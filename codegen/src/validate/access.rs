@@ -7,9 +7,10 @@
 use std::collections::HashSet;
 
 use super::Validator;
-use super::names::{Referent, is_scope_token};
+use super::names::{NameTable, Referent, is_scope_token};
 use super::resources::fixed_uri;
 use crate::diagnostic::codes;
+use crate::ident;
 use crate::manifest::{self as raw, Manifest, ScopeList};
 use crate::model::{AccessDef, Contract, ScopeDef};
 use crate::source::Spanned;
@@ -122,6 +123,8 @@ impl Validator<'_> {
             return None;
         }
         let mut scopes = Vec::new();
+        // Each scope becomes a constant of the generated `scopes` module.
+        let mut constants = NameTable::default();
         for s in &written.value {
             if !is_scope_token(&s.name.value) {
                 self.report(
@@ -131,6 +134,19 @@ impl Validator<'_> {
                 );
                 self.refused.refuse(Referent::Scope, &s.name.value);
             }
+            let constant = ident::scope_constant(&s.name.value);
+            // Still a scope: the entries that list it are not told it is unknown.
+            if let Err(first) = constants.claim(&constant, s.name.span) {
+                self.collision(
+                    format!(
+                        "the scope `{}` becomes the Rust constant `scopes::{constant}`, which another scope already has",
+                        s.name.value
+                    ),
+                    s.name.span,
+                    Some((first, "this scope has the same Rust name")),
+                    "rename one of the scopes so they differ in more than punctuation and case",
+                );
+            }
             let description = self.text(
                 &s.description,
                 "the scope's description is empty",
@@ -139,6 +155,7 @@ impl Validator<'_> {
             scopes.push(ScopeDef {
                 name: s.name.value.clone(),
                 description,
+                constant,
                 span: s.name.span,
             });
         }

@@ -2413,6 +2413,33 @@ fn scopes_load_into_every_entry_and_the_access_spec() {
 }
 
 #[test]
+fn ident_collision_of_scope_constants() {
+    // Lines 12 `files:read`, 14 `files.read`; both used.
+    let text = with(
+        "    scopes: [files:read, files.read]\nauth:\n  scopes:\n    files:read:\n      description: Read files.\n    files.read:\n      description: Read them too.\n",
+    );
+    let d = single(
+        &text,
+        "ident-collision",
+        "the scope `files.read` becomes the Rust constant `scopes::FILES_READ`, which another scope already has",
+        "tools.yaml:14:5",
+    );
+    assert_eq!(related_at(&d, &text, 0), "tools.yaml:12:5");
+    let code = loads(&with(&format!(
+        "    scopes: [files:read, files:edit]\n{AUTH}"
+    )))
+    .rust_module();
+    assert!(
+        code.contains("pub mod scopes {")
+            && code.contains(
+                "/// `files:read`: Read files.\n    pub const FILES_READ: &str = \"files:read\";"
+            ),
+        "{code}"
+    );
+    assert!(!loads(VALID).rust_module().contains("pub mod scopes"));
+}
+
+#[test]
 fn unused_scope() {
     let source = Source::new(
         "tools.yaml",

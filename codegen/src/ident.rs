@@ -70,6 +70,26 @@ pub(crate) fn shouty(name: &str) -> String {
     escape(name.to_shouty_snake_case())
 }
 
+/// A scope's constant: its ASCII letters and digits in SHOUTY_SNAKE_CASE (`files:read` →
+/// `FILES_READ`), with `SCOPE_` in front when that is empty or starts with a digit.
+pub(crate) fn scope_constant(name: &str) -> String {
+    let s = bare_shouty(name);
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("SCOPE_{s}").trim_end_matches('_').to_owned()
+    } else {
+        s
+    }
+}
+
+/// SHOUTY_SNAKE_CASE of the ASCII letters and digits, anything else a word break.
+fn bare_shouty(name: &str) -> String {
+    let ascii: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    ascii.to_shouty_snake_case()
+}
+
 fn escape(s: String) -> String {
     if NOT_RAW.contains(&s.as_str()) {
         format!("{s}_")
@@ -97,5 +117,12 @@ mod tests {
         assert_eq!(variant("½", 1), "V1");
         assert_eq!(variant("µs", 2), "S");
         assert_eq!(variant("x²", 3), "X");
+        assert_eq!(scope_constant("files:read"), "FILES_READ");
+        assert_eq!(
+            scope_constant("https://x.example/read"),
+            "HTTPS_X_EXAMPLE_READ"
+        );
+        assert_eq!(scope_constant("2fa"), "SCOPE_2FA");
+        assert_eq!(scope_constant("!~"), "SCOPE");
     }
 }

@@ -11,12 +11,14 @@ use serde_json::{Map, Value};
 use crate::keyword::{Keyword, Limit};
 use crate::source::{Keyed, Span};
 
+mod access;
 mod content;
 mod icon;
 mod integer;
 pub(crate) mod json_schema;
 mod prompt;
 
+pub(crate) use access::{AccessDef, ScopeDef};
 pub(crate) use content::{ContentBlockDef, ContentKind};
 
 pub(crate) use icon::{IconDef, IconTheme};
@@ -48,6 +50,8 @@ pub struct Contract {
     pub(crate) resources: Vec<ResourceDef>,
     /// Prompts, in manifest order.
     pub(crate) prompts: Vec<PromptDef>,
+    /// The `auth:` block, when the manifest has one.
+    pub(crate) access: Option<AccessDef>,
 }
 
 impl Contract {
@@ -138,6 +142,8 @@ pub(crate) struct GroupDef {
     pub constant: String,
     /// Its tools' names, in manifest order.
     pub tools: Vec<String>,
+    /// The scopes its tools and its route require, in manifest order.
+    pub scopes: Vec<String>,
     /// Where the name is written.
     pub span: Span,
 }
@@ -167,6 +173,8 @@ pub(crate) struct ResourceDef {
     pub span: Span,
     /// Its icons.
     pub icons: Vec<IconDef>,
+    /// The scopes a read requires, in manifest order.
+    pub scopes: Vec<String>,
 }
 
 /// How a resource is addressed.
@@ -358,6 +366,8 @@ pub(crate) struct ToolDef {
     pub span: Span,
     /// Its icons.
     pub icons: Vec<IconDef>,
+    /// The scopes a call requires itself, in manifest order (its groups may add theirs).
+    pub scopes: Vec<String>,
 }
 
 impl ToolDef {

@@ -225,6 +225,60 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ("GROUP_JOINED", grouped("[a]"), grouped("[a, b]"), vec!["GROUP_JOINED tools.yaml:58:11"]),
         ("GROUP_NO_LEAVE", grouped("[a, b]"), grouped("[a]"), vec!["GROUP_NO_LEAVE tools.yaml:58:11"]),
         ("RESOURCE_ADDED", b(), format!("{BASE}{ABOUT}"), vec!["RESOURCE_ADDED tools.yaml:63:11"]),
+        (
+            "SCOPE_NO_ADD and SCOPE_REMOVED on a tool",
+            scoped("    output: text\n    scopes: [a]\n", ""),
+            scoped("    output: text\n    scopes: [b]\n", ""),
+            vec!["SCOPE_NO_ADD tools.yaml:57:11", "SCOPE_REMOVED tools.yaml:57:11"],
+        ),
+        (
+            "SCOPE_NO_ADD on a group",
+            grouped("[a]") + AUTH,
+            grouped("[a]").replacen("    description: A.\n", "    description: A.\n    scopes: a\n", 1) + AUTH,
+            vec!["SCOPE_NO_ADD tools.yaml:65:3"],
+        ),
+        (
+            "SCOPE_NO_ADD on a resource and SCOPE_REMOVED on a prompt",
+            format!("{BASE}{ABOUT}{REVIEW}    scopes: b\n{AUTH}"),
+            format!("{BASE}{ABOUT}    scopes: [a, b]\n{REVIEW}{AUTH}"),
+            vec![
+                "SCOPE_NO_ADD tools.yaml:63:11",
+                "SCOPE_NO_ADD tools.yaml:63:11",
+                "SCOPE_REMOVED tools.yaml:70:11",
+            ],
+        ),
+        (
+            "AUTH_SCOPE_ADDED, AUTH_SCOPE_REMOVED and a scope's description",
+            format!("{BASE}auth:\n  scopes:\n    a: {{description: A.}}\n    b: {{description: B.}}\n"),
+            format!("{BASE}auth:\n  scopes:\n    a: {{description: Aye.}}\n    c: {{description: C.}}\n"),
+            vec![
+                "DESCRIPTION_CHANGED tools.yaml:64:5",
+                "AUTH_SCOPE_ADDED tools.yaml:65:5",
+                "AUTH_SCOPE_REMOVED tools.yaml:65:5",
+            ],
+        ),
+        (
+            "AUTH_RESOURCE_NO_CHANGE",
+            format!("{BASE}{AUTH}  resource: https://a.example.com/mcp\n"),
+            format!("{BASE}{AUTH}  resource: https://b.example.com/mcp\n"),
+            vec!["AUTH_RESOURCE_NO_CHANGE tools.yaml:66:13"],
+        ),
+        (
+            "AUTH_RESOURCE_NO_CHANGE when the manifest no longer fixes it",
+            format!("{BASE}{AUTH}  resource: https://a.example.com/mcp\n"),
+            format!("{BASE}{AUTH}"),
+            vec!["AUTH_RESOURCE_NO_CHANGE tools.yaml:66:13"],
+        ),
+        (
+            "AUTH_SERVER_NO_DELETE and AUTH_SERVER_ADDED",
+            format!("{BASE}{AUTH}  authorization_servers: [https://a.example.com, https://b.example.com]\n"),
+            format!("{BASE}{AUTH}  authorization_servers: https://c.example.com\n"),
+            vec![
+                "AUTH_SERVER_NO_DELETE tools.yaml:66:27",
+                "AUTH_SERVER_NO_DELETE tools.yaml:66:50",
+                "AUTH_SERVER_ADDED tools.yaml:66:26",
+            ],
+        ),
         ("PROMPT_ADDED", b(), format!("{BASE}{REVIEW}"), vec!["PROMPT_ADDED tools.yaml:63:11"]),
         ("PROMPT_NO_DELETE", format!("{BASE}{REVIEW}"), b(), vec!["PROMPT_NO_DELETE tools.yaml:63:11"]),
         (
@@ -384,6 +438,14 @@ const REVIEW: &str = "prompts:
         required: true
         completion: [a, b]
 ";
+
+/// An `auth:` block declaring the scopes `a` (line 64 after [`BASE`]) and `b` (line 65).
+const AUTH: &str = "auth:\n  scopes:\n    a: {description: A.}\n    b: {description: B.}\n";
+
+/// [`BASE`] with `from` edited to `to`, followed by `extra` and [`AUTH`].
+fn scoped(to: &str, extra: &str) -> String {
+    format!("{}{extra}{AUTH}", edit("    output: text\n", to))
+}
 
 /// `ping` as a complete operation wrapping `read_file`.
 const COMPLETE: &str = "    output: text\n    complete_operation: [read_file]\n";

@@ -114,7 +114,7 @@ codes! {
         r#"A value has the wrong YAML type: a string where a mapping is expected, `ttl_ms: -1`, `read_only: "yes"`."#,
         "`hints: {read_only: true}`, `ttl_ms: 0`.";
     MISSING_FIELD = "missing-field", Error,
-        "A required key is absent: `server`, `tools`, `server.name`, `cache.ttl_ms`/`scope`, a tool's `name`/`title`/`description`/`output`, an error's `message`, `omit_on_read_only`, a schema's `type`, an array's `items`, an object's `properties`, an output's `properties`, a group's `description`, a resource's `name`/`title`/`description`/`mime_type`, an artifact's `kind`/`pointer`, `distribution`'s `registry_name`/`description`/`author`.",
+        "A required key is absent: `server`, `tools`, `server.name`, `cache.ttl_ms`/`scope`, a tool's `name`/`title`/`description`/`output`, an error's `message`, `omit_on_read_only`, a schema's `type`, an array's `items`, an object's `properties`, an output's `properties`, a group's `description`, `auth.scopes`, a scope's `description`, a resource's `name`/`title`/`description`/`mime_type`, an artifact's `kind`/`pointer`, `distribution`'s `registry_name`/`description`/`author`.",
         "Add the key, e.g. `items: {type: string}`.";
     UNKNOWN_KEY = "unknown-key", Error,
         "A key the mapping does not take; the closest known key is suggested, or the known keys are listed.",
@@ -156,7 +156,7 @@ codes! {
         "`destructive: false`, or `read_only: false`.",
         help "a read-only tool does not modify anything: set `destructive: false`, or `read_only: false`";
     EMPTY_TEXT = "empty-text", Error,
-        "The server name, a pinned sentence, an error message, a tool title, a group's or an artifact kind's description, a resource's or a prompt's title or description, a prompt argument's description, or the distribution's description or author is blank.",
+        "The server name, a pinned sentence, an error message, a tool title, a group's, a scope's or an artifact kind's description, a resource's or a prompt's title or description, a prompt argument's description, or the distribution's description or author is blank.",
         "Write the text.";
     EMPTY_DESCRIPTION = "empty-description", Error,
         "A tool's description is blank.",
@@ -177,7 +177,7 @@ codes! {
         "Give each its own title.",
         help "give each tool a title of its own, so people can tell them apart";
     IDENT_COLLISION = "ident-collision", Error,
-        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants, an error's `{argument}` placeholder and the field `argument: true` adds, or two parameters' variants of the tool's `{Prefix}Argument` (`a_1` and `a1`); resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, prompt methods, prompt argument types and fields, completion methods (`complete_a_b_c` from a prompt `a_b` or `a`), a template's variables (`{fooBar}` and `{foo_bar}`) or group constants (`read-only` and `read_only`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
+        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants, an error's `{argument}` placeholder and the field `argument: true` adds, or two parameters' variants of the tool's `{Prefix}Argument` (`a_1` and `a1`); resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, prompt methods, prompt argument types and fields, completion methods (`complete_a_b_c` from a prompt `a_b` or `a`), a template's variables (`{fooBar}` and `{foo_bar}`), group constants (`read-only` and `read_only`) or scope constants (`files:read` and `files.read`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
         "Rename one so the Rust forms differ.";
     RESERVED_ERROR_CODE = "reserved-error-code", Error,
         "An error code is one of `argument_missing`, `argument_invalid`, `argument_unknown`, `internal_error`.",
@@ -375,6 +375,32 @@ codes! {
         "No tool lists a declared group (reported once every tool's `groups:` is otherwise right).",
         "List it on a tool, or remove it.",
         help "list the group under a tool's `groups:`, or remove it";
+    BAD_AUTH_URL = "bad-auth-url", Error,
+        "`auth.resource` or an entry of `auth.authorization_servers` is not an absolute `https://` URL (`http://` only on a loopback host: `localhost`, `127.0.0.1`, `[::1]`), or has a fragment.",
+        "`resource: mcp.example.com` → `resource: https://mcp.example.com/mcp`.";
+    EMPTY_SCOPES = "empty-scopes", Error,
+        "`auth.scopes` declares no scope.",
+        "Declare the scopes the entries require, or remove `auth:`.",
+        help "declare each scope under `auth.scopes:` with what it grants, such as `files:read: {description: Read the files.}`";
+    BAD_SCOPE_NAME = "bad-scope-name", Error,
+        "A scope name is not an RFC 6749 scope token: one or more printable ASCII characters other than space, `\"` and `\\`.",
+        "`files read` → `files:read`.",
+        help "a scope is one or more printable ASCII characters other than space, `\"` and `\\`, such as `files:read`";
+    SCOPES_WITHOUT_AUTH = "scopes-without-auth", Error,
+        "A group, tool, resource or prompt lists `scopes:`, but no `auth:` block declares scopes.",
+        "Declare them under `auth: {scopes: …}`, or remove the list.",
+        help "declare the scopes under a top-level `auth:` block (`auth: {scopes: {NAME: {description: …}}}`), or remove `scopes:`";
+    UNKNOWN_SCOPE = "unknown-scope", Error,
+        "An entry lists a scope that `auth.scopes` does not declare.",
+        "`files:raed` → `files:read`.";
+    DUPLICATE_SCOPE = "duplicate-scope", Error,
+        "An entry lists the same scope twice.",
+        "List it once.",
+        help "list each scope once";
+    UNUSED_SCOPE = "unused-scope", Warning,
+        "No group, tool, resource or prompt lists this declared scope.",
+        "List it under an entry's `scopes:`, or remove it.",
+        help "list it under a group's, tool's, resource's or prompt's `scopes:`, or remove it";
     BAD_RESOURCE_NAME = "bad-resource-name", Error,
         "A resource name does not match `^[a-z][a-z0-9_]{0,63}$`.",
         "`Read-Me` → `read_me`.",

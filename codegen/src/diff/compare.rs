@@ -76,6 +76,7 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
     d.resources();
     d.planning_keys();
     d.prompts();
+    d.access();
     d.icons(
         "the server",
         "server.icons".into(),
@@ -133,14 +134,21 @@ enum Direction {
 /// walk finite even if that ever changed.
 const MAX_DEPTH: usize = 64;
 
-struct Differ<'c> {
-    old: &'c Contract,
-    new: &'c Contract,
+pub(super) struct Differ<'c> {
+    pub(super) old: &'c Contract,
+    pub(super) new: &'c Contract,
     out: Vec<Change>,
 }
 
 impl<'c> Differ<'c> {
-    fn push(&mut self, rule: &'static Rule, message: String, path: String, side: Side, span: Span) {
+    pub(super) fn push(
+        &mut self,
+        rule: &'static Rule,
+        message: String,
+        path: String,
+        side: Side,
+        span: Span,
+    ) {
         self.out.push(Change {
             rule,
             message,
@@ -264,6 +272,13 @@ impl<'c> Differ<'c> {
         }
         self.hints(o, n, &path);
         self.membership(o, n, &path);
+        self.scopes(
+            &format!("tool `{}`", n.name),
+            &path,
+            &o.scopes,
+            &n.scopes,
+            at,
+        );
         self.fields(
             &o.parameters,
             &n.parameters,
@@ -426,6 +441,13 @@ impl<'c> Differ<'c> {
     /// One prompt of the same name: its arguments, then what people and the model read.
     fn prompt(&mut self, o: &PromptDef, n: &PromptDef) {
         let path = format!("prompts[{}]", n.name);
+        self.scopes(
+            &format!("prompt `{}`", n.name),
+            &path,
+            &o.scopes,
+            &n.scopes,
+            n.span,
+        );
         self.icons(
             &format!("prompt `{}`", n.name),
             format!("{path}.icons"),
@@ -557,6 +579,13 @@ impl<'c> Differ<'c> {
     /// One resource at the same URI: what a client decodes, then what it shows.
     fn resource(&mut self, o: &ResourceDef, n: &ResourceDef) {
         let uri = n.uri.text();
+        self.scopes(
+            &format!("the resource at `{uri}`"),
+            &format!("resources[{}]", n.name),
+            &o.scopes,
+            &n.scopes,
+            n.span,
+        );
         self.icons(
             &format!("the resource at `{uri}`"),
             format!("resources[{}].icons", n.name),

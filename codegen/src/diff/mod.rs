@@ -8,6 +8,7 @@
 //! Identity is by name: a renamed tool or parameter is a removal plus an addition, which is
 //! what a client sees on the wire.
 
+mod access;
 mod compare;
 mod report;
 mod rules;

@@ -133,6 +133,12 @@ rules! {
     PLANNING_NO_DELETE = Major, "Planners chaining tools through the artifact, or preferring the complete operation, lose the link.";
     /// The artifact or composition contract moved to another key path.
     PLANNING_KEY_NO_CHANGE = Major, "Planners read the contract where it was published: at its old key path they find nothing, and every tool looks unplanned.";
+    /// A tool, group, resource or prompt requires a new scope.
+    SCOPE_NO_ADD = Major, "Callers whose tokens lack the scope no longer see it listed, and their calls (or, for a group, requests to its route) are refused.";
+    /// The resource identifier the manifest fixes was added, removed or changed.
+    AUTH_RESOURCE_NO_CHANGE = Major, "Tokens name the resource identifier as their audience: those issued for the old one are refused.";
+    /// An authorization server was removed.
+    AUTH_SERVER_NO_DELETE = Major, "Tokens it issues are no longer accepted, and clients that discovered it must find another.";
     /// A tool was added.
     TOOL_ADDED = Minor, "New capability; existing calls are unaffected.";
     /// An optional parameter was added.
@@ -161,6 +167,14 @@ rules! {
     PROMPT_ARGUMENT_ADDED = Minor, "Existing requests leave it out and keep working.";
     /// An artifact or an encapsulated tool was declared.
     PLANNING_ADDED = Minor, "Planners learn a new link; nothing that worked stops working.";
+    /// A tool, group, resource or prompt no longer requires a scope.
+    SCOPE_REMOVED = Minor, "Callers with fewer scopes may now list and call it; every caller who could before still can.";
+    /// A scope was declared in `auth.scopes`.
+    AUTH_SCOPE_ADDED = Minor, "The protected resource metadata advertises one more scope; tokens that worked still do.";
+    /// A scope was removed from `auth.scopes` (so nothing requires it any more).
+    AUTH_SCOPE_REMOVED = Minor, "It is no longer advertised nor required; tokens that carry it still work.";
+    /// An authorization server was added.
+    AUTH_SERVER_ADDED = Minor, "Clients may get tokens from one more issuer; tokens from the others still work.";
     /// A hint now promises more safety.
     HINT_SAFER = Patch, "Clients may ask for approval less often; nothing they did before fails.";
     /// A tool's, resource's or prompt's title changed, a resource's name, or a template's
@@ -168,7 +182,7 @@ rules! {
     TITLE_CHANGED = Patch, "Display only; listed because humans see it.";
     /// The icons of the server, a tool or a resource changed: added, removed, or another image.
     ICONS_CHANGED = Patch, "Display only: clients show another image, or none; no call fails.";
-    /// A description changed (a parameter's includes its default).
+    /// A description changed (a parameter's includes its default; a scope's too).
     DESCRIPTION_CHANGED = Patch, "The model reads it and may call differently; no call fails.";
     /// An example changed.
     EXAMPLE_CHANGED = Patch, "Models copy examples; no call fails.";

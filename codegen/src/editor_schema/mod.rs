@@ -16,7 +16,7 @@
 //! required keys, naming rules and closed lists of values. Some rules stay with the build,
 //! which reports them with a span and a fix:
 //!
-//! - that a named effect, sentence, error code or type is declared, and that no two names
+//! - that a named effect, sentence, error code, type or scope is declared, and that no two names
 //!   give the same Rust name (`ident-collision`);
 //! - that a shared type's name is unchanged by PascalCase conversion (`HTTPCode`) and is not
 //!   one the generated module uses (`Tools`, `Dispatcher`, `ContractError`);
@@ -73,6 +73,11 @@ const REGISTRY_NAME: &str = "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$";
 const HTTPS_URL: &str = "^https://[^\\s/?#]+[^\\s]*$";
 /// An icon size, as the validator's `is_size` reads it.
 const ICON_SIZE: &str = "^(any|[1-9][0-9]*x[1-9][0-9]*)$";
+/// A scope: an RFC 6749 scope token.
+const SCOPE_TOKEN: &str = "^[!#-\\[\\]-~]+$";
+/// A URL of `auth:`: `https://` with a host, or `http://` on a loopback host, with no
+/// fragment. The build also checks that the rest is an RFC 3986 URI.
+const AUTH_URL: &str = "^(https://[^\\s/?#@]+|http://(localhost|127(\\.[0-9]{1,3}){3}|\\[::1\\])(:[0-9]+)?)([/?][^\\s#]*)?$";
 /// A crate name.
 const CRATE_NAME: &str = "^[A-Za-z][A-Za-z0-9_-]{0,63}$";
 
@@ -216,7 +221,46 @@ pub(crate) struct Manifest {
     /// handler method `NAME_prompt` that gets a typed arguments struct.
     #[serde(default)]
     pub prompts: Vec<Prompt>,
+    /// Who may call what: this server as an OAuth resource server, and the scopes that
+    /// groups, tools, resources and prompts require under their `scopes:`. Over HTTP with
+    /// authorization, a caller sees and calls only what its token's scopes allow.
+    pub auth: Option<Auth>,
 }
+
+/// `auth:` the resource identifier, the authorization servers and the scopes.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Auth {
+    /// This server's resource identifier (RFC 8707), the audience its tokens must name: an
+    /// absolute `https://` URL without a fragment (`http://` on a loopback host only). Left
+    /// out, the deployment gives it.
+    pub resource: Option<AuthUrl>,
+    /// The authorization servers (their issuer URLs) that issue tokens for this server,
+    /// published in its protected resource metadata. Left out, the deployment gives them.
+    pub authorization_servers: Option<OneOrMany<AuthUrl>>,
+    /// The scopes, by name as tokens carry them (`files:read`), each with what it grants;
+    /// at least one.
+    #[schemars(extend("minProperties" = 1))]
+    pub scopes: Names<ScopeName, Scope>,
+}
+
+/// A declared scope.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Scope {
+    /// What a token with this scope may do, for people (the docs list it).
+    pub description: NonBlank,
+}
+
+/// A scope's name: printable ASCII without space, `"` or `\`, such as `files:read`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a scope is one or more printable ASCII characters other than space, `\"` and `\\`"))]
+pub(crate) struct ScopeName(#[schemars(pattern(SCOPE_TOKEN))] pub String);
+
+/// A URL of `auth:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "an absolute `https://` URL without a fragment; `http://` only on a loopback host"))]
+pub(crate) struct AuthUrl(#[schemars(pattern(AUTH_URL))] pub String);
 
 /// A prompt: messages a client offers its user, made by a handler from string arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -238,6 +282,8 @@ pub(crate) struct Prompt {
     /// `String` of the arguments struct, any other an `Option<String>`.
     #[serde(default)]
     pub arguments: Names<PropertyName, PromptArgument>,
+    /// The scopes, from `auth.scopes`, a caller needs to list and get the prompt.
+    pub scopes: Option<OneOrMany<ScopeName>>,
 }
 
 /// An argument of a prompt.
@@ -302,6 +348,9 @@ pub(crate) struct CompositionSettings {
 pub(crate) struct Group {
     /// What the group's tools are for.
     pub description: NonBlank,
+    /// The scopes, from `auth.scopes`, a caller needs for the group's route `/mcp/NAME` and
+    /// for its tools (a tool in several groups needs those of one of them).
+    pub scopes: Option<OneOrMany<ScopeName>>,
 }
 
 /// A resource: `uri` or `uri_template`, not both.
@@ -330,6 +379,8 @@ pub(crate) struct Resource {
     pub completion: Names<String, Completion>,
     /// Icons a client may show beside the resource.
     pub icons: Option<Vec<Icon>>,
+    /// The scopes, from `auth.scopes`, a caller needs to list and read the resource.
+    pub scopes: Option<OneOrMany<ScopeName>>,
 }
 
 /// A tool's `artifacts:`.
@@ -625,6 +676,9 @@ pub(crate) struct Tool {
     pub complete_operation: Option<OneOrMany<ToolName>>,
     /// Icons a client may show beside the tool.
     pub icons: Option<Vec<Icon>>,
+    /// The scopes, from `auth.scopes`, a caller needs to list and call the tool, besides
+    /// those of one of its groups.
+    pub scopes: Option<OneOrMany<ScopeName>>,
 }
 
 /// An icon: an `https:` URL (`src`), or an image file in the crate (`file`), which the build

@@ -97,6 +97,7 @@ tools:
       com.example/category: testing
     groups: [reads]
     icons: [{src: https://demo.example.com/ping.png, sizes: [48x48]}]
+    scopes: [demo:write]
   - name: pong
     title: Pong
     description: Wraps pang.
@@ -128,6 +129,13 @@ composition:
 groups:
   reads:
     description: Reads.
+    scopes: demo:read
+auth:
+  resource: https://demo.example.com/mcp
+  authorization_servers: [https://auth.example.com]
+  scopes:
+    demo:read: {description: Read the demo.}
+    demo:write: {description: Change the demo.}
 resources:
   - name: about
     uri: demo://about
@@ -136,12 +144,14 @@ resources:
     mime_type: text/plain
     subscribe: true
     icons: [{src: https://demo.example.com/about.png}]
+    scopes: [demo:read]
 prompts:
   - name: review
     title: Review
     description: Reviews one item.
     sentences: [no_side_effects]
     icons: [{src: https://demo.example.com/review.png}]
+    scopes: [demo:read]
     arguments:
       id: {description: The item., required: true, completion: [a, b]}
 "#;
@@ -176,6 +186,8 @@ const OBJECTS: &[(&str, &str)] = &[
     ("/artifacts", "`artifacts`"),
     ("/composition", "`composition`"),
     ("/groups/reads", "a group"),
+    ("/auth", "`auth`"),
+    ("/auth/scopes/demo:read", "a scope"),
     ("/resources/0", "a resource"),
     ("/resources/0/icons/0", "an icon"),
     ("/prompts/0", "a prompt"),
@@ -1011,6 +1023,64 @@ fn the_build_and_the_schema_agree_on_names_values_and_rules() {
             valid,
         ));
     }
+    // Scope tokens and the URLs of `auth:`, at and past their edges.
+    for (scope, valid) in [
+        ("demo:list", true),
+        ("https://demo.example.com/read", true),
+        ("a!#[]~", true),
+        ("demo read", false),
+        ("demo\"read", false),
+        ("demo\\read", false),
+        ("démo", false),
+    ] {
+        cases.push(case(
+            "a scope name",
+            vec![
+                set(
+                    "/auth/scopes",
+                    json!({
+                        "demo:read": {"description": "Read."},
+                        "demo:write": {"description": "Write."},
+                        scope: {"description": "More."},
+                    }),
+                ),
+                set("/tools/0/scopes", json!(["demo:write", scope])),
+            ],
+            valid,
+        ));
+    }
+    for (url, valid) in [
+        ("https://auth.example.com", true),
+        ("https://auth.example.com:8443/tenant", true),
+        ("http://127.0.0.1:9000", true),
+        ("http://localhost/x", true),
+        ("http://[::1]:80", true),
+        ("http://auth.example.com", false),
+        ("auth.example.com", false),
+        ("https://auth.example.com/#top", false),
+        ("https://user@auth.example.com", false),
+        ("https://", false),
+    ] {
+        cases.push(case(
+            "an auth URL",
+            vec![
+                set("/auth/resource", json!(url)),
+                set("/auth/authorization_servers", json!(url)),
+            ],
+            valid,
+        ));
+    }
+    cases.push(case(
+        "no scope declared",
+        vec![
+            set("/auth/scopes", json!({})),
+            Edit::Remove("/tools/0/scopes"),
+            Edit::Remove("/groups/reads/scopes"),
+            Edit::Remove("/resources/0/scopes"),
+            Edit::Remove("/prompts/0/scopes"),
+        ],
+        false,
+    ));
     // The validator alone decides which hints read-only tools may leave out.
     for hint in HINT_KEYS {
         cases.push(case(

@@ -110,7 +110,7 @@ fn render(template: &str, contract: &Contract) -> String {
     let groups: Vec<Value> = contract
         .groups
         .iter()
-        .map(|g| json!({"name": g.name, "description": g.description, "tools": g.tools}))
+        .map(|g| json!({"name": g.name, "description": g.description, "tools": g.tools, "scopes": scopes_text(&[g.scopes.iter().map(String::as_str).collect()])}))
         .collect();
     let resources: Vec<Value> = contract
         .resources
@@ -126,10 +126,18 @@ fn render(template: &str, contract: &Contract) -> String {
                 "method": r.method,
                 "completions": r.completions.iter().map(|(v, c)| json!({"variable": v, "completion": completion_text(c)})).collect::<Vec<_>>(),
                 "icons": icons_line(&r.icons),
+                "scopes": scopes_text(&[r.scopes.iter().map(String::as_str).collect()]),
             })
         })
         .collect();
     let prompts: Vec<Value> = contract.prompts.iter().map(prompt_view).collect();
+    let access = contract.access.as_ref().map(|a| {
+        json!({
+            "scopes": a.scopes.iter().map(|s| json!({"name": s.name, "description": s.description})).collect::<Vec<_>>(),
+            "resource": a.resource.as_ref().map(|(r, _)| r),
+            "authorization_servers": a.authorization_servers.iter().map(|(s, _)| format!("`{s}`")).collect::<Vec<_>>().join(", "),
+        })
+    });
     let planning = &contract.planning;
     let data = json!({
         "tools": tools,
@@ -138,6 +146,7 @@ fn render(template: &str, contract: &Contract) -> String {
         "groups": groups,
         "resources": resources,
         "prompts": prompts,
+        "access": access,
         "kinds": planning.kinds.iter().map(|(k, d)| json!({"kind": k, "description": d})).collect::<Vec<_>>(),
         "artifacts_key": subscripts(&planning.artifacts_key.keys),
         "composition_key": subscripts(&planning.composition_key.keys),
@@ -180,6 +189,7 @@ fn prompt_view(p: &PromptDef) -> Value {
         "summary": first_sentence(&p.description),
         "method": p.method,
         "icons": icons_line(&p.icons),
+        "scopes": scopes_text(&[p.scopes.iter().map(String::as_str).collect()]),
         "arguments": arguments,
         "argument_names": p.arguments.iter().map(|a| if a.required { format!("`{}`", a.name) } else { format!("`{}`?", a.name) }).collect::<Vec<_>>().join(", "),
     })
@@ -213,6 +223,19 @@ fn icons_line(icons: &[IconDef]) -> Option<String> {
         }
     });
     (!icons.is_empty()).then(|| each.collect::<Vec<_>>().join("; "))
+}
+
+/// A requirement for people: each alternative as a token's `scope` value carries it
+/// (space-separated), the alternatives joined by "or"; "none" when nothing is required.
+fn scopes_text(alternatives: &[Vec<&str>]) -> String {
+    if alternatives.iter().any(Vec::is_empty) {
+        return "none".into();
+    }
+    let each: Vec<String> = alternatives
+        .iter()
+        .map(|all| format!("`{}`", all.join(" ")))
+        .collect();
+    each.join(" or ")
 }
 
 /// A value as one Markdown table cell: pipes escaped, lines joined.
@@ -285,6 +308,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "parameters": parameters,
         "why": t.why,
         "icons": icons_line(&t.icons),
+        "scopes": scopes_text(&c.tool_requirement(t)),
         "output": output,
         "content": content,
         "answers": answers,
@@ -410,6 +434,26 @@ mod tests {
             "Reads v1.2 files!"
         );
         assert_eq!(first_sentence("No stop at all"), "No stop at all");
+    }
+
+    #[test]
+    fn a_tools_scopes_are_its_own_with_those_of_one_of_its_groups() {
+        let text = "server: {name: s}\nauth:\n  scopes:\n    r: {description: R.}\n    e: {description: E.}\n    x: {description: X.}\ngroups:\n  read: {description: R., scopes: r}\n  edit: {description: E., scopes: [e, r]}\n  open: {description: O.}\ntools:\n  - {name: both, title: B, description: B., output: text, groups: [read, edit], scopes: x, hints: {read_only: true, destructive: false, idempotent: true, open_world: false}}\n  - {name: either, title: E, description: E., output: text, groups: [read, open], hints: {read_only: true, destructive: false, idempotent: true, open_world: false}}\n  - {name: own, title: O, description: O., output: text, groups: open, scopes: [x], hints: {read_only: true, destructive: false, idempotent: true, open_world: false}}\n  - {name: free, title: F, description: F., output: text, groups: open, hints: {read_only: true, destructive: false, idempotent: true, open_world: false}}\n";
+        let c = crate::load(&crate::Source::new("tools.yaml", text))
+            .unwrap_or_else(|d| panic!("{d:?}"))
+            .contract;
+        let shown: Vec<String> = c
+            .tools
+            .iter()
+            .map(|t| scopes_text(&c.tool_requirement(t)))
+            .collect();
+        assert_eq!(shown, ["`x r` or `x e r`", "none", "`x`", "none"]);
+        let table = readme_table(&c);
+        assert!(
+            table.contains("| `read`, `edit` | `x r` or `x e r` |"),
+            "{table}"
+        );
+        assert!(reference(&c).contains("| `e` | E. |"));
     }
 
     #[test]

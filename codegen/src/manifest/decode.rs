@@ -115,8 +115,13 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
             let description = f
                 .require(de, "description")
                 .and_then(|n| de.string(n, "`description`"));
+            let scopes = f.get("scopes").map(|n| scope_list(n, de));
             f.finish(de);
-            manifest.groups.push(Group { name, description });
+            manifest.groups.push(Group {
+                name,
+                description,
+                scopes,
+            });
         }
     }
     if let Some(n) = top.get("resources") {
@@ -133,8 +138,48 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
             }
         }
     }
+    if let Some(n) = top.get("auth") {
+        manifest.auth = auth(n, de);
+    }
     top.finish(de);
     manifest
+}
+
+/// `auth: {resource, authorization_servers, scopes}`.
+fn auth(node: &Node, de: &mut Decoder<'_>) -> Option<Auth> {
+    let mut f = de.fields(node, "`auth`")?;
+    let resource = f.get("resource").and_then(|n| de.string(n, "`resource`"));
+    let authorization_servers = f
+        .get("authorization_servers")
+        .map(|n| de.strings(n, "an authorization server"))
+        .unwrap_or_default();
+    let scopes = f.require(de, "scopes").map(|n| {
+        let scopes = de
+            .entries(n, "`scopes`")
+            .into_iter()
+            .filter_map(|(name, node)| {
+                let mut s = de.fields(node, "a scope")?;
+                let description = s
+                    .require(de, "description")
+                    .and_then(|n| de.string(n, "`description`"));
+                s.finish(de);
+                Some(Scope { name, description })
+            })
+            .collect();
+        Spanned::new(scopes, n.span)
+    });
+    f.finish(de);
+    Some(Auth {
+        span: node.span,
+        resource,
+        authorization_servers,
+        scopes,
+    })
+}
+
+/// `scopes: [name, …]` on an entry (one name stands for a list of one).
+pub(super) fn scope_list(node: &Node, de: &mut Decoder<'_>) -> Spanned<Vec<Spanned<String>>> {
+    Spanned::new(de.strings(node, "a scope name"), node.span)
 }
 
 fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
@@ -309,6 +354,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         })
         .unwrap_or_default();
     let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
+    let scopes = f.get("scopes").map(|n| scope_list(n, de));
     f.finish(de);
     Some(Tool {
         span: node.span,
@@ -327,6 +373,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         artifacts,
         complete_operation,
         icons,
+        scopes,
     })
 }
 
@@ -414,6 +461,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         .map(|n| super::prompt::variable_completions(n, de))
         .unwrap_or_default();
     let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
+    let scopes = f.get("scopes").map(|n| scope_list(n, de));
     f.finish(de);
     Some(Resource {
         completion,
@@ -426,6 +474,7 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         mime_type,
         subscribe,
         icons,
+        scopes,
     })
 }
 

@@ -49,7 +49,36 @@ pub(crate) struct Manifest {
     pub resources: Vec<Resource>,
     /// Prompts, in publication order.
     pub prompts: Vec<Prompt>,
+    /// Who may call what: the `auth:` block.
+    pub auth: Option<Auth>,
 }
+
+/// `auth:` this server as an OAuth resource server, and the scopes its entries require.
+#[derive(Debug)]
+pub(crate) struct Auth {
+    /// The whole mapping.
+    pub span: Span,
+    /// This server's resource identifier (RFC 8707), the audience of its tokens.
+    pub resource: Option<Spanned<String>>,
+    /// The authorization servers that issue its tokens.
+    pub authorization_servers: Vec<Spanned<String>>,
+    /// The scopes, by name, in manifest order; spanned as a whole so an empty mapping can be
+    /// pointed at.
+    pub scopes: Option<Spanned<Vec<Scope>>>,
+}
+
+/// A declared scope.
+#[derive(Debug)]
+pub(crate) struct Scope {
+    /// Its name, as tokens carry it.
+    pub name: Spanned<String>,
+    /// What it grants, for people.
+    pub description: Option<Spanned<String>>,
+}
+
+/// `scopes: [name, …]` on a group, tool, resource or prompt: every scope it requires, with
+/// where the list is written.
+pub(crate) type ScopeList = Option<Spanned<Vec<Spanned<String>>>>;
 
 /// `argument_codes: {missing, invalid, unknown}`, each optional.
 #[derive(Debug, Default)]
@@ -85,6 +114,8 @@ pub(crate) struct Group {
     pub name: Spanned<String>,
     /// What its tools are for.
     pub description: Option<Spanned<String>>,
+    /// The scopes its tools and its route require.
+    pub scopes: ScopeList,
 }
 
 /// A resource: `uri` or `uri_template`, with what a client lists.
@@ -110,6 +141,8 @@ pub(crate) struct Resource {
     pub completion: Vec<(Spanned<String>, Completion)>,
     /// Icons a client may show beside it.
     pub icons: Vec<Icon>,
+    /// The scopes a read requires.
+    pub scopes: ScopeList,
 }
 
 /// A tool's `artifacts:`.
@@ -295,6 +328,8 @@ pub(crate) struct Tool {
     pub complete_operation: Option<Spanned<Vec<Spanned<String>>>>,
     /// Icons a client may show beside it.
     pub icons: Vec<Icon>,
+    /// The scopes a call requires, beyond its groups'.
+    pub scopes: ScopeList,
 }
 
 /// A tool's output.

@@ -20,6 +20,8 @@ pub(crate) struct Prompt {
     pub icons: Vec<super::icons::Icon>,
     /// The arguments, in order.
     pub arguments: Vec<PromptArgument>,
+    /// The scopes a request requires.
+    pub scopes: super::ScopeList,
 }
 
 /// One argument of a prompt: always a string on the wire.
@@ -64,6 +66,7 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         .get("icons")
         .map(|n| super::icons::icons(n, de))
         .unwrap_or_default();
+    let scopes = f.get("scopes").map(|n| super::decode::scope_list(n, de));
     let mut arguments = Vec::new();
     if let Some(n) = f.get("arguments") {
         for (name, node) in de.entries(n, "`arguments`") {
@@ -92,6 +95,7 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         sentences,
         icons,
         arguments,
+        scopes,
     })
 }
 

@@ -21,6 +21,8 @@ pub(crate) struct PromptDef {
     pub args_type: String,
     /// Where the name is written.
     pub span: Span,
+    /// The scopes a request requires, in manifest order.
+    pub scopes: Vec<String>,
 }
 
 /// One argument of a prompt: a string.

@@ -137,6 +137,7 @@ impl Validator<'_> {
                         name,
                         description,
                         tools,
+                        scopes: Vec::new(),
                         span,
                     }
                 },

@@ -4,8 +4,8 @@
 //! builds the [`Contract`] from whatever is sound, so one build reports every problem. Each
 //! module holds one concept and reads only what the steps before it built: the server, the
 //! hints, the vocabulary and the shared types first, then the tools (each tool's headers as
-//! it is built), then what refers across tools (planning, groups), then resources, and last
-//! the examples, which need every shared type.
+//! it is built), then what refers across tools (planning, groups), then resources, prompts and
+//! who may call what, and last the examples, which need every shared type.
 
 use std::collections::HashMap;
 
@@ -14,6 +14,7 @@ use crate::manifest::Manifest;
 use crate::model::Contract;
 use crate::source::{Source, Span, Spanned};
 
+mod access;
 mod content;
 mod examples;
 mod groups;
@@ -80,6 +81,7 @@ pub(crate) fn validate<'d>(
         groups: Vec::new(),
         resources: Vec::new(),
         prompts: Vec::new(),
+        access: None,
     };
     let cx = tools::Context {
         manifest,
@@ -91,6 +93,7 @@ pub(crate) fn validate<'d>(
     v.relations(manifest, &mut contract);
     contract.resources = v.resources(manifest, &methods);
     contract.prompts = v.prompts(manifest, &methods, &mut contract);
+    v.access(manifest, &mut contract);
     v.unused_errors(manifest, &contract);
     v.check_examples(&contract);
     contract

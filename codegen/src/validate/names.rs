@@ -60,6 +60,7 @@ pub(super) enum Referent {
     Group,
     Tool,
     ArtifactKind,
+    Scope,
 }
 
 impl Referent {
@@ -73,6 +74,7 @@ impl Referent {
             Referent::Group => "group",
             Referent::Tool => "tool",
             Referent::ArtifactKind => "artifact kind",
+            Referent::Scope => "scope",
         }
     }
 
@@ -86,6 +88,7 @@ impl Referent {
             Referent::Group => &codes::UNKNOWN_GROUP,
             Referent::Tool => &codes::UNKNOWN_TOOL,
             Referent::ArtifactKind => &codes::UNKNOWN_KIND,
+            Referent::Scope => &codes::UNKNOWN_SCOPE,
         }
     }
 }
@@ -202,4 +205,12 @@ pub(super) fn is_group_name(s: &str) -> bool {
         && s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && s.chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+}
+
+/// An RFC 6749 scope token (§3.3): one or more printable ASCII characters other than space,
+/// `"` and `\`.
+pub(super) fn is_scope_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
 }

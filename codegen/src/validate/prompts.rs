@@ -98,6 +98,7 @@ impl Validator<'_> {
             method,
             args_type,
             span: name.span,
+            scopes: Vec::new(),
         })
     }
 

@@ -75,6 +75,7 @@ impl Validator<'_> {
             completions: Vec::new(),
             span: name.span,
             icons,
+            scopes: Vec::new(),
         })
     }
 

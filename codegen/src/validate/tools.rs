@@ -183,6 +183,7 @@ impl Validator<'_> {
             type_prefix,
             span: name.span,
             icons,
+            scopes: Vec::new(),
         })
     }
 

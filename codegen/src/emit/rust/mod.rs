@@ -184,6 +184,19 @@ fn preamble(c: &Contract) -> TokenStream {
             pub mod groups { #(#items)* }
         }
     });
+    let scopes = c.access.as_ref().map(|a| {
+        let items = a.scopes.iter().map(|s| {
+            let name = ident(&s.constant);
+            let value = &s.name;
+            let d = doc(&format!("`{}`: {}", s.name, s.description));
+            quote! { #d pub const #name: &str = #value; }
+        });
+        quote! {
+            /// The scopes the manifest declares, as tokens carry them.
+            #[allow(dead_code)]
+            pub mod scopes { #(#items)* }
+        }
+    });
     let vocabulary = vocabulary(c);
     quote! {
         /// The published tool names.
@@ -201,6 +214,7 @@ fn preamble(c: &Contract) -> TokenStream {
         #(#params)*
         #(#prompt_args)*
         #groups
+        #scopes
     }
 }
 

@@ -197,6 +197,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
     let codes = &c.argument_codes;
     let (missing, invalid, unknown) = (&codes.missing, &codes.invalid, &codes.unknown);
     let logging = s.logging;
+    let access = access(c);
     quote! {
         /// The server identity and every tool's wire JSON, as generated from the manifest.
         pub static SPEC: ::mcp_contract::codegen::ContractSpec = ::mcp_contract::codegen::ContractSpec {
@@ -218,8 +219,47 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
             },
             logging: #logging,
             prompts: #prompts,
-            access: ::mcp_contract::codegen::AccessSpec::OPEN,
+            access: #access,
         };
+    }
+}
+
+/// `SPEC.access`: the `auth:` block and each entry's scopes by manifest index, or `OPEN`.
+fn access(c: &Contract) -> TokenStream {
+    let Some(a) = &c.access else {
+        return quote!(::mcp_contract::codegen::AccessSpec::OPEN);
+    };
+    let resource = match &a.resource {
+        Some((r, _)) => quote!(Some(#r)),
+        None => quote!(None),
+    };
+    let servers = a.authorization_servers.iter().map(|(s, _)| s);
+    let scopes = a.scopes.iter().map(|s| {
+        let (name, description) = (&s.name, &s.description);
+        quote!(::mcp_contract::codegen::ScopeSpec { name: #name, description: #description })
+    });
+    // One list per entry, or none at all when no entry of the kind requires a scope.
+    let lists = |lists: Vec<&Vec<String>>| {
+        if lists.iter().all(|l| l.is_empty()) {
+            return quote!(&[]);
+        }
+        let each = lists.iter().map(|l| quote!(&[#(#l),*]));
+        quote!(&[#(#each),*])
+    };
+    let tools = lists(c.tools.iter().map(|t| &t.scopes).collect());
+    let groups = lists(c.groups.iter().map(|g| &g.scopes).collect());
+    let resources = lists(c.resources.iter().map(|r| &r.scopes).collect());
+    let prompts = lists(c.prompts.iter().map(|p| &p.scopes).collect());
+    quote! {
+        ::mcp_contract::codegen::AccessSpec {
+            resource: #resource,
+            authorization_servers: &[#(#servers),*],
+            scopes: &[#(#scopes),*],
+            tools: #tools,
+            groups: #groups,
+            resources: #resources,
+            prompts: #prompts,
+        }
     }
 }
 

@@ -300,7 +300,7 @@ impl<D: Dispatch> Server<D> {
         name: &str,
         arguments: &rmcp::model::JsonObject,
         retry: Retry,
-    ) -> Result<Option<(Arc<Round>, Vec<u8>)>, ErrorData> {
+    ) -> Result<Option<Run>, ErrorData> {
         if revision(request).has_initialize() {
             return Ok(None);
         }
@@ -465,6 +465,9 @@ macro_rules! for_revision {
         $server.identify($revision, &mut $result.meta);
     };
 }
+
+/// A 2026-07-28 request's run, and the binding of the state it seals.
+type Run = (Arc<Round>, Vec<u8>);
 
 /// What a 2026-07-28 client sends again with its answers.
 #[derive(Default)]

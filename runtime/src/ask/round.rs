@@ -107,21 +107,23 @@ impl Round {
     /// Runs `handler` until it finishes or waits for an answer it does not have, whichever
     /// comes first.
     pub(crate) async fn drive<T>(&self, handler: impl Future<Output = T>) -> Ended<T> {
-        let mut handler = std::pin::pin!(handler);
-        let ended = std::future::poll_fn(|cx| {
-            if let Poll::Ready(value) = handler.as_mut().poll(cx) {
-                return Poll::Ready(Some(value));
-            }
-            let mut inner = self.lock();
-            if inner.waiting {
-                return Poll::Ready(None);
-            }
-            inner.driver = Some(cx.waker().clone());
-            Poll::Pending
-        })
-        .await;
-        // The handler's future is dropped here, before the run is declared over.
-        drop(handler);
+        let ended = {
+            // The handler's future is dropped at the end of this block, before the run is
+            // declared over.
+            let mut handler = std::pin::pin!(handler);
+            std::future::poll_fn(|cx| {
+                if let Poll::Ready(value) = handler.as_mut().poll(cx) {
+                    return Poll::Ready(Some(value));
+                }
+                let mut inner = self.lock();
+                if inner.waiting {
+                    return Poll::Ready(None);
+                }
+                inner.driver = Some(cx.waker().clone());
+                Poll::Pending
+            })
+            .await
+        };
         self.over.send_replace(true);
         let mut inner = self.lock();
         match ended {

@@ -775,3 +775,55 @@ async fn a_2025_client_without_the_capability_is_never_asked() {
         let _ = client.cancel().await;
     }
 }
+
+/// A raw 2025-11-25 `initialize` POST; the session id the host gave, if any, and the status.
+async fn initialize(addr: SocketAddr) -> (u16, Option<String>) {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"},
+    }});
+    let response = http_request(
+        addr,
+        "POST",
+        "/mcp",
+        &[
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+        ],
+        body.to_string(),
+    )
+    .await
+    .expect("an HTTP answer");
+    let session = response.header("mcp-session-id").map(str::to_owned);
+    (response.status, session)
+}
+
+#[tokio::test]
+async fn sessions_are_bounded_and_expire_while_2026_stays_stateless() {
+    let limits = SessionLimits {
+        max: 1,
+        idle: Duration::from_millis(200),
+    };
+    let (_, server) = server();
+    let addr = serve_on_loopback(Host::new().mount("/mcp", server).sessions(limits)).await;
+    let (status, first) = initialize(addr).await;
+    assert_eq!((status, first.is_some()), (200, true), "a session is given");
+    let (status, second) = initialize(addr).await;
+    assert_eq!((status, second), (500, None), "past the bound, no session");
+
+    // 2026-07-28 requests on the same route are served without a session meanwhile.
+    let mut wire = Wire::Http(addr);
+    let done = wire
+        .call("confirm", json!({"path": "a"}), "{}", json!({}))
+        .await
+        .done();
+    assert_eq!(done["answer"], "unsupported");
+
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, third) = initialize(addr).await;
+    assert_eq!(
+        (status, third.is_some()),
+        (200, true),
+        "the idle session was closed"
+    );
+    assert_ne!(third, first);
+}

@@ -2,15 +2,12 @@
 //! in-memory [`LocalSessionManager`], with at most a fixed number of sessions, each closed
 //! after it has been idle for a while.
 //!
-//! rmcp's manager keeps a session's handle until the client deletes it, even after its worker
-//! quit for idleness, and has no bound on their number; this wrapper notes when each session
-//! was last used, closes (and so forgets) the idle ones before it opens another, and refuses
-//! a new session past the bound (the `initialize` is answered `500`). 2026-07-28 requests never
-//! reach it: rmcp serves them statelessly.
+//! rmcp closes an idle session itself (its worker quits after `keep_alive`, and the service
+//! then closes the session, which forgets it), but sets no bound on their number: this wrapper
+//! refuses a new session past the bound (the `initialize` is answered `500`). 2026-07-28
+//! requests never reach it: rmcp serves them statelessly.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -70,8 +67,8 @@ impl From<LocalSessionManagerError> for Refused {
 pub(super) struct Sessions {
     inner: LocalSessionManager,
     limits: SessionLimits,
-    /// When each session was last used.
-    used: Mutex<HashMap<SessionId, Instant>>,
+    /// Held from counting the sessions to adding one, so that two at once cannot both pass.
+    creating: tokio::sync::Mutex<()>,
 }
 
 impl Sessions {
@@ -83,35 +80,7 @@ impl Sessions {
         Sessions {
             inner,
             limits,
-            used: Mutex::default(),
-        }
-    }
-
-    fn used(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Instant>> {
-        self.used.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn touch(&self, id: &SessionId) {
-        self.used().insert(id.clone(), Instant::now());
-    }
-
-    /// Closes the sessions idle past the limit.
-    async fn prune(&self) {
-        let idle: Vec<SessionId> = {
-            let mut used = self.used();
-            let now = Instant::now();
-            let idle = used
-                .iter()
-                .filter(|(_, at)| now.duration_since(**at) >= self.limits.idle)
-                .map(|(id, _)| id.clone())
-                .collect::<Vec<_>>();
-            for id in &idle {
-                used.remove(id);
-            }
-            idle
-        };
-        for id in idle {
-            let _ = self.inner.close_session(&id).await;
+            creating: tokio::sync::Mutex::new(()),
         }
     }
 }
@@ -121,12 +90,11 @@ impl SessionManager for Sessions {
     type Transport = <LocalSessionManager as SessionManager>::Transport;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Refused> {
-        self.prune().await;
+        let _creating = self.creating.lock().await;
         if self.inner.sessions.read().await.len() >= self.limits.max {
             return Err(Refused::Full(self.limits.max));
         }
         let (id, transport) = self.inner.create_session().await?;
-        self.touch(&id);
         Ok((id, transport))
     }
 
@@ -135,7 +103,6 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Refused> {
-        self.touch(id);
         Ok(self.inner.initialize_session(id, message).await?)
     }
 
@@ -144,7 +111,6 @@ impl SessionManager for Sessions {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Refused> {
-        self.used().remove(id);
         Ok(self.inner.close_session(id).await?)
     }
 
@@ -153,7 +119,6 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Refused> {
-        self.touch(id);
         Ok(self.inner.create_stream(id, message).await?)
     }
 
@@ -162,7 +127,6 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<(), Refused> {
-        self.touch(id);
         Ok(self.inner.accept_message(id, message).await?)
     }
 
@@ -170,7 +134,6 @@ impl SessionManager for Sessions {
         &self,
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Refused> {
-        self.touch(id);
         Ok(self.inner.create_standalone_stream(id).await?)
     }
 
@@ -179,7 +142,6 @@ impl SessionManager for Sessions {
         id: &SessionId,
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Refused> {
-        self.touch(id);
         Ok(self.inner.resume(id, last_event_id).await?)
     }
 }

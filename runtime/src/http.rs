@@ -30,6 +30,16 @@
 //! params are not an object) is answered `400` with its JSON-RPC error (`-32700`, `-32600`,
 //! `-32602`), by the body's own id when it can be read.
 //!
+//! **Asking the client** ([`crate::ask`]). On 2026-07-28 it stays stateless: the question
+//! travels in the call's input-required result and the answers in the client's next call,
+//! with a sealed request state any replica sharing the key opens
+//! ([`Server::request_state_key`]). On 2025-11-25 the request to the client travels on the
+//! call's event stream and the answer comes back as another POST that must reach the waiting
+//! call, so it needs sessions: [`Host::sessions`] gives 2025-11-25 clients bounded
+//! `Mcp-Session-Id` sessions (then `GET` and `DELETE` are served for them too) and asks of a
+//! deployment one process or session affinity. Without it a 2025-11-25 client is never
+//! asked: the handler sees [`NotAsked::Unsupported`](crate::ask::NotAsked::Unsupported).
+//!
 //! **Bounded.** At most [`Host::max_in_flight`] requests are served at once, by all routes
 //! together; a request past it waits, its body unread, until one before it is answered.
 //!

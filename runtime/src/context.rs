@@ -20,19 +20,23 @@ const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 /// The request a handler serves: who sent it, on which revision, whether it was cancelled;
 /// and the way to report progress and log to the client while it runs.
 ///
+/// It is also how a handler asks its client (elicitation, sampling, roots): see [`crate::ask`].
+///
 /// Every generated handler method receives one as its last argument. It is the same on stdio
 /// and HTTP and on both revisions, and cheap to clone (one reference count), so it can move
 /// into a spawned task.
 ///
 /// ```ignore
-/// async fn search_text(&self, args: SearchTextArgs, cx: Context) -> Result<…, …> {
+/// async fn search_text(&self, args: SearchTextArgs, cx: Context) -> Result<Found, SearchTextError> {
+///     let mut found = Found::default();
 ///     for (i, file) in files.iter().enumerate() {
 ///         if cx.is_cancelled() {
 ///             break;
 ///         }
 ///         cx.progress(i as f64, Some(files.len() as f64), None).await;
-///         …
+///         found.search(file);
 ///     }
+///     Ok(found)
 /// }
 /// ```
 #[derive(Clone)]

@@ -703,7 +703,7 @@ async fn connect_2025(
     }
 }
 
-async fn call_2025(
+async fn call_with_handler(
     client: &mcp_contract::rmcp::service::RunningService<RoleClient, Answerer>,
     name: &str,
     arguments: Value,
@@ -733,7 +733,7 @@ async fn a_2025_client_is_asked_during_the_call_and_the_handler_runs_once() {
             let answerer = Answerer::new(action, EVERYTHING);
             let asked = Arc::clone(&answerer.asked);
             let client = connect_2025(server, answerer, http).await;
-            let done = call_2025(&client, "confirm", json!({"path": "a"})).await;
+            let done = call_with_handler(&client, "confirm", json!({"path": "a"})).await;
             assert_eq!(
                 done,
                 json!({"answer": word, "deleted": deleted}),
@@ -746,7 +746,7 @@ async fn a_2025_client_is_asked_during_the_call_and_the_handler_runs_once() {
                 "no rounds on 2025-11-25"
             );
 
-            let done = call_2025(&client, "together", json!({})).await;
+            let done = call_with_handler(&client, "together", json!({})).await;
             assert_eq!(done["roots"], json!(["file:///w"]), "http={http}");
             assert_eq!(done["sampled"], "Hi");
             assert_eq!(asked.load(Ordering::SeqCst), 4);
@@ -762,13 +762,13 @@ async fn a_2025_client_without_the_capability_is_never_asked() {
         let answerer = Answerer::new(ElicitationAction::Accept, r#"{"roots":{}}"#);
         let asked = Arc::clone(&answerer.asked);
         let client = connect_2025(server, answerer, http).await;
-        let done = call_2025(&client, "confirm", json!({"path": "a"})).await;
+        let done = call_with_handler(&client, "confirm", json!({"path": "a"})).await;
         assert_eq!(
             done,
             json!({"answer": "unsupported", "deleted": false}),
             "http={http}"
         );
-        let done = call_2025(&client, "together", json!({})).await;
+        let done = call_with_handler(&client, "together", json!({})).await;
         assert_eq!(done["name"], "unsupported");
         assert_eq!(done["roots"], json!(["file:///w"]));
         assert_eq!(asked.load(Ordering::SeqCst), 1, "only roots were asked");
@@ -826,4 +826,34 @@ async fn sessions_are_bounded_and_expire_while_2026_stays_stateless() {
         "the idle session was closed"
     );
     assert_ne!(third, first);
+}
+
+#[tokio::test]
+async fn rmcps_own_2026_client_drives_the_rounds_through_its_handler() {
+    use mcp_contract::rmcp::model::ProtocolVersion;
+    use mcp_contract::rmcp::{ClientLifecycleMode, ClientServiceExt as _};
+
+    let (asker, server) = server();
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_io);
+    tokio::spawn(server.serve_stream(read, write, mcp_contract::stdio::Options::default()));
+    let answerer = Answerer::new(ElicitationAction::Accept, EVERYTHING);
+    let asked = Arc::clone(&answerer.asked);
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = answerer
+        .serve_with_lifecycle(client_io, lifecycle)
+        .await
+        .expect("connected");
+    let done = call_with_handler(&client, "two_steps", json!({})).await;
+    assert_eq!(done, json!({"name": "Alice", "color": "Alice"}));
+    assert_eq!(asked.load(Ordering::SeqCst), 2, "one question per round");
+    assert_eq!(asker.runs.load(Ordering::SeqCst), 3, "three rounds");
+    let done = call_with_handler(&client, "together", json!({})).await;
+    assert_eq!(
+        done,
+        json!({"name": "accept", "sampled": "Hi", "roots": ["file:///w"]})
+    );
+    let _ = client.cancel().await;
 }

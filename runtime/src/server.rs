@@ -258,7 +258,8 @@ impl<D: Dispatch> Server<D> {
             }
             None => (Context::detached(), None, None),
         };
-        let missing = cx.clone();
+        // The handler takes its context; this copy tells afterwards what it required.
+        let asked = cx.clone();
         let ended = self
             .run(
                 index,
@@ -268,7 +269,7 @@ impl<D: Dispatch> Server<D> {
                 round.as_ref().map(|(r, _)| &**r),
             )
             .await;
-        if let Some(capability) = missing.asking().missing() {
+        if let Some(capability) = asked.asking().missing() {
             return Err(ErrorData::missing_required_client_capability(
                 capability.as_required(),
             ));

@@ -10,6 +10,7 @@ use rmcp::service::RequestContext;
 use serde::Serialize;
 
 use crate::access::Principal;
+use crate::ask::{Asking, round::Round};
 use crate::session::Session;
 
 /// The shortest time between two progress notifications of one request: more often would
@@ -19,19 +20,23 @@ const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 /// The request a handler serves: who sent it, on which revision, whether it was cancelled;
 /// and the way to report progress and log to the client while it runs.
 ///
+/// It is also how a handler asks its client (elicitation, sampling, roots): see [`crate::ask`].
+///
 /// Every generated handler method receives one as its last argument. It is the same on stdio
 /// and HTTP and on both revisions, and cheap to clone (one reference count), so it can move
 /// into a spawned task.
 ///
 /// ```ignore
-/// async fn search_text(&self, args: SearchTextArgs, cx: Context) -> Result<…, …> {
+/// async fn search_text(&self, args: SearchTextArgs, cx: Context) -> Result<Found, SearchTextError> {
+///     let mut found = Found::default();
 ///     for (i, file) in files.iter().enumerate() {
 ///         if cx.is_cancelled() {
 ///             break;
 ///         }
 ///         cx.progress(i as f64, Some(files.len() as f64), None).await;
-///         …
+///         found.search(file);
 ///     }
+///     Ok(found)
 /// }
 /// ```
 #[derive(Clone)]
@@ -51,6 +56,8 @@ struct Inner {
     session: Option<Arc<Session>>,
     /// The last progress sent: when, and its value.
     progress: Mutex<Option<(Instant, f64)>>,
+    /// What asking the client needs: its capabilities, and a 2026-07-28 call's run.
+    asking: Asking,
 }
 
 impl std::fmt::Debug for Context {
@@ -64,12 +71,15 @@ impl std::fmt::Debug for Context {
 }
 
 impl Context {
-    /// The context of `request`, served to `subject` within `session`.
+    /// The context of `request`, served to `subject` within `session`; `round` is the run
+    /// of a 2026-07-28 call that may ask its client.
     pub(crate) fn new(
         request: RequestContext<RoleServer>,
         subject: &str,
         session: Arc<Session>,
+        round: Option<Arc<Round>>,
     ) -> Self {
+        let asking = Asking::new(request.client_capabilities(), round);
         let revision = crate::server::revision(&request);
         let log_level = if !session.logs() {
             None
@@ -86,6 +96,7 @@ impl Context {
                 log_level,
                 session: Some(session),
                 progress: Mutex::new(None),
+                asking,
             }),
         }
     }
@@ -101,6 +112,7 @@ impl Context {
                 log_level: None,
                 session: None,
                 progress: Mutex::new(None),
+                asking: Asking::default(),
             }),
         }
     }
@@ -232,6 +244,15 @@ impl Context {
     /// host without authorization, and for a [`Context::detached`] one.
     pub fn principal(&self) -> Option<&Principal> {
         crate::access::caller(self.inner.request.as_ref()?)
+    }
+
+    /// The request served; `None` for a detached context.
+    pub(crate) fn request_context(&self) -> Option<&RequestContext<RoleServer>> {
+        self.inner.request.as_ref()
+    }
+
+    pub(crate) fn asking(&self) -> &Asking {
+        &self.inner.asking
     }
 
     /// The HTTP request's headers, over HTTP; `None` over stdio.

@@ -30,6 +30,16 @@
 //! params are not an object) is answered `400` with its JSON-RPC error (`-32700`, `-32600`,
 //! `-32602`), by the body's own id when it can be read.
 //!
+//! **Asking the client** ([`crate::ask`]). On 2026-07-28 it stays stateless: the question
+//! travels in the call's input-required result and the answers in the client's next call,
+//! with a sealed request state any replica sharing the key opens
+//! ([`Server::request_state_key`]). On 2025-11-25 the request to the client travels on the
+//! call's event stream and the answer comes back as another POST that must reach the waiting
+//! call, so it needs sessions: [`Host::sessions`] gives 2025-11-25 clients bounded
+//! `Mcp-Session-Id` sessions (then `GET` and `DELETE` are served for them too) and asks of a
+//! deployment one process or session affinity. Without it a 2025-11-25 client is never
+//! asked: the handler sees [`NotAsked::Unsupported`](crate::ask::NotAsked::Unsupported).
+//!
 //! **Bounded.** At most [`Host::max_in_flight`] requests are served at once, by all routes
 //! together; a request past it waits, its body unread, until one before it is answered.
 //!
@@ -73,9 +83,14 @@ use crate::codegen::Dispatch;
 use crate::{DEFAULT_MAX_IN_FLIGHT, Server};
 
 mod front;
+mod sessions;
 
-/// Adds one mounted server to the router, under the configuration the host ends with.
-type Attach = Box<dyn FnOnce(Router, StreamableHttpServerConfig) -> Router + Send>;
+pub use sessions::SessionLimits;
+
+/// Adds one mounted server to the router, under the configuration the host ends with (and
+/// its 2025-11-25 sessions, when [`Host::sessions`] turned them on).
+type Attach =
+    Box<dyn FnOnce(Router, StreamableHttpServerConfig, Option<SessionLimits>) -> Router + Send>;
 
 /// Servers mounted at routes, served over stateless streamable HTTP. See the
 /// [module documentation](self).
@@ -85,6 +100,7 @@ pub struct Host {
     problems: Vec<String>,
     config: StreamableHttpServerConfig,
     max_in_flight: usize,
+    sessions: Option<SessionLimits>,
 }
 
 impl std::fmt::Debug for Host {
@@ -119,6 +135,7 @@ impl Host {
                 .with_json_response(true)
                 .enforce_origin_validation(),
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            sessions: None,
         }
     }
 
@@ -142,13 +159,26 @@ impl Host {
         } else {
             let route = path.to_owned();
             self.routes.push(route.clone());
-            self.attach.push(Box::new(move |router, config| {
-                let service = StreamableHttpService::new(
-                    move || Ok(server.for_connection()),
-                    Arc::new(NeverSessionManager::default()),
-                    config,
-                );
-                router.route_service(&route, service)
+            self.attach.push(Box::new(move |router, config, sessions| {
+                let factory = move || Ok(server.for_connection());
+                match sessions {
+                    None => router.route_service(
+                        &route,
+                        StreamableHttpService::new(
+                            factory,
+                            Arc::new(NeverSessionManager::default()),
+                            config,
+                        ),
+                    ),
+                    Some(limits) => router.route_service(
+                        &route,
+                        StreamableHttpService::new(
+                            factory,
+                            Arc::new(sessions::Sessions::new(limits)),
+                            config.with_legacy_session_mode(true),
+                        ),
+                    ),
+                }
             }));
         }
         self
@@ -205,6 +235,23 @@ impl Host {
     /// client sees a slower answer, not an error.
     pub fn max_in_flight(mut self, requests: usize) -> Self {
         self.max_in_flight = requests;
+        self
+    }
+
+    /// Gives 2025-11-25 clients sessions (`Mcp-Session-Id`), at most `limits.max` per route,
+    /// each closed after `limits.idle` unused, so that a handler can ask them
+    /// ([`crate::ask`]): on that revision the request to the client travels on the call's
+    /// event stream and the client's answer arrives as another POST, which must reach the
+    /// waiting call in this process. 2026-07-28 requests stay stateless on the same routes.
+    ///
+    /// With sessions a 2025-11-25 client must keep reaching the same process: serve from one
+    /// process, or have the load balancer keep each `Mcp-Session-Id` on one replica. Without
+    /// them (the default) any replica serves any request, and a 2025-11-25 client is simply
+    /// never asked (it did not declare the capability to a session that does not exist).
+    /// A waiting call and a client's standalone `GET` stream each hold one of
+    /// [`Host::max_in_flight`]'s slots, so keep `limits.max` well below it.
+    pub fn sessions(mut self, limits: SessionLimits) -> Self {
+        self.sessions = Some(limits);
         self
     }
 
@@ -285,7 +332,7 @@ impl Host {
             let mount_config = config
                 .clone()
                 .with_cancellation_token(config.cancellation_token.child_token());
-            router = attach(router, mount_config);
+            router = attach(router, mount_config, self.sessions);
         }
         let refusal: Arc<str> = format!(
             "Not Found: no MCP server at this path. Mounted: {}\n",

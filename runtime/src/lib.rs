@@ -47,6 +47,7 @@
 
 mod access;
 mod arguments;
+pub mod ask;
 mod call;
 pub mod client;
 #[doc(hidden)]
@@ -70,6 +71,7 @@ pub mod stdio;
 pub mod testing;
 
 pub use access::{AccessSpec, Principal, ScopeSpec};
+pub use ask::{Answer, Capability, Elicitation, NotAsked, Sampling};
 pub use content::{Data, ResourceLink};
 pub use context::{Context, LogLevel};
 pub use mcp_contract_spec::Revision;

@@ -8,16 +8,18 @@ use mcp_contract_spec::{Revision, SERVER_INFO_META};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
     CustomRequest, CustomResult, DiscoverResult, ErrorCode, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig,
-    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    GetPromptResponse, GetPromptResult, InputRequiredResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tracing::Instrument as _;
 
 use crate::access::{self, Principal};
+use crate::ask::round::{Ended, Round};
+use crate::ask::seal::{self, Sealer};
 use crate::codegen::CompletionSpec;
 use crate::codegen::{Dispatch, Published};
 use crate::context::LogLevel;
@@ -34,6 +36,8 @@ pub struct Server<D> {
     /// The connection this server value serves; a new connection gets its own
     /// ([`Server::for_connection`]).
     session: Arc<Session>,
+    /// Seals and opens the request state of 2026-07-28 calls that ask their client.
+    sealer: Arc<Sealer>,
 }
 
 /// The tools a server serves, decided once when the server or view is made.
@@ -54,6 +58,7 @@ impl<D> Clone for Server<D> {
             dispatch: Arc::clone(&self.dispatch),
             view: Arc::clone(&self.view),
             session: Arc::clone(&self.session),
+            sealer: Arc::clone(&self.sealer),
         }
     }
 }
@@ -73,7 +78,32 @@ impl<D: Dispatch> Server<D> {
             dispatch: Arc::new(dispatch),
             view: Arc::new(view),
             session: Arc::new(Session::new(published, Arc::default())),
+            sealer: Arc::default(),
         }
+    }
+
+    /// The same server sealing the request state of its 2026-07-28 calls with `key` (at
+    /// least 32 bytes of secret) instead of the process's random key. Every replica behind
+    /// one load balancer needs the same key, so that a client's next round may reach
+    /// another; see [`crate::ask`].
+    ///
+    /// # Errors
+    ///
+    /// A key shorter than 32 bytes.
+    pub fn request_state_key(
+        mut self,
+        key: impl Into<Vec<u8>>,
+    ) -> Result<Self, rmcp::model::RequestStateError> {
+        self.sealer = Arc::new(self.sealer.with_key(key.into())?);
+        Ok(self)
+    }
+
+    /// The same server with request states valid for `ttl` after they are made
+    /// ([`crate::ask::DEFAULT_TTL`] by default); an older one is refused and the client must
+    /// start the call over.
+    pub fn request_state_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.sealer = Arc::new(self.sealer.with_ttl(ttl));
+        self
     }
 
     /// The same server for a new connection: its own log level and subscriptions, the
@@ -87,6 +117,7 @@ impl<D: Dispatch> Server<D> {
                 self.published(),
                 Arc::clone(self.session.updates()),
             )),
+            sealer: Arc::clone(&self.sealer),
         }
     }
 
@@ -142,6 +173,7 @@ impl<D: Dispatch> Server<D> {
                 scopes: self.view.scopes,
             }),
             session: Arc::clone(&self.session),
+            sealer: Arc::clone(&self.sealer),
         }
     }
 
@@ -187,16 +219,27 @@ impl<D: Dispatch> Server<D> {
         name: &str,
         arguments: Option<rmcp::model::JsonObject>,
     ) -> Result<rmcp::model::CallToolResult, ErrorData> {
-        self.call_in(name, arguments, None).await
+        match self
+            .call_in(name, arguments, Retry::default(), None)
+            .await?
+        {
+            CallToolResponse::Complete(result) => Ok(result),
+            _ => Err(ErrorData::internal_error(
+                "a detached call cannot ask its client",
+                None,
+            )),
+        }
     }
 
-    /// [`Server::call`] for `request`, or detached from any request.
+    /// [`Server::call`] for `request`, or detached from any request; `retry` is what a
+    /// 2026-07-28 client sends again with its answers.
     async fn call_in(
         &self,
         name: &str,
         arguments: Option<rmcp::model::JsonObject>,
+        retry: Retry,
         request: Option<RequestContext<RoleServer>>,
-    ) -> Result<rmcp::model::CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let published = self.published();
         let caller = request.as_ref().and_then(access::caller);
         let Some(index) = self.find(name, caller) else {
@@ -205,27 +248,90 @@ impl<D: Dispatch> Server<D> {
                 None,
             ));
         };
-        let (cx, _place) = match request {
-            Some(request) => self.context(request, name),
-            None => (Context::detached(), None),
+        let arguments = arguments.unwrap_or_default();
+        let (cx, round, _place) = match request {
+            Some(request) => {
+                let round = self.round_for(&request, "tool", name, &arguments, retry)?;
+                let (cx, place) =
+                    self.context(request, name, round.as_ref().map(|(r, _)| Arc::clone(r)));
+                (cx, round, place)
+            }
+            None => (Context::detached(), None, None),
         };
-        let mut result = self.run(index, name, arguments, cx).await;
-        if result.is_error == Some(true) && published.tools[index].output_schema.is_some() {
-            result.structured_content = None;
+        // The handler takes its context; this copy tells afterwards what it required.
+        let asked = cx.clone();
+        let ended = self
+            .run(
+                index,
+                name,
+                arguments,
+                cx,
+                round.as_ref().map(|(r, _)| &**r),
+            )
+            .await;
+        if let Some(capability) = asked.asking().missing() {
+            return Err(ErrorData::missing_required_client_capability(
+                capability.as_required(),
+            ));
         }
-        Ok(result)
+        match ended {
+            Ended::Finished(mut result) => {
+                if result.is_error == Some(true) && published.tools[index].output_schema.is_some() {
+                    result.structured_content = None;
+                }
+                Ok(result.into())
+            }
+            Ended::Asks { questions, answers } => {
+                let binding = round.map(|(_, binding)| binding).unwrap_or_default();
+                let state = self.sealer.seal(&binding, answers);
+                Ok(InputRequiredResult::new(Some(questions), Some(state)).into())
+            }
+            Ended::Malformed(id, why) => Err(malformed(&id, &why)),
+        }
     }
 
-    /// The call itself: arguments first, then the handler, with panics caught.
+    /// The run of a 2026-07-28 request to the `kind` called `name` with `arguments`, which
+    /// may ask its client, with the binding its next state is sealed to; `None` on
+    /// 2025-11-25, where asking is a request to the client. A state that does not open is
+    /// `-32602`.
+    fn round_for(
+        &self,
+        request: &RequestContext<RoleServer>,
+        kind: &str,
+        name: &str,
+        arguments: &rmcp::model::JsonObject,
+        retry: Retry,
+    ) -> Result<Option<Run>, ErrorData> {
+        if revision(request).has_initialize() {
+            return Ok(None);
+        }
+        let caller = access::caller(request).map(|p| p.subject.as_str());
+        let arguments = serde_json::Value::Object(arguments.clone());
+        let binding = seal::binding(kind, name, &arguments, caller);
+        let answers = match &retry.state {
+            Some(state) => self
+                .sealer
+                .open(state, &binding)
+                .map_err(|refused| ErrorData::invalid_params(refused.message(), None))?,
+            None => Default::default(),
+        };
+        Ok(Some((
+            Arc::new(Round::new(answers, retry.responses)),
+            binding,
+        )))
+    }
+
+    /// The call itself: arguments first, then the handler, with panics caught, until it
+    /// finishes or (in a 2026-07-28 `round`) waits for an answer the client has not given.
     async fn run(
         &self,
         index: usize,
         name: &str,
-        arguments: Option<rmcp::model::JsonObject>,
+        arguments: rmcp::model::JsonObject,
         cx: Context,
-    ) -> rmcp::model::CallToolResult {
+        round: Option<&Round>,
+    ) -> Ended<rmcp::model::CallToolResult> {
         let published = self.published();
-        let arguments = arguments.unwrap_or_default();
         let schema = &published.tools[index].input_schema;
         if let Err(envelope) = arguments::check(
             &published.spec.argument_codes,
@@ -234,16 +340,24 @@ impl<D: Dispatch> Server<D> {
             schema,
             &arguments,
         ) {
-            return envelope.into_result();
+            return Ended::Finished(envelope.into_result());
         }
         // The dispatcher is called inside the caught future, so a panic while it makes its
         // future is caught as well as one while the future runs.
         let span = tracing::info_span!("tool", name, request_id = ?cx.request_id());
-        match AssertUnwindSafe(async { self.dispatch.call(index, arguments, cx).await })
+        let handler = AssertUnwindSafe(async { self.dispatch.call(index, arguments, cx).await })
             .catch_unwind()
-            .instrument(span)
-            .await
-        {
+            .instrument(span);
+        let ended = match round {
+            Some(round) => round.drive(handler).await,
+            None => Ended::Finished(handler.await),
+        };
+        let outcome = match ended {
+            Ended::Finished(outcome) => outcome,
+            Ended::Asks { questions, answers } => return Ended::Asks { questions, answers },
+            Ended::Malformed(id, why) => return Ended::Malformed(id, why),
+        };
+        Ended::Finished(match outcome {
             Ok(result) => conforming(published, index, name, result),
             Err(panic) => {
                 let detail = panic
@@ -256,7 +370,7 @@ impl<D: Dispatch> Server<D> {
                     "`{name}` failed unexpectedly and returned no result."
                 ))
             }
-        }
+        })
     }
 
     /// `-32601` for a prompt or completion method of a server that does not advertise the
@@ -286,10 +400,11 @@ impl<D: Dispatch> Server<D> {
         &self,
         request: RequestContext<RoleServer>,
         subject: &str,
+        round: Option<Arc<Round>>,
     ) -> (Context, Option<crate::stdio::InFlight>) {
         let place = crate::stdio::place(&request);
         (
-            Context::new(request, subject, Arc::clone(&self.session)),
+            Context::new(request, subject, Arc::clone(&self.session), round),
             place,
         )
     }
@@ -350,6 +465,24 @@ macro_rules! for_revision {
         }
         $server.identify($revision, &mut $result.meta);
     };
+}
+
+/// A 2026-07-28 request's run, and the binding of the state it seals.
+type Run = (Arc<Round>, Vec<u8>);
+
+/// What a 2026-07-28 client sends again with its answers.
+#[derive(Default)]
+struct Retry {
+    responses: Option<rmcp::model::InputResponses>,
+    state: Option<String>,
+}
+
+/// The `-32602` of an answer that is not one to its question.
+fn malformed(id: &str, why: &str) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("inputResponses[\"{id}\"] is not an answer to its question: {why}"),
+        Some(serde_json::json!({ "inputResponse": id })),
+    )
 }
 
 /// The revision whose rules the request's client follows.
@@ -448,7 +581,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             return Err(not_found(None));
         };
         let resource = &self.published().spec.resources[index];
-        let (cx, _place) = self.context(context, resource.name);
+        let (cx, _place) = self.context(context, resource.name, None);
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?cx.request_id());
         let body = AssertUnwindSafe(async { self.dispatch.read_resource(index, values, cx).await })
@@ -484,11 +617,24 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let revision = revision(&context);
-        let mut result = self
-            .call_in(&request.name, request.arguments, Some(context))
+        let retry = Retry {
+            responses: request.input_responses,
+            state: request.request_state,
+        };
+        let response = self
+            .call_in(&request.name, request.arguments, retry, Some(context))
             .await?;
-        self.identify(revision, &mut result.meta);
-        Ok(result.into())
+        Ok(match response {
+            CallToolResponse::Complete(mut result) => {
+                self.identify(revision, &mut result.meta);
+                result.into()
+            }
+            CallToolResponse::InputRequired(mut result) => {
+                self.identify(revision, &mut result.meta);
+                result.into()
+            }
+            other => other,
+        })
     }
 
     async fn list_prompts(
@@ -529,22 +675,46 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             ));
         };
         let prompt = &prompts[index];
+        let given = request.arguments.clone().unwrap_or_default();
         let arguments = prompt.arguments(request.arguments)?;
         let revision = revision(&context);
-        let (cx, _place) = self.context(context, prompt.name);
+        let retry = Retry {
+            responses: request.input_responses,
+            state: request.request_state,
+        };
+        let round = self.round_for(&context, "prompt", prompt.name, &given, retry)?;
+        let (cx, _place) = self.context(
+            context,
+            prompt.name,
+            round.as_ref().map(|(r, _)| Arc::clone(r)),
+        );
         let span = tracing::info_span!("prompt", name = prompt.name, request_id = ?cx.request_id());
-        let messages =
+        let handler =
             AssertUnwindSafe(async { self.dispatch.get_prompt(index, arguments, cx).await })
                 .catch_unwind()
-                .instrument(span)
-                .await
-                .unwrap_or_else(|_| {
-                    tracing::error!(prompt = prompt.name, "prompt handler panicked");
-                    Err(PromptError::Failed(format!(
-                        "`{}` failed unexpectedly",
-                        prompt.name
-                    )))
-                });
+                .instrument(span);
+        let ended = match &round {
+            Some((round, _)) => round.drive(handler).await,
+            None => Ended::Finished(handler.await),
+        };
+        let outcome = match ended {
+            Ended::Finished(outcome) => outcome,
+            Ended::Asks { questions, answers } => {
+                let binding = round.map(|(_, binding)| binding).unwrap_or_default();
+                let state = self.sealer.seal(&binding, answers);
+                let mut result = InputRequiredResult::new(Some(questions), Some(state));
+                self.identify(revision, &mut result.meta);
+                return Ok(result.into());
+            }
+            Ended::Malformed(id, why) => return Err(malformed(&id, &why)),
+        };
+        let messages = outcome.unwrap_or_else(|_| {
+            tracing::error!(prompt = prompt.name, "prompt handler panicked");
+            Err(PromptError::Failed(format!(
+                "`{}` failed unexpectedly",
+                prompt.name
+            )))
+        });
         let messages = match messages {
             Ok(messages) => messages,
             Err(PromptError::Invalid(why)) => {
@@ -599,7 +769,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
                     value: request.argument.value,
                     arguments: given,
                 };
-                let (cx, _place) = self.context(context, &request.argument.name);
+                let (cx, _place) = self.context(context, &request.argument.name, None);
                 AssertUnwindSafe(self.dispatch.complete(handler, completing, cx))
                     .catch_unwind()
                     .await

@@ -198,7 +198,8 @@ impl Published {
     pub(crate) fn listed_resources(&self, caller: Option<&Principal>) -> Vec<Resource> {
         self.readable(false, caller)
             .zip(&self.resources)
-            .filter_map(|(readable, r)| readable.then(|| r.clone()))
+            .filter(|(readable, _)| *readable)
+            .map(|(_, r)| r.clone())
             .collect()
     }
 
@@ -206,7 +207,8 @@ impl Published {
     pub(crate) fn listed_templates(&self, caller: Option<&Principal>) -> Vec<ResourceTemplate> {
         self.readable(true, caller)
             .zip(&self.resource_templates)
-            .filter_map(|(readable, r)| readable.then(|| r.clone()))
+            .filter(|(readable, _)| *readable)
+            .map(|(_, r)| r.clone())
             .collect()
     }
 

@@ -47,6 +47,8 @@
 
 mod access;
 mod arguments;
+#[cfg(feature = "auth")]
+pub mod auth;
 mod call;
 pub mod client;
 #[doc(hidden)]

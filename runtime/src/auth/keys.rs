@@ -10,6 +10,8 @@ use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, JwkSet, PublicK
 use jsonwebtoken::{Algorithm, DecodingKey};
 use reqwest::Url;
 use serde_json::Value;
+#[cfg(test)]
+use serde_json::json;
 use tokio::sync::Mutex;
 
 use super::fetch::{self, Fetcher};
@@ -306,7 +308,44 @@ pub(crate) fn metadata_urls(issuer: &str) -> Result<Vec<Url>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::metadata_urls;
+    use super::*;
+
+    fn set(published: Value) -> Keys {
+        keys(serde_json::from_value(json!({ "keys": published })).expect("a key set"))
+    }
+
+    const P256: (&str, &str) = (
+        "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+        "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+    );
+
+    #[test]
+    fn a_key_verifies_only_the_algorithms_of_its_type() {
+        let keys = set(json!([
+            {"kty": "EC", "crv": "P-256", "x": P256.0, "y": P256.1, "kid": "ec"},
+            {"kty": "EC", "crv": "P-256", "x": P256.0, "y": P256.1, "kid": "ec-for-384", "alg": "ES384"},
+            {"kty": "EC", "crv": "P-256", "x": P256.0, "y": P256.1, "kid": "ec-enc", "use": "enc"},
+            {"kty": "oct", "k": "c2VjcmV0", "kid": "hmac"},
+        ]));
+        assert!(find(&keys, Some("ec"), Algorithm::ES256).is_some());
+        for alg in [Algorithm::HS256, Algorithm::RS256, Algorithm::ES384, Algorithm::EdDSA] {
+            assert!(find(&keys, Some("ec"), alg).is_none(), "{alg:?}");
+        }
+        assert!(find(&keys, Some("ec-for-384"), Algorithm::ES256).is_none(), "published for another alg");
+        assert!(!keys.by_id.contains_key("ec-enc"), "an encryption key is no signing key");
+        assert!(!keys.by_id.contains_key("hmac"), "a symmetric key is never loaded");
+        // Without a kid, the one key that fits.
+        assert!(find(&keys, None, Algorithm::ES256).is_some());
+    }
+
+    #[test]
+    fn a_token_without_a_kid_needs_exactly_one_fitting_key() {
+        let two = set(json!([
+            {"kty": "EC", "crv": "P-256", "x": P256.0, "y": P256.1, "kid": "a"},
+            {"kty": "EC", "crv": "P-256", "x": P256.0, "y": P256.1},
+        ]));
+        assert!(find(&two, None, Algorithm::ES256).is_none());
+    }
 
     #[test]
     fn metadata_is_looked_for_with_the_path_inserted() {

@@ -328,12 +328,26 @@ mod tests {
             {"kty": "oct", "k": "c2VjcmV0", "kid": "hmac"},
         ]));
         assert!(find(&keys, Some("ec"), Algorithm::ES256).is_some());
-        for alg in [Algorithm::HS256, Algorithm::RS256, Algorithm::ES384, Algorithm::EdDSA] {
+        for alg in [
+            Algorithm::HS256,
+            Algorithm::RS256,
+            Algorithm::ES384,
+            Algorithm::EdDSA,
+        ] {
             assert!(find(&keys, Some("ec"), alg).is_none(), "{alg:?}");
         }
-        assert!(find(&keys, Some("ec-for-384"), Algorithm::ES256).is_none(), "published for another alg");
-        assert!(!keys.by_id.contains_key("ec-enc"), "an encryption key is no signing key");
-        assert!(!keys.by_id.contains_key("hmac"), "a symmetric key is never loaded");
+        assert!(
+            find(&keys, Some("ec-for-384"), Algorithm::ES256).is_none(),
+            "published for another alg"
+        );
+        assert!(
+            !keys.by_id.contains_key("ec-enc"),
+            "an encryption key is no signing key"
+        );
+        assert!(
+            !keys.by_id.contains_key("hmac"),
+            "a symmetric key is never loaded"
+        );
         // Without a kid, the one key that fits.
         assert!(find(&keys, None, Algorithm::ES256).is_some());
     }

@@ -98,3 +98,69 @@ pub(crate) fn agreed(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resource(base: &str, route: &str) -> Resource {
+        static SPEC: ContractSpec = ContractSpec {
+            name: "notes",
+            title: None,
+            icons: &[],
+            version: "0.1.0",
+            instructions: None,
+            cache: None,
+            tools: &[],
+            resources: &[],
+            artifacts_key: &[],
+            composition_key: &[],
+            groups: &[],
+            argument_codes: crate::codegen::ArgumentCodes::DEFAULT,
+            logging: false,
+            prompts: &[],
+            access: crate::access::AccessSpec::OPEN,
+        };
+        let mounted = Mounted {
+            route: route.to_owned(),
+            required: &[],
+            spec: &SPEC,
+        };
+        Resource::new(
+            &Url::parse(base).expect("a URL"),
+            "https://as.example",
+            None,
+            &mounted,
+        )
+    }
+
+    #[test]
+    fn a_route_is_the_resource_of_the_base_followed_by_the_route() {
+        let r = resource("https://h.example", "/mcp/read");
+        assert_eq!(r.uri, "https://h.example/mcp/read");
+        assert_eq!(
+            r.metadata_path,
+            "/.well-known/oauth-protected-resource/mcp/read"
+        );
+        assert_eq!(
+            r.metadata_url,
+            "https://h.example/.well-known/oauth-protected-resource/mcp/read"
+        );
+        // Behind a proxy at a path: the well-known part goes before the whole path.
+        let r = resource("https://h.example:8443/api/", "/mcp");
+        assert_eq!(r.uri, "https://h.example:8443/api/mcp");
+        assert_eq!(r.metadata_path, "/.well-known/oauth-protected-resource/mcp");
+        assert_eq!(
+            r.metadata_url,
+            "https://h.example:8443/.well-known/oauth-protected-resource/api/mcp"
+        );
+        let root = resource("https://h.example", "/");
+        assert_eq!(root.uri, "https://h.example");
+        assert_eq!(root.metadata_path, "/.well-known/oauth-protected-resource");
+        assert_eq!(root.document["resource_name"], "notes");
+        assert!(
+            root.document.get("scopes_supported").is_none(),
+            "no scopes declared"
+        );
+    }
+}

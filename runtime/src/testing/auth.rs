@@ -11,15 +11,17 @@
 //! let token = issuer.token().audience("http://127.0.0.1:8080/mcp/read").scope("read").sign();
 //! ```
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
-use axum::routing::get;
+use axum::routing::{get, post};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, JwkSet, PublicKeyUse};
@@ -91,8 +93,19 @@ impl TestKey {
     }
 }
 
+/// The client id this issuer's introspection endpoint accepts, with [`CLIENT_SECRET`].
+pub const CLIENT_ID: &str = "resource-server";
+/// The secret of [`CLIENT_ID`].
+pub const CLIENT_SECRET: &str = "resource-server-secret";
+
 struct Inner {
     issuer: String,
+    /// How long the key set takes to answer.
+    jwks_delay: Mutex<Duration>,
+    /// Every token [`TokenBuilder::sign`] made, which introspection knows, and those revoked.
+    minted: Mutex<HashSet<String>>,
+    revoked: Mutex<HashSet<String>>,
+    introspections: AtomicUsize,
     /// The published keys; the last is the one tokens are signed with by default.
     keys: Mutex<Vec<Arc<TestKey>>>,
     jwks_fetches: AtomicUsize,
@@ -102,8 +115,9 @@ struct Inner {
 
 /// An OAuth authorization server for tests, served on a free loopback port for the rest of
 /// the test: its metadata at `/.well-known/oauth-authorization-server` (naming `issuer` and
-/// `jwks_uri`) and its key set at `/jwks`, which counts its fetches. It starts with one ES256
-/// key, `key-1`.
+/// `jwks_uri`), its key set at `/jwks`, which counts its fetches, and RFC 7662 introspection
+/// at `/introspect` (for [`CLIENT_ID`] and [`CLIENT_SECRET`]), which knows the tokens
+/// [`TokenBuilder::sign`] made. It starts with one ES256 key, `key-1`.
 #[derive(Clone)]
 pub struct TestIssuer {
     inner: Arc<Inner>,
@@ -133,10 +147,15 @@ impl TestIssuer {
             keys: Mutex::new(vec![Arc::new(TestKey::generate("key-1", Algorithm::ES256))]),
             jwks_fetches: AtomicUsize::new(0),
             made: AtomicUsize::new(1),
+            jwks_delay: Mutex::new(Duration::ZERO),
+            minted: Mutex::default(),
+            revoked: Mutex::default(),
+            introspections: AtomicUsize::new(0),
         });
         let router = Router::new()
             .route("/.well-known/oauth-authorization-server", get(metadata))
             .route("/jwks", get(jwks))
+            .route("/introspect", post(introspect))
             .with_state(inner.clone());
         tokio::spawn(async move { axum::serve(listener, router).await });
         TestIssuer { inner }
@@ -155,6 +174,26 @@ impl TestIssuer {
     /// How many times the key set has been fetched.
     pub fn jwks_fetches(&self) -> usize {
         self.inner.jwks_fetches.load(Ordering::SeqCst)
+    }
+
+    /// The introspection endpoint's URL.
+    pub fn introspection_url(&self) -> String {
+        format!("{}/introspect", self.inner.issuer)
+    }
+
+    /// How many tokens have been introspected.
+    pub fn introspections(&self) -> usize {
+        self.inner.introspections.load(Ordering::SeqCst)
+    }
+
+    /// Revokes `token`: introspection answers it `active: false` from now on.
+    pub fn revoke(&self, token: &str) {
+        lock(&self.inner.revoked).insert(token.to_owned());
+    }
+
+    /// Makes the key set take `delay` to answer, so that requests meet during a fetch.
+    pub fn delay_jwks(&self, delay: Duration) {
+        *lock(&self.inner.jwks_delay) = delay;
     }
 
     /// Publishes a new key for `alg` (`ES256` or `EdDSA`) beside the others and signs with it
@@ -191,7 +230,7 @@ impl TestIssuer {
     }
 
     fn keys(&self) -> std::sync::MutexGuard<'_, Vec<Arc<TestKey>>> {
-        self.inner.keys.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.inner.keys)
     }
 
     fn key(&self, kid: Option<&str>) -> Arc<TestKey> {
@@ -260,7 +299,10 @@ impl TokenBuilder {
     /// algorithm, its header naming its key id.
     pub fn sign(self) -> String {
         let key = self.issuer.key(self.kid.as_deref());
-        self.sign_as(&key.kid, key.alg, &key.encoding)
+        let issuer = self.issuer.clone();
+        let token = self.sign_as(&key.kid, key.alg, &key.encoding);
+        lock(&issuer.inner.minted).insert(token.clone());
+        token
     }
 
     /// The token signed by a key of the same type that the issuer never published, its
@@ -317,12 +359,76 @@ async fn metadata(State(inner): State<Arc<Inner>>) -> impl IntoResponse {
 
 async fn jwks(State(inner): State<Arc<Inner>>) -> impl IntoResponse {
     inner.jwks_fetches.fetch_add(1, Ordering::SeqCst);
-    let keys = inner.keys.lock().unwrap_or_else(|e| e.into_inner());
+    let delay = *lock(&inner.jwks_delay);
+    tokio::time::sleep(delay).await;
     let set = JwkSet {
-        keys: keys.iter().map(|k| k.jwk.clone()).collect(),
+        keys: lock(&inner.keys).iter().map(|k| k.jwk.clone()).collect(),
     };
     (
         [(CONTENT_TYPE, "application/json")],
         serde_json::to_string(&set).expect("a key set serializes"),
     )
+}
+
+/// RFC 7662: the claims of a token this issuer made and did not revoke, with `active: true`;
+/// `active: false` for any other.
+async fn introspect(
+    State(inner): State<Arc<Inner>>,
+    headers: HeaderMap,
+    body: String,
+) -> axum::response::Response {
+    inner.introspections.fetch_add(1, Ordering::SeqCst);
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"))
+    );
+    if headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
+        return StatusCode::UNAUTHORIZED.into_response();
+    }
+    let token = body
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("token="))
+        .map(percent_decoded)
+        .unwrap_or_default();
+    let known = lock(&inner.minted).contains(&token) && !lock(&inner.revoked).contains(&token);
+    let answer = match jsonwebtoken::dangerous::insecure_decode_claims::<Map<String, Value>>(&token)
+    {
+        Ok(mut claims) if known => {
+            claims.insert("active".into(), Value::Bool(true));
+            Value::Object(claims)
+        }
+        _ => json!({ "active": false }),
+    };
+    ([(CONTENT_TYPE, "application/json")], answer.to_string()).into_response()
+}
+
+fn percent_decoded(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }

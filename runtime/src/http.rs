@@ -44,6 +44,12 @@
 //! refuses to serve. A browser's `Origin` must be the server's own loopback page's or one
 //! [`Host::allowed_origins`] names, otherwise `403`.
 //!
+//! **Authorization (feature `auth`).** Without [`Host::authorization`] the host serves
+//! whoever reaches it, and its guards are only those above: serve it on loopback, or behind
+//! something that authorizes. With it, every route requires a valid bearer token and
+//! publishes its protected resource metadata; [`Host::rate_limit`] limits each caller. See
+//! `mcp_contract::auth`.
+//!
 //! **Standard headers (2026-07-28, SEP-2243).** rmcp 3.11 checks them itself, before any
 //! handler runs, on requests whose `MCP-Protocol-Version` header is 2026-07-28 or later:
 //! `Mcp-Method` must be present and equal the body's method; `Mcp-Name` must be present and

@@ -203,7 +203,10 @@ pub(crate) async fn serve(
     let principal = match verdict {
         Ok(principal) => principal,
         Err(Denied::Unavailable) => return answer::unavailable(guard.retry),
-        Err(Denied::Problem(problem)) => return answer::refusal(resource, Some(problem)),
+        Err(Denied::Problem(problem)) => {
+            tracing::debug!(route = %resource.uri, ?problem, "refused a request's bearer token");
+            return answer::refusal(resource, Some(problem));
+        }
         Err(Denied::NoToken) => return answer::refusal(resource, None),
     };
     if !principal.has_all(resource.required) {

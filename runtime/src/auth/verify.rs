@@ -55,6 +55,12 @@ impl Verifier {
         resource: String,
     ) -> Result<Self, Vec<String>> {
         let mut problems = Vec::new();
+        // jsonwebtoken panics on its first use when the build enables both its crypto
+        // providers and none is installed: install this crate's then, leaving any other
+        // choice alone.
+        if jsonwebtoken::crypto::CryptoProvider::try_get_default().is_none() {
+            let _ = jsonwebtoken::crypto::rust_crypto::DEFAULT_PROVIDER.install_default();
+        }
         let fetcher = Fetcher::new(config.fetch_timeout).map_err(|e| vec![e])?;
         let how = match &config.introspection {
             Some(Introspection {

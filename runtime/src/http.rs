@@ -54,6 +54,12 @@
 //! refuses to serve. A browser's `Origin` must be the server's own loopback page's or one
 //! [`Host::allowed_origins`] names, otherwise `403`.
 //!
+//! **Authorization (feature `auth`).** Without [`Host::authorization`] the host serves
+//! whoever reaches it, and its guards are only those above: serve it on loopback, or behind
+//! something that authorizes. With it, every route requires a valid bearer token and
+//! publishes its protected resource metadata; [`Host::rate_limit`] limits each caller. See
+//! `mcp_contract::auth`.
+//!
 //! **Standard headers (2026-07-28, SEP-2243).** rmcp 3.11 checks them itself, before any
 //! handler runs, on requests whose `MCP-Protocol-Version` header is 2026-07-28 or later:
 //! `Mcp-Method` must be present and equal the body's method; `Mcp-Name` must be present and
@@ -101,6 +107,12 @@ pub struct Host {
     config: StreamableHttpServerConfig,
     max_in_flight: usize,
     sessions: Option<SessionLimits>,
+    #[cfg(feature = "auth")]
+    mounted: Vec<crate::auth::metadata::Mounted>,
+    #[cfg(feature = "auth")]
+    authorization: Option<crate::auth::Authorization>,
+    #[cfg(feature = "auth")]
+    rate_limit: Option<crate::auth::RateLimit>,
 }
 
 impl std::fmt::Debug for Host {
@@ -136,6 +148,12 @@ impl Host {
                 .enforce_origin_validation(),
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             sessions: None,
+            #[cfg(feature = "auth")]
+            mounted: Vec::new(),
+            #[cfg(feature = "auth")]
+            authorization: None,
+            #[cfg(feature = "auth")]
+            rate_limit: None,
         }
     }
 
@@ -159,6 +177,12 @@ impl Host {
         } else {
             let route = path.to_owned();
             self.routes.push(route.clone());
+            #[cfg(feature = "auth")]
+            self.mounted.push(crate::auth::metadata::Mounted {
+                route: route.clone(),
+                required: server.required_scopes(),
+                spec: server.published().spec,
+            });
             self.attach.push(Box::new(move |router, config, sessions| {
                 let factory = move || Ok(server.for_connection());
                 match sessions {
@@ -255,6 +279,45 @@ impl Host {
         self
     }
 
+    /// Requires a valid bearer token on every mounted route, verified as `authorization`
+    /// says, and serves each route's protected resource metadata (RFC 9728) at
+    /// `/.well-known/oauth-protected-resource{route}`, the only paths served without a token.
+    ///
+    /// A request without a valid token is answered `401` (`400` when malformed), one whose
+    /// token lacks the scopes of the route's server ([`Server::required_scopes`]) `403
+    /// insufficient_scope`, each with a `WWW-Authenticate: Bearer` challenge naming the
+    /// route's metadata; a valid one reaches the server with its
+    /// [`Principal`](crate::Principal) ([`Context::principal`](crate::Context::principal)) and
+    /// without its `Authorization` header. What is checked, and what is not, is in
+    /// [`crate::auth`]. The issuer and resource identifier default to the manifest's `auth:`
+    /// block; serving is refused (`InvalidInput`) when neither names them, when they are not
+    /// `https` URLs (`http` only on loopback), or when the configuration names an algorithm
+    /// that is unknown, `none` or HMAC.
+    ///
+    /// Per-tool scopes are not checked here: the server filters its lists and calls by the
+    /// principal's scopes.
+    #[cfg(feature = "auth")]
+    pub fn authorization(mut self, authorization: crate::auth::Authorization) -> Self {
+        self.authorization = Some(authorization);
+        self
+    }
+
+    /// Limits the requests of each caller, by all routes together: by the verified subject
+    /// with [`Host::authorization`], otherwise (and for requests without a valid token) by
+    /// the client's address. A request past it is answered `429 Too Many Requests` with
+    /// `Retry-After` (seconds), before any server sees it.
+    ///
+    /// The address is the connection's, as [`Host::serve`], [`Host::bind`] and
+    /// [`Host::attach`] serve; a router of [`Host::into_router`] served by hand needs
+    /// `into_make_service_with_connect_info::<SocketAddr>()`, without which every caller
+    /// without a valid token shares one limit. Behind a proxy, the proxy's address is the
+    /// client's.
+    #[cfg(feature = "auth")]
+    pub fn rate_limit(mut self, limit: crate::auth::RateLimit) -> Self {
+        self.rate_limit = Some(limit);
+        self
+    }
+
     /// The routes mounted so far, in mounting order.
     pub fn routes(&self) -> &[String] {
         &self.routes
@@ -307,6 +370,16 @@ impl Host {
         if self.routes.is_empty() && problems.is_empty() {
             problems.push("no server is mounted".into());
         }
+        #[cfg(feature = "auth")]
+        let guard = crate::auth::guard::Guard::new(
+            self.authorization.as_ref(),
+            self.rate_limit.as_ref(),
+            &self.mounted,
+        )
+        .unwrap_or_else(|e| {
+            problems.extend(e);
+            None
+        });
         // rmcp accepts every `Host` when the list is empty: fail closed instead.
         if self
             .config
@@ -354,6 +427,15 @@ impl Host {
                 front::Front::new(self.max_in_flight),
                 front::serve,
             ));
+        // Outermost: a refused request never waits for a slot.
+        #[cfg(feature = "auth")]
+        let router = match guard {
+            Some(guard) => router.layer(axum::middleware::from_fn_with_state(
+                guard,
+                crate::auth::guard::serve,
+            )),
+            None => router,
+        };
         Ok(Built {
             router,
             routes: self.routes,
@@ -446,7 +528,11 @@ impl Bound {
             "serving MCP over stateless streamable HTTP"
         );
         let token = self.config.cancellation_token;
-        axum::serve(self.listener, self.router)
+        // The client's address is each request's `ConnectInfo`, which the rate limit reads.
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, service)
             .with_graceful_shutdown(async move {
                 shutdown.await;
                 token.cancel();

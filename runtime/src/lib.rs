@@ -38,6 +38,12 @@
 //! - `testing`: the `testing` module: an in-process client on either revision, checks against the
 //!   official MCP schemas, and `assert_contract`, the one-line contract test.
 //! - `http-testing`: `testing` plus an HTTP client for the `http` host.
+//! - `auth`: `http` plus the `auth` module: the host as an OAuth 2.1 resource server
+//!   (`http::Host::authorization`: bearer tokens verified as JWTs against the authorization
+//!   server's key set, or by introspection; protected resource metadata per route) and
+//!   per-caller rate limits (`http::Host::rate_limit`).
+//! - `auth-testing`: `http-testing` and `auth` plus `testing::auth::TestIssuer`, an
+//!   authorization server in the test process.
 //!
 //! [`client`] is for MCP clients and planners: it reads the planning metadata any server
 //! publishes. The manifest format is described in `docs/manifest.md` of the repository.
@@ -48,6 +54,8 @@
 mod access;
 mod arguments;
 pub mod ask;
+#[cfg(feature = "auth")]
+pub mod auth;
 mod call;
 pub mod client;
 #[doc(hidden)]

@@ -4,6 +4,8 @@
 //! as stdio serves ([`serve_lines`]); the official MCP schemas ([`check_wire`]); and the
 //! contract test ([`assert_contract`]).
 
+#[cfg(feature = "auth-testing")]
+pub mod auth;
 mod client;
 mod contract;
 #[cfg(feature = "http-testing")]

@@ -5,8 +5,10 @@ use std::io::IsTerminal as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
+use mcp_contract::auth::{Authorization, RateLimit};
 use mcp_contract::http::Host;
 use mcp_workspace::Workspace;
 use mcp_workspace::banner::{self, Transport};
@@ -52,6 +54,11 @@ struct Cli {
     /// can reach the address. Without it, such a server needs --auth-issuer.
     #[arg(long, requires = "http", conflicts_with = "auth_issuer")]
     unprotected: bool,
+    /// With --http: at most N requests a minute from each caller (by token subject, or by
+    /// address without a valid token); past it, 429 with Retry-After.
+    #[arg(long, value_name = "N", requires = "http",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    rate_limit: Option<u32>,
 }
 
 impl Cli {
@@ -128,6 +135,19 @@ async fn serve_http(
     }
     // Servers are cheap to clone (they share the handler); the banner reads this one's tools.
     let mut host = Host::groups(server.clone()).max_in_flight(cli.max_in_flight());
+    if let Some(issuer) = &cli.auth_issuer {
+        let mut authorization = Authorization::new().issuer(issuer);
+        if let Some(resource) = &cli.resource {
+            authorization = authorization.resource(resource);
+        }
+        if let Some(jwks) = &cli.auth_jwks {
+            authorization = authorization.jwks(jwks);
+        }
+        host = host.authorization(authorization);
+    }
+    if let Some(requests) = cli.rate_limit {
+        host = host.rate_limit(RateLimit::new(requests, Duration::from_secs(60)));
+    }
     if !cli.allowed_hosts.is_empty() {
         let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
         host = host.allowed_hosts(loopback.into_iter().chain(cli.allowed_hosts.clone()));
@@ -150,6 +170,7 @@ async fn serve_http(
     tracing::info!(
         root = %cli.root.display(),
         read_only = cli.read_only,
+        authorization = cli.auth_issuer.as_deref().unwrap_or("none"),
         "listening on http://{address}"
     );
     bound.serve().await

@@ -906,5 +906,15 @@ async fn a_route_that_requires_no_scope_still_requires_a_token() {
     .json()
     .expect("JSON");
     assert_eq!(metadata["resource"], RESOURCE);
-    served(&call(addr, "/", &issuer.token().audience(RESOURCE).sign()).await);
+    // The route lets any valid token in; the tool still needs its group's scope, and to a
+    // token without it the tool does not exist.
+    let scopeless = call(addr, "/", &issuer.token().audience(RESOURCE).sign()).await;
+    assert_eq!(scopeless.status, 200, "{scopeless:?}");
+    let answer = scopeless.json().expect("a JSON answer");
+    assert_eq!(
+        answer["error"]["message"], "Unknown tool: whoami",
+        "{answer}"
+    );
+    let reader = issuer.token().audience(RESOURCE).scope("vault:read").sign();
+    served(&call(addr, "/", &reader).await);
 }

@@ -15,11 +15,10 @@ use serde_json::{Value, json};
 /// The Python SDK's version: its behaviour changes between releases, so it is pinned.
 const PYTHON_SDK: &str = "mcp==2.3.0";
 
-/// Runs the binary with `args` for at most a few seconds: whether it exited, and its log.
-fn run(args: &[&str]) -> (Option<std::process::ExitStatus>, String) {
-    let root = tempfile::tempdir().expect("a temporary directory");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
-        .args(["--root".as_ref(), root.path().as_os_str()])
+/// The binary serving `root` with `args`, logging at info to a piped stderr.
+fn spawn(root: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
+        .args(["--root".as_ref(), root.as_os_str()])
         .args(args)
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
@@ -27,7 +26,13 @@ fn run(args: &[&str]) -> (Option<std::process::ExitStatus>, String) {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the server binary starts");
+        .expect("the server binary starts")
+}
+
+/// Runs the binary with `args` for at most a few seconds: whether it exited, and its log.
+fn run(args: &[&str]) -> (Option<std::process::ExitStatus>, String) {
+    let root = tempfile::tempdir().expect("a temporary directory");
+    let mut child = spawn(root.path(), args);
     let stderr = child.stderr.take().expect("stderr");
     let (lines, received) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -103,19 +108,11 @@ impl Protected {
         let addr = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
-            .args(["--root".as_ref(), root.path().as_os_str()])
-            .args(["--http", &addr.to_string()])
-            .args(["--auth-issuer", issuer.issuer()])
-            .args(["--resource", &format!("http://{addr}")])
-            .args(extra)
-            .env("RUST_LOG", "info")
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the server binary starts");
+        let (http, resource) = (addr.to_string(), format!("http://{addr}"));
+        let mut args = vec!["--http", &http, "--auth-issuer", issuer.issuer()];
+        args.extend(["--resource", &resource]);
+        args.extend_from_slice(extra);
+        let mut child = spawn(root.path(), &args);
         let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
         let listening = lines
             .by_ref()

@@ -211,7 +211,7 @@ async fn main() {
         }
         let compared = check(&clients, tools).await;
         eprintln!("{tools} tools: the three styles answer alike ({compared} calls and tools/list compared)");
-        let list_rounds = (rounds_wanted * 10 / tools).clamp(30, rounds_wanted);
+        let list_rounds = (rounds_wanted * 100 / tools).clamp(30, rounds_wanted);
         let list = rounds(&clients, list_rounds, async |c: &Client, _r| {
             std::hint::black_box(c.list_all_tools().await.expect("tools/list"));
         })

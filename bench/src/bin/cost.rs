@@ -348,9 +348,16 @@ fn build(root: &Path, o: &Options) {
                 let _ = fs::remove_dir_all(&targets[k]);
                 // The last clean build of each also writes cargo's unit timings.
                 let last = round + 1 == o.repeat;
-                let (t, n) = cargo_build(&dirs[k], &targets[k], release, if last { &["--timings"] } else { &[] });
+                let (t, n) = cargo_build(
+                    &dirs[k],
+                    &targets[k],
+                    release,
+                    if last { &["--timings"] } else { &[] },
+                );
                 if last {
-                    let report = o.out.join(format!("timings-{}-{profile}.html", styles[k].name()));
+                    let report = o
+                        .out
+                        .join(format!("timings-{}-{profile}.html", styles[k].name()));
                     let _ = fs::copy(targets[k].join("cargo-timings/cargo-timing.html"), &report);
                     eprintln!("unit timings: {}", report.display());
                 }

@@ -1,7 +1,9 @@
-//! The pure parts of the peer benchmark (`benches/peer.rs`): the generated tree, the
-//! statistics and the table. The benchmark itself drives real server processes and lives in
-//! the bench target, which `cargo test` does not build; see `docs/benchmarks.md`.
+//! The pure parts of the benchmarks, so that `cargo test` checks them: for the peer benchmark
+//! (`benches/peer.rs`) the generated tree, the statistics and the table; for the cost
+//! benchmark (`src/bin/cost.rs`) the generator of the same server in three styles. The
+//! benchmarks themselves drive real servers; see `docs/benchmarks.md`.
 
+pub mod cost;
 pub mod stats;
 pub mod table;
 pub mod tree;

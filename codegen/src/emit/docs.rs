@@ -22,7 +22,7 @@ const REFERENCE_TEMPLATE: &str = include_str!("../../templates/tools.md.j2");
 /// A server with a `distribution` also gets the visible `mcp-name:` line the MCP registry
 /// looks for in a cargo package's README.
 pub(crate) fn readme_table(contract: &Contract) -> String {
-    let table = render(TABLE_TEMPLATE, contract);
+    let table = render(TABLE_TEMPLATE, contract, table_view);
     match &contract.server.distribution {
         Some(d) => format!(
             "{table}
@@ -36,7 +36,7 @@ pub(crate) fn readme_table(contract: &Contract) -> String {
 
 /// The full per-tool reference as Markdown.
 pub(crate) fn reference(contract: &Contract) -> String {
-    render(REFERENCE_TEMPLATE, contract)
+    render(REFERENCE_TEMPLATE, contract, tool_view)
 }
 
 /// Why a README cannot take the table.
@@ -88,7 +88,9 @@ pub fn splice(readme: &str, table: &str) -> Result<String, MarkerError> {
     ))
 }
 
-fn render(template: &str, contract: &Contract) -> String {
+/// Renders `template` with each tool seen through `view`: the table reads a few facts of a
+/// tool, the reference all of them, and building a view is most of a render's time.
+fn render(template: &str, contract: &Contract, view: fn(&Contract, &ToolDef) -> Value) -> String {
     let mut env = Environment::new();
     if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
         .trim_blocks(true)
@@ -97,11 +99,7 @@ fn render(template: &str, contract: &Contract) -> String {
         env.set_syntax(syntax);
     }
     env.add_filter("cell", cell);
-    let tools: Vec<Value> = contract
-        .tools
-        .iter()
-        .map(|t| tool_view(contract, t))
-        .collect();
+    let tools: Vec<Value> = contract.tools.iter().map(|t| view(contract, t)).collect();
     let server = json!({
         "name": contract.server.name,
         "title": contract.server.title,
@@ -248,8 +246,51 @@ fn cell(value: minijinja::Value) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-fn tool_view(c: &Contract, t: &ToolDef) -> Value {
+/// What the README table shows of a tool.
+fn table_view(_: &Contract, t: &ToolDef) -> Value {
+    json!({
+        "name": t.name,
+        "title": t.title,
+        "summary": first_sentence(&t.description),
+        "answers": answers(t),
+        "hints": hints_shown(t),
+        "read_only": t.hints.read_only,
+        "groups": t.groups,
+    })
+}
+
+/// Each published hint as the documents show it.
+fn hints_shown(t: &ToolDef) -> serde_json::Map<String, Value> {
     let shown = |v: Option<bool>| v.map_or("*unset*".to_owned(), |b| b.to_string());
+    Hint::ALL
+        .map(|hint| {
+            (
+                hint.key().to_owned(),
+                shown(t.published_hints.get(hint)).into(),
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
+/// What a tool answers with: text or structured, and its declared content blocks.
+fn answers(t: &ToolDef) -> String {
+    if t.content.is_empty() {
+        match t.output {
+            OutputDef::Text => "text".to_owned(),
+            OutputDef::Object { .. } => "structured".to_owned(),
+        }
+    } else {
+        let kinds: Vec<&str> = t.content.iter().map(|b| b.kind.prose()).collect();
+        match t.output {
+            OutputDef::Text => kinds.join(", "),
+            OutputDef::Object { .. } => format!("structured; {}", kinds.join(", ")),
+        }
+    }
+}
+
+/// What the reference shows of a tool: everything.
+fn tool_view(c: &Contract, t: &ToolDef) -> Value {
     let mut parameters = Vec::new();
     for f in &t.parameters {
         field_rows(c, f, "", true, &mut parameters);
@@ -275,18 +316,6 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
             json!({"kind": b.kind.name(), "what": b.kind.prose(), "mime_types": types.join(", ")})
         })
         .collect();
-    let answers = if t.content.is_empty() {
-        match t.output {
-            OutputDef::Text => "text".to_owned(),
-            OutputDef::Object { .. } => "structured".to_owned(),
-        }
-    } else {
-        let kinds: Vec<&str> = t.content.iter().map(|b| b.kind.prose()).collect();
-        match t.output {
-            OutputDef::Text => kinds.join(", "),
-            OutputDef::Object { .. } => format!("structured; {}", kinds.join(", ")),
-        }
-    };
     let errors: Vec<Value> = t
         .errors
         .iter()
@@ -301,17 +330,14 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "summary": first_sentence(&t.description),
         "description": t.published_description,
         "read_only": t.hints.read_only,
-        "hints": Hint::ALL
-            .map(|hint| (hint.key().to_owned(), shown(t.published_hints.get(hint)).into()))
-            .into_iter()
-            .collect::<serde_json::Map<_, _>>(),
+        "hints": hints_shown(t),
         "parameters": parameters,
         "why": t.why,
         "icons": icons_line(&t.icons),
         "scopes": scopes_text(&c.tool_requirement(t)),
         "output": output,
         "content": content,
-        "answers": answers,
+        "answers": answers(t),
         "errors": errors,
         "groups": t.groups,
         "produces": t.artifacts.iter().flat_map(|a| &a.produces).map(|p| {

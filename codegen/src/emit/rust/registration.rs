@@ -7,12 +7,61 @@ use super::icons::icon_specs;
 use super::*;
 use crate::emit::wire::tool_json;
 
-/// The handler trait, its dispatch, the published contract and the constructor.
-pub(super) fn registration(c: &Contract) -> TokenStream {
+/// The registration's items, in the module's order, each built on its own (so that each can
+/// be printed on its own thread): the handler trait, its dispatch, the published contract,
+/// the fixtures and the constructor.
+pub(super) fn registration_items() -> [fn(&Contract) -> TokenStream; 5] {
+    [
+        handler_trait,
+        dispatcher,
+        spec,
+        crate::emit::fixtures::fixtures,
+        constructor,
+    ]
+}
+
+/// The handler trait: one method per tool, resource, prompt and completion handler.
+fn handler_trait(c: &Contract) -> TokenStream {
     let source = &c.source_name;
     let trait_items = c.tools.iter().map(|t| trait_method(c, t));
     let resource_methods = c.resources.iter().map(resource_method);
     let prompt_methods = super::prompts::trait_methods(c);
+    let trait_doc = format!(
+        "The tools of `{source}`: one method per tool. A tool added to the manifest is a \
+         compile error until it is implemented here."
+    );
+    let trait_doc_attrs = doc(&trait_doc);
+    // `on_unimplemented` strings are format strings: braces in the manifest's path are doubled.
+    let braced = source.replace('{', "{{").replace('}', "}}");
+    let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{braced}`");
+    let methods: Vec<&str> = c
+        .tools
+        .iter()
+        .map(|t| t.method.as_str())
+        .chain(c.resources.iter().map(|r| r.method.as_str()))
+        .chain(c.prompts.iter().map(|p| p.method.as_str()))
+        .chain(c.completion_handlers())
+        .collect();
+    let self_convention = lints::self_convention(&methods);
+    let listed: Vec<String> = methods.iter().map(|m| format!("`{m}`")).collect();
+    let note = format!(
+        "implement `Tools` for it: one async method for each tool, resource, prompt and completion handler in `{braced}`: {}",
+        listed.join(", ")
+    );
+    quote! {
+        #trait_doc_attrs
+        #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
+        #self_convention
+        pub trait Tools: Send + Sync + 'static {
+            #(#trait_items)*
+            #(#resource_methods)*
+            #(#prompt_methods)*
+        }
+    }
+}
+
+/// `Dispatcher`, which connects a `Tools` implementation to the published contract.
+fn dispatcher(c: &Contract) -> TokenStream {
     let prompt_dispatch = super::prompts::dispatch(c);
     let arms = c.tools.iter().enumerate().map(|(i, t)| dispatch_arm(i, t));
     let resource_arms = c
@@ -48,40 +97,7 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
             }
         }
     });
-    let spec = spec(c);
-    let fixtures = crate::emit::fixtures::fixtures(c);
-    let trait_doc = format!(
-        "The tools of `{source}`: one method per tool. A tool added to the manifest is a \
-         compile error until it is implemented here."
-    );
-    let trait_doc_attrs = doc(&trait_doc);
-    // `on_unimplemented` strings are format strings: braces in the manifest's path are doubled.
-    let braced = source.replace('{', "{{").replace('}', "}}");
-    let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{braced}`");
-    let methods: Vec<&str> = c
-        .tools
-        .iter()
-        .map(|t| t.method.as_str())
-        .chain(c.resources.iter().map(|r| r.method.as_str()))
-        .chain(c.prompts.iter().map(|p| p.method.as_str()))
-        .chain(c.completion_handlers())
-        .collect();
-    let self_convention = lints::self_convention(&methods);
-    let listed: Vec<String> = methods.iter().map(|m| format!("`{m}`")).collect();
-    let note = format!(
-        "implement `Tools` for it: one async method for each tool, resource, prompt and completion handler in `{braced}`: {}",
-        listed.join(", ")
-    );
     quote! {
-        #trait_doc_attrs
-        #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
-        #self_convention
-        pub trait Tools: Send + Sync + 'static {
-            #(#trait_items)*
-            #(#resource_methods)*
-            #(#prompt_methods)*
-        }
-
         /// Connects a [`Tools`] implementation to the published contract.
         pub struct Dispatcher<H>(H);
 
@@ -110,10 +126,12 @@ pub(super) fn registration(c: &Contract) -> TokenStream {
             #read_resource
             #prompt_dispatch
         }
+    }
+}
 
-        #spec
-        #fixtures
-
+/// `server`, the constructor.
+fn constructor(_: &Contract) -> TokenStream {
+    quote! {
         /// An MCP server that publishes this contract and calls `handler` for each tool.
         pub fn server<H: Tools>(handler: H) -> ::mcp_contract::Server<Dispatcher<H>> {
             ::mcp_contract::Server::new(Dispatcher(handler))

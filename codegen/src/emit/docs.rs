@@ -247,8 +247,9 @@ fn cell(value: minijinja::Value) -> String {
 }
 
 /// What the README table shows of a tool.
-fn table_view(_: &Contract, t: &ToolDef) -> Value {
+fn table_view(c: &Contract, t: &ToolDef) -> Value {
     json!({
+        "scopes": scopes_text(&c.tool_requirement(t)),
         "name": t.name,
         "title": t.title,
         "summary": first_sentence(&t.description),

@@ -94,6 +94,7 @@
 mod asking;
 pub(crate) mod round;
 pub(crate) mod seal;
+mod url;
 
 use std::fmt;
 
@@ -110,6 +111,8 @@ pub use seal::DEFAULT_TTL;
 pub enum Capability {
     /// Form elicitation (`elicitation`, or `elicitation.form`).
     Elicitation,
+    /// URL elicitation (`elicitation.url`): the user is sent to a page of the server's.
+    UrlElicitation,
     /// Sampling from the client's model (`sampling`).
     Sampling,
     /// The client's roots (`roots`).
@@ -121,6 +124,7 @@ impl Capability {
     pub fn as_str(self) -> &'static str {
         match self {
             Capability::Elicitation => "elicitation",
+            Capability::UrlElicitation => "elicitation.url",
             Capability::Sampling => "sampling",
             Capability::Roots => "roots",
         }
@@ -134,6 +138,10 @@ impl Capability {
                 .elicitation
                 .as_ref()
                 .is_some_and(|e| e.form.is_some() || e.url.is_none()),
+            Capability::UrlElicitation => declared
+                .elicitation
+                .as_ref()
+                .is_some_and(|e| e.url.is_some()),
             Capability::Sampling => declared.sampling.is_some(),
             Capability::Roots => declared.roots.is_some(),
         }
@@ -141,8 +149,11 @@ impl Capability {
 
     /// `clientCapabilities` declaring just this one: the data of a `-32021` error.
     pub(crate) fn as_required(self) -> ClientCapabilities {
-        serde_json::from_value(serde_json::json!({ self.as_str(): {} }))
-            .expect("a capability object")
+        let declared = match self {
+            Capability::UrlElicitation => serde_json::json!({"elicitation": {"url": {}}}),
+            _ => serde_json::json!({ self.as_str(): {} }),
+        };
+        serde_json::from_value(declared).expect("a capability object")
     }
 }
 

@@ -209,6 +209,6 @@ fn the_reference_shows_the_tool_object_show_prints() {
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(
         documented, shown,
-        "refresh docs/manifest.md §21 with `mcp-contract show list_directory`"
+        "refresh docs/manifest.md §22 with `mcp-contract show list_directory`"
     );
 }

@@ -72,6 +72,25 @@ impl Validator<'_> {
             self.template(m, &mut placeholders)
         });
         let mode = self.mode(q, &rust_name, scope);
+        // `ask` takes the context and, for a URL question, the URL before the placeholders.
+        let taken: &[&str] = match mode {
+            Some(QuestionMode::Url) => &["context", "url"],
+            _ => &["context"],
+        };
+        if let (Some(m), Some(p)) = (
+            &q.message,
+            placeholders.iter().find(|p| taken.contains(&p.as_str())),
+        ) {
+            self.collision(
+                format!(
+                    "`{{{p}}}` becomes an argument of `{rust_name}::ask`, which already has `{p}`"
+                ),
+                m.span,
+                None,
+                "rename the placeholder",
+            );
+            return None;
+        }
         let claimed = self.claim_type(rust_name.clone(), id.span, "question");
         Some(QuestionDef {
             id: id.value.clone(),

@@ -2859,3 +2859,17 @@ fn a_question_message_is_a_template() {
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].code, "bad-template");
 }
+
+#[test]
+fn a_placeholder_that_is_an_argument_of_ask_is_an_ident_collision() {
+    single(
+        &with("    asks:\n      sign_in: {message: \"Go to {url}\", mode: url}\n"),
+        "ident-collision",
+        "`{url}` becomes an argument of `SignIn::ask`, which already has `url`",
+        "tools.yaml:10:26",
+    );
+    // In a form question, `url` is a placeholder like any other.
+    loads(&with(
+        "    asks:\n      sign_in: {message: \"Go to {url}\"}\n",
+    ));
+}

@@ -2,7 +2,8 @@
 //! completion from the client's model) and the client's roots, one way on both revisions.
 //!
 //! A handler asks through its [`Context`]: [`Context::elicit`], [`Context::elicit_form`],
-//! [`Context::sample`], [`Context::roots`]. Each question has an id, stable across runs of
+//! [`Context::elicit_url`] (URL mode, for what a form must not carry), [`Context::sample`],
+//! [`Context::roots`]. Each question has an id, stable across runs of
 //! the handler (`"confirm"`, `"user_name"`), and each ask is a future to await before
 //! anything else:
 //!
@@ -87,6 +88,7 @@
 //! [`Context`]: crate::Context
 //! [`Context::elicit`]: crate::Context::elicit
 //! [`Context::elicit_form`]: crate::Context::elicit_form
+//! [`Context::elicit_url`]: crate::Context::elicit_url
 //! [`Context::sample`]: crate::Context::sample
 //! [`Context::roots`]: crate::Context::roots
 //! [`Context::require`]: crate::Context::require

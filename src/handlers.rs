@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use mcp_contract::ToolError as _;
+use mcp_contract::ask::{Answer, Capability};
 use mcp_contract::{
     Completing, Context, PromptError, PromptMessage, ResourceBody, ResourceError, Role,
 };
@@ -502,6 +503,19 @@ impl Tools for Workspace {
         args: DeletePathArgs,
         cx: Context,
     ) -> Result<DeletePathOutput, DeletePathError> {
+        // Asked first, before anything is touched: on 2026-07-28 everything before the
+        // answer runs again when the client calls back with it.
+        if args.recursive && cx.can(Capability::Elicitation) {
+            let confirmed = matches!(
+                ConfirmDelete::ask(&cx, &args.path).await,
+                Ok(Answer::Accept(ConfirmDelete { confirm: true }))
+            );
+            if !confirmed {
+                return Err(DeletePathError::NotConfirmed {
+                    path: args.path.clone(),
+                });
+            }
+        }
         let (path, recursive) = (args.path.clone(), args.recursive);
         let deleted = blocking(self, move |w| w.delete_path(&path, recursive))
             .await

@@ -37,7 +37,7 @@ fn check_accepts_a_valid_manifest() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("7 tools, valid"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("8 tools, valid"));
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn the_reference_shows_the_tool_object_show_prints() {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let doc = std::fs::read_to_string(root.join("docs/manifest.md")).expect("the reference");
     let section = doc
-        .split("\n## 21. What is published for a tool")
+        .split("\n## 22. What is published for a tool")
         .nth(1)
         .expect("the section");
     let block = section
@@ -209,6 +209,6 @@ fn the_reference_shows_the_tool_object_show_prints() {
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(
         documented, shown,
-        "refresh docs/manifest.md §21 with `mcp-contract show list_directory`"
+        "refresh docs/manifest.md §22 with `mcp-contract show list_directory`"
     );
 }

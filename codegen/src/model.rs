@@ -17,6 +17,7 @@ mod icon;
 mod integer;
 pub(crate) mod json_schema;
 mod prompt;
+mod question;
 
 pub(crate) use access::{AccessDef, ScopeDef};
 pub(crate) use content::{ContentBlockDef, ContentKind};
@@ -24,6 +25,7 @@ pub(crate) use content::{ContentBlockDef, ContentKind};
 pub(crate) use icon::{IconDef, IconTheme};
 pub(crate) use integer::RustInteger;
 pub(crate) use prompt::{CompletionDef, PromptArgumentDef, PromptDef};
+pub(crate) use question::{FormField, QuestionDef, QuestionMode};
 
 /// A whole validated manifest.
 #[derive(Debug, Clone)]
@@ -368,6 +370,8 @@ pub(crate) struct ToolDef {
     pub icons: Vec<IconDef>,
     /// The scopes a call requires itself, in manifest order (its groups may add theirs).
     pub scopes: Vec<String>,
+    /// The questions it may ask the user, in manifest order.
+    pub questions: Vec<QuestionDef>,
 }
 
 impl ToolDef {

@@ -54,6 +54,15 @@ const NAMING_NOT_FOUND: &str = "    message: \"There is no file `{path}`.\"\n   
 /// One case per rule: (old, new, every change expected).
 fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
     let b = || BASE.to_owned();
+    // `ping` asks `sure`, whose id is at 63:7, with one field line.
+    let asking = |field: &str| {
+        edit(
+            "    output: text\n",
+            &format!(
+                "    output: text\n    asks:\n      sure:\n        message: Sure?\n        fields:\n          {field}\n"
+            ),
+        )
+    };
     let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
     let ping_content = |blocks: &str| {
         edit(
@@ -221,6 +230,26 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
                 .replacen("        type: string\n        description: How to read it.\n        enum: [text, bytes]\n", "        type: Mode\n        description: How to read it.\n", 1)
                 .replacen("enum: [text, bytes]", "enum: [text]", 1),
             vec!["ENUM_VALUE_NO_DELETE tools.yaml:28:7"],
+        ),
+        ("QUESTION_ADDED", b(), asking("ok: {type: boolean}"), vec!["QUESTION_ADDED tools.yaml:63:7"]),
+        ("QUESTION_REMOVED", asking("ok: {type: boolean}"), b(), vec!["QUESTION_REMOVED tools.yaml:63:7"]),
+        (
+            "QUESTION_CHANGED: a title, a new optional field",
+            asking("ok: {type: boolean}"),
+            asking("ok: {type: boolean, title: OK}\n          why: {type: string, required: false}"),
+            vec!["QUESTION_CHANGED tools.yaml:63:7"],
+        ),
+        (
+            "QUESTION_NARROWED: a new required field",
+            asking("ok: {type: boolean}"),
+            asking("ok: {type: boolean}\n          why: {type: string}"),
+            vec!["QUESTION_NARROWED tools.yaml:63:7"],
+        ),
+        (
+            "QUESTION_NARROWED: a tighter limit",
+            asking("n: {type: integer, maximum: 9}"),
+            asking("n: {type: integer, maximum: 5}"),
+            vec!["QUESTION_NARROWED tools.yaml:63:7"],
         ),
         ("GROUP_JOINED", grouped("[a]"), grouped("[a, b]"), vec!["GROUP_JOINED tools.yaml:58:11"]),
         ("GROUP_NO_LEAVE", grouped("[a, b]"), grouped("[a]"), vec!["GROUP_NO_LEAVE tools.yaml:58:11"]),

@@ -177,7 +177,7 @@ codes! {
         "Give each its own title.",
         help "give each tool a title of its own, so people can tell them apart";
     IDENT_COLLISION = "ident-collision", Error,
-        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants, an error's `{argument}` placeholder and the field `argument: true` adds, or two parameters' variants of the tool's `{Prefix}Argument` (`a_1` and `a1`); resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, prompt methods, prompt argument types and fields, completion methods (`complete_a_b_c` from a prompt `a_b` or `a`), a template's variables (`{fooBar}` and `{foo_bar}`), group constants (`read-only` and `read_only`) or scope constants (`files:read` and `files.read`); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
+        "Two manifest names give the same Rust name: tool methods, generated types, struct fields (`maxDepth` and `max_depth`), enum variants (`a-b` and `a_b`), error variants or sentence constants, an error's `{argument}` placeholder and the field `argument: true` adds, or two parameters' variants of the tool's `{Prefix}Argument` (`a_1` and `a1`); resource methods (`a__b` and `a_b`, or a resource `x` and a tool `x_resource`), resource parameters types, prompt methods, prompt argument types and fields, completion methods (`complete_a_b_c` from a prompt `a_b` or `a`), a template's variables (`{fooBar}` and `{foo_bar}`), group constants (`read-only` and `read_only`) or scope constants (`files:read` and `files.read`); a question's type and another generated type (`ping_args` on `ping`), or a question's placeholder and an argument its `ask` already has (`{context}`, or `{url}` in a URL question); or a shared type is named `Tools` or `Dispatcher`, which the generated code uses.",
         "Rename one so the Rust forms differ.";
     RESERVED_ERROR_CODE = "reserved-error-code", Error,
         "An error code is one of `argument_missing`, `argument_invalid`, `argument_unknown`, `internal_error`.",
@@ -487,4 +487,23 @@ codes! {
         "A `completion:` is neither a list of values nor `handler`, lists no value or one value twice, or names a variable its resource's template does not have (or the resource is not a template).",
         "`completion: [draft, final]` or `completion: handler`.",
         help "write `completion: [value, …]` for a fixed list, or `completion: handler` for a generated method";
+    BAD_QUESTION_ID = "bad-question-id", Error,
+        "A question id under a tool's `asks:` does not match `^[a-z][a-z0-9_]{0,63}$`.",
+        "`Confirm-Delete` → `confirm_delete`.",
+        help "question ids are snake_case like tool names: a lowercase letter, then lowercase letters, digits or `_`";
+    DUPLICATE_QUESTION = "duplicate-question", Error,
+        "Two tools declare a question with the same id; each id names one generated type.",
+        "Rename one, such as `confirm_delete` and `confirm_move`.",
+        help "give each question an id of its own across the manifest";
+    BAD_QUESTION_MODE = "bad-question-mode", Error,
+        "A question's `mode` is neither `form` nor `url`, or a `mode: url` question lists `fields` (the user answers on the page, not in a form).",
+        "`mode: url` without `fields:`.",
+        help "write `mode: form` (the default) with `fields:`, or `mode: url` without them";
+    BAD_FORM_FIELD = "bad-form-field", Error,
+        "A form field is not what elicitation allows: a flat primitive (`string`, `number`, `integer`, `boolean`), a string `enum`, or an `array` of a string `enum` (multi-select); no objects, `json`, shared types or other arrays, no `pattern` or `examples`, a `format` other than `email`, `uri`, `date`, `date-time`, or `titles` on a field without an enum or naming a value it does not have.",
+        "`type: object` → two fields; `format: ipv4` → a `string` field.";
+    SECRET_FORM_FIELD = "secret-form-field", Warning,
+        "A form field's name looks like a secret (`password`, `token`, `secret`, `api_key`, `private_key`, `card_number`, `cvv`, …): the spec forbids asking for sensitive data in a form, whose answer passes through the client.",
+        "Ask it with a `mode: url` question, whose page collects it.",
+        help "sensitive data goes by URL: declare a `mode: url` question and collect it on your own page";
 }

@@ -279,6 +279,7 @@ impl<'c> Differ<'c> {
             &n.scopes,
             at,
         );
+        self.questions(o, n, &path);
         self.fields(
             &o.parameters,
             &n.parameters,

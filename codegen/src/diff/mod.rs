@@ -10,6 +10,7 @@
 
 mod access;
 mod compare;
+mod questions;
 mod report;
 mod rules;
 

@@ -94,6 +94,9 @@ rules! {
     PARAMETER_SAME_TYPE = Major, "Values valid for the old type are refused.";
     /// An enum value was removed.
     ENUM_VALUE_NO_DELETE = Major, "Calls passing the value are refused; clients matching on it in results never see it again.";
+    /// A question's form demands an answer the old one did not: a field newly required, a
+    /// field's kind or limits changed, or a form became a URL question or back.
+    QUESTION_NARROWED = Major, "A client that answers the form programmatically sends what the old form wanted, and the answer is refused.";
     /// A parameter accepts fewer values.
     CONSTRAINT_NO_TIGHTEN = Major, "Values that were accepted (a length, a bound, a pattern or format) are now refused.";
     /// An output field was removed, or may now be absent.
@@ -167,6 +170,10 @@ rules! {
     PROMPT_ARGUMENT_ADDED = Minor, "Existing requests leave it out and keep working.";
     /// An artifact or an encapsulated tool was declared.
     PLANNING_ADDED = Minor, "Planners learn a new link; nothing that worked stops working.";
+    /// A tool may ask a new question.
+    QUESTION_ADDED = Minor, "Clients that can elicit may now be asked while it runs; clients that cannot are never asked, and calls work as before.";
+    /// A tool no longer asks a question.
+    QUESTION_REMOVED = Minor, "Users are asked less; no call fails.";
     /// A tool, group, resource or prompt no longer requires a scope.
     SCOPE_REMOVED = Minor, "Callers with fewer scopes may now list and call it; every caller who could before still can.";
     /// A scope was declared in `auth.scopes`.
@@ -175,6 +182,8 @@ rules! {
     AUTH_SCOPE_REMOVED = Minor, "It is no longer advertised nor required; tokens that carry it still work.";
     /// An authorization server was added.
     AUTH_SERVER_ADDED = Minor, "Clients may get tokens from one more issuer; tokens from the others still work.";
+    /// A question's message, titles, descriptions, defaults or optional fields changed.
+    QUESTION_CHANGED = Patch, "People see another form; every answer that fitted still fits.";
     /// A hint now promises more safety.
     HINT_SAFER = Patch, "Clients may ask for approval less often; nothing they did before fails.";
     /// A tool's, resource's or prompt's title changed, a resource's name, or a template's

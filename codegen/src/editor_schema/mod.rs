@@ -679,6 +679,44 @@ pub(crate) struct Tool {
     /// The scopes, from `auth.scopes`, a caller needs to list and call the tool, besides
     /// those of one of its groups.
     pub scopes: Option<OneOrMany<ScopeName>>,
+    /// The questions the tool may ask the user while it runs (elicitation), by id: each a
+    /// form of primitive fields, or a URL for sensitive data. Each generates a typed struct
+    /// for its answer, named after its id, with `ask`.
+    #[serde(default)]
+    pub asks: Names<QuestionId, Question>,
+}
+
+/// A question's id: snake_case, unique across the manifest; its PascalCase names the
+/// generated struct.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a question id is snake_case: a lowercase letter, then up to 63 lowercase letters, digits or `_`"))]
+pub(crate) struct QuestionId(#[schemars(pattern(TOOL_NAME))] pub String);
+
+/// A question a tool may ask: a form the user fills in the client, or (`mode: url`) a page
+/// of the server's that the handler names at run time.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("not" = { "required": ["fields", "mode"], "properties": { "mode": { "const": "url" } } }))]
+pub(crate) struct Question {
+    /// What the user is asked. `{name}` placeholders, as in error templates, become
+    /// arguments of the generated `ask`.
+    pub message: NonBlank,
+    /// `form` (the default) or `url`. Sensitive data (passwords, keys, payment) must go by
+    /// URL: a form's answer passes through the client.
+    pub mode: Option<QuestionMode>,
+    /// The form's fields, by name: flat primitives only. Left out, a form with no field
+    /// (accept or decline).
+    pub fields: Option<Names<PropertyName, FormField>>,
+}
+
+/// How a question is answered.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum QuestionMode {
+    /// A form in the client.
+    Form,
+    /// A page the handler gives the URL of.
+    Url,
 }
 
 /// An icon: an `https:` URL (`src`), or an image file in the crate (`file`), which the build
@@ -894,6 +932,27 @@ with_schema_keys! {
         /// token, unique in the tool regardless of case.
         #[schemars(pattern(HEADER_NAME))]
         pub(crate) header: Option<String>,
+    }
+}
+
+with_schema_keys! {
+    /// A field of a question's form: a `string` (`minLength`, `maxLength`, `format` email,
+    /// uri, date or date-time), `number`, `integer` (`minimum`, `maximum`), `boolean`, a
+    /// string `enum` (single select) or an `array` of a string enum (multi-select,
+    /// `minItems`, `maxItems`). No objects, `pattern` or examples. Required unless it says
+    /// `required: false` or has a `default`.
+    pub(crate) struct FormField {
+        /// What the field means.
+        pub(crate) description: Option<String>,
+        /// The label a client shows.
+        pub(crate) title: Option<String>,
+        /// A label for each enum value, by value.
+        pub(crate) titles: Option<Names<String, String>>,
+        /// `false` makes the field optional (`Option<T>` in Rust).
+        pub(crate) required: Option<bool>,
+        /// The value the form starts with; it must fit the field.
+        #[schemars(extend("not" = { "type": "null" }))]
+        pub(crate) default: Option<Value>,
     }
 }
 

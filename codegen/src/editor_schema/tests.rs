@@ -114,6 +114,14 @@ tools:
       consumes:
         - {kind: demo.item, pointer: /dir, required: false}
     complete_operation: [pang]
+    asks:
+      confirm:
+        message: "Use `{dir}`?"
+        mode: form
+        fields:
+          ok: {type: boolean, title: OK, description: Whether to., default: false}
+          size: {type: string, enum: [s, m], titles: {s: Small}, required: false}
+      sign_in: {message: Sign in., mode: url}
   - name: pang
     title: Pang
     description: Answers.
@@ -181,6 +189,8 @@ const OBJECTS: &[(&str, &str)] = &[
     ("/tools/0/output/properties/count", "an output field"),
     ("/tools/0/output/content/1", "a content block"),
     ("/tools/1/artifacts", "a tool's `artifacts`"),
+    ("/tools/1/asks/confirm", "a question"),
+    ("/tools/1/asks/confirm/fields/ok", "a form field"),
     ("/tools/1/artifacts/produces/0", "a produced artifact"),
     ("/tools/1/artifacts/consumes/0", "a consumed artifact"),
     ("/artifacts", "`artifacts`"),

@@ -236,6 +236,58 @@ fn scopes_text(alternatives: &[Vec<&str>]) -> String {
     each.join(" or ")
 }
 
+/// A question as the reference lists it: its id, type, mode and message, and each field's
+/// kind with its constraints.
+fn question(q: &QuestionDef) -> Value {
+    let fields: Vec<Value> = q
+        .fields()
+        .iter()
+        .map(|f| {
+            let field = &f.field;
+            let values = |e: &EnumDef| {
+                e.values
+                    .iter()
+                    .map(|(v, _)| match f.titles.iter().find(|(t, _)| t == v) {
+                        Some((_, title)) => format!("`{v}` ({title})"),
+                        None => format!("`{v}`"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let mut kind = match &field.schema.kind {
+                Kind::Enum(e) => format!("one of {}", values(e)),
+                Kind::Array(items) => match &items.kind {
+                    Kind::Enum(e) => format!("any of {}", values(e)),
+                    _ => "array".into(),
+                },
+                Kind::String => "string".into(),
+                Kind::Integer => "integer".into(),
+                Kind::Number => "number".into(),
+                Kind::Boolean => "boolean".into(),
+                Kind::Json | Kind::Object(_) | Kind::Named(_) => String::new(),
+            };
+            for (keyword, value) in &field.schema.constraints.0 {
+                kind.push_str(&format!("; `{}: {}`", keyword.name(), value.to_json()));
+            }
+            json!({
+                "name": field.name,
+                "kind": kind,
+                "required": field.required,
+                "default": field.default.as_ref().map(Value::to_string),
+                "title": f.title,
+                "description": field.schema.description,
+            })
+        })
+        .collect();
+    json!({
+        "id": q.id,
+        "type": q.rust_name,
+        "url": matches!(q.mode, QuestionMode::Url),
+        "message": q.message.source,
+        "fields": fields,
+    })
+}
+
 /// A value as one Markdown table cell: pipes escaped, lines joined.
 fn cell(value: minijinja::Value) -> String {
     let text = if value.is_none() || value.is_undefined() {
@@ -340,6 +392,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "content": content,
         "answers": answers(t),
         "errors": errors,
+        "questions": t.questions.iter().map(question).collect::<Vec<_>>(),
         "groups": t.groups,
         "produces": t.artifacts.iter().flat_map(|a| &a.produces).map(|p| {
             json!({"kind": p.kind, "pointer": p.pointer, "json_array": p.encoding == Some(Encoding::JsonArray)})

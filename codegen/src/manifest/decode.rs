@@ -355,6 +355,10 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .unwrap_or_default();
     let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     let scopes = f.get("scopes").map(|n| scope_list(n, de));
+    let asks = f
+        .get("asks")
+        .map(|n| super::asks::asks(n, de))
+        .unwrap_or_default();
     f.finish(de);
     Some(Tool {
         span: node.span,
@@ -374,6 +378,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         complete_operation,
         icons,
         scopes,
+        asks,
     })
 }
 
@@ -575,7 +580,7 @@ fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<Property> {
 }
 
 /// Reads the schema keys of a mapping; the caller reads any other keys it allows.
-fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
+pub(super) fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
     let mut s = Schema {
         span: f.span,
         keys: f.keys(),

@@ -10,11 +10,13 @@ use crate::keyword::{Keyword, Limit};
 use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
 
+mod asks;
 mod decode;
 mod icons;
 mod prompt;
 pub(crate) mod reader;
 
+pub(crate) use asks::{Question, QuestionField};
 pub(crate) use prompt::{Completion, Prompt, PromptArgument};
 
 pub(crate) use decode::{cannot_omit, decode};
@@ -330,6 +332,8 @@ pub(crate) struct Tool {
     pub icons: Vec<Icon>,
     /// The scopes a call requires, beyond its groups'.
     pub scopes: ScopeList,
+    /// `asks:` the elicitations it may put to the user, by id.
+    pub asks: Vec<Question>,
 }
 
 /// A tool's output.

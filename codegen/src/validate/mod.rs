@@ -27,6 +27,7 @@ mod meta;
 mod names;
 mod planning;
 mod prompts;
+mod questions;
 mod refused;
 mod resources;
 mod schema;
@@ -50,6 +51,7 @@ pub(crate) fn validate<'d>(
         rust_types: names::NameTable::default(),
         examples: Vec::new(),
         refused: refused::Refused::default(),
+        question_ids: names::NameTable::default(),
     };
     let server = v.server(manifest.server.as_ref());
     let omit = v.policy(manifest.hint_policy.as_ref());
@@ -113,6 +115,8 @@ struct Validator<'d> {
     examples: Vec<examples::PendingExample>,
     /// What earlier rules refused, which later ones skip.
     refused: refused::Refused,
+    /// The question ids claimed so far, across tools.
+    question_ids: names::NameTable,
 }
 
 impl Validator<'_> {

@@ -29,6 +29,8 @@ pub(super) enum Place {
     Output,
     /// A shared type, usable on either side.
     Shared,
+    /// A field of a form a tool asks the user to fill, whose title may say what it means.
+    Question,
 }
 
 /// The shared types a `type:` may name: their indices by name, and the types as written.
@@ -124,10 +126,11 @@ impl Validator<'_> {
     /// Every property says what it means; a top-level parameter shows a model an example.
     fn documented(&mut self, p: &raw::Property, place: Place, top_level: bool) {
         let name = &p.name;
-        if p.schema
-            .description
-            .as_ref()
-            .is_none_or(|d| d.value.trim().is_empty())
+        if place != Place::Question
+            && p.schema
+                .description
+                .as_ref()
+                .is_none_or(|d| d.value.trim().is_empty())
         {
             self.report(
                 &codes::MISSING_DESCRIPTION,

@@ -160,6 +160,7 @@ impl Validator<'_> {
         let arguments = self.arguments(t, &errors, &parameters, cx.manifest);
         let meta = self.tool_meta(t);
         let icons = self.icons(&t.icons);
+        let questions = self.questions(t, cx.scope);
         Some(ToolDef {
             name: name.value.clone(),
             title,
@@ -184,6 +185,7 @@ impl Validator<'_> {
             span: name.span,
             icons,
             scopes: Vec::new(),
+            questions,
         })
     }
 

@@ -225,7 +225,11 @@ impl Validator<'_> {
 
     /// Parses `{field}` placeholders (`{{` and `}}` stand for braces), adding each field to
     /// `fields` in first-use order.
-    fn template(&mut self, text: &Spanned<String>, fields: &mut Vec<String>) -> Option<Template> {
+    pub(super) fn template(
+        &mut self,
+        text: &Spanned<String>,
+        fields: &mut Vec<String>,
+    ) -> Option<Template> {
         let mut parts = Vec::new();
         let mut literal = String::new();
         let mut chars = text.value.chars().peekable();

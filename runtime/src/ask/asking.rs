@@ -188,7 +188,7 @@ impl Context {
     }
 
     /// The client's answer to `request`, asked as `id`, as JSON.
-    async fn ask(
+    pub(super) async fn ask(
         &self,
         id: &str,
         capability: Capability,
@@ -233,7 +233,7 @@ impl Context {
 
     /// The answer to `id` is not one to its question: on 2026-07-28 the call is refused
     /// (`-32602`), elsewhere the handler is told.
-    async fn reject(&self, id: &str, why: String) -> NotAsked {
+    pub(super) async fn reject(&self, id: &str, why: String) -> NotAsked {
         if let Some(round) = &self.asking().round {
             round.reject(id, why).await;
             return NotAsked::Cancelled;

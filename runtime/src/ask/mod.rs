@@ -2,7 +2,8 @@
 //! completion from the client's model) and the client's roots, one way on both revisions.
 //!
 //! A handler asks through its [`Context`]: [`Context::elicit`], [`Context::elicit_form`],
-//! [`Context::sample`], [`Context::roots`]. Each question has an id, stable across runs of
+//! [`Context::elicit_url`] (URL mode, for what a form must not carry), [`Context::sample`],
+//! [`Context::roots`]. Each question has an id, stable across runs of
 //! the handler (`"confirm"`, `"user_name"`), and each ask is a future to await before
 //! anything else:
 //!
@@ -87,6 +88,7 @@
 //! [`Context`]: crate::Context
 //! [`Context::elicit`]: crate::Context::elicit
 //! [`Context::elicit_form`]: crate::Context::elicit_form
+//! [`Context::elicit_url`]: crate::Context::elicit_url
 //! [`Context::sample`]: crate::Context::sample
 //! [`Context::roots`]: crate::Context::roots
 //! [`Context::require`]: crate::Context::require
@@ -94,6 +96,7 @@
 mod asking;
 pub(crate) mod round;
 pub(crate) mod seal;
+mod url;
 
 use std::fmt;
 
@@ -110,6 +113,8 @@ pub use seal::DEFAULT_TTL;
 pub enum Capability {
     /// Form elicitation (`elicitation`, or `elicitation.form`).
     Elicitation,
+    /// URL elicitation (`elicitation.url`): the user is sent to a page of the server's.
+    UrlElicitation,
     /// Sampling from the client's model (`sampling`).
     Sampling,
     /// The client's roots (`roots`).
@@ -121,6 +126,7 @@ impl Capability {
     pub fn as_str(self) -> &'static str {
         match self {
             Capability::Elicitation => "elicitation",
+            Capability::UrlElicitation => "elicitation.url",
             Capability::Sampling => "sampling",
             Capability::Roots => "roots",
         }
@@ -134,6 +140,10 @@ impl Capability {
                 .elicitation
                 .as_ref()
                 .is_some_and(|e| e.form.is_some() || e.url.is_none()),
+            Capability::UrlElicitation => declared
+                .elicitation
+                .as_ref()
+                .is_some_and(|e| e.url.is_some()),
             Capability::Sampling => declared.sampling.is_some(),
             Capability::Roots => declared.roots.is_some(),
         }
@@ -141,8 +151,11 @@ impl Capability {
 
     /// `clientCapabilities` declaring just this one: the data of a `-32021` error.
     pub(crate) fn as_required(self) -> ClientCapabilities {
-        serde_json::from_value(serde_json::json!({ self.as_str(): {} }))
-            .expect("a capability object")
+        let declared = match self {
+            Capability::UrlElicitation => serde_json::json!({"elicitation": {"url": {}}}),
+            _ => serde_json::json!({ self.as_str(): {} }),
+        };
+        serde_json::from_value(declared).expect("a capability object")
     }
 }
 

@@ -15,6 +15,7 @@ mod items;
 mod limits;
 mod lints;
 mod prompts;
+mod questions;
 mod registration;
 mod rustdoc;
 
@@ -38,6 +39,7 @@ pub(crate) fn generate(contract: &Contract) -> String {
             let mut code = String::new();
             for t in tools {
                 code.push_str(&format_items(tool_items(contract, t)));
+                code.push_str(&format_items(questions::question_items(contract, t)));
                 code.push_str(&tool_error_impls(contract, t));
             }
             code

@@ -223,6 +223,8 @@ pub(crate) struct ServerInfo {
     pub distribution: Option<DistributionDef>,
     /// Whether handlers log to clients: the `logging` capability.
     pub logging: bool,
+    /// Whether the lists may change at run time: `listChanged` on the capabilities.
+    pub list_changed: bool,
     /// `serverInfo.icons`.
     pub icons: Vec<IconDef>,
 }

@@ -275,6 +275,7 @@ pub(crate) fn completion_of(
     published: &Published,
     request: &CompleteRequestParams,
     caller: Option<&Principal>,
+    lists: &crate::lists::Lists,
 ) -> Result<CompletionSpec, ErrorData> {
     let argument = &request.argument.name;
     let unknown = |what: String| ErrorData::invalid_params(what, None);
@@ -282,7 +283,7 @@ pub(crate) fn completion_of(
         Reference::Prompt(p) => {
             let prompts = published.spec.prompts;
             let prompt = (prompts.iter().position(|s| s.name == p.name))
-                .filter(|&i| published.gate.prompt(i, caller))
+                .filter(|&i| published.gate.prompt(i, caller) && lists.prompt(i))
                 .map(|i| &prompts[i])
                 .ok_or_else(|| unknown(format!("Unknown prompt: {}", p.name)))?;
             let a = prompt
@@ -300,7 +301,7 @@ pub(crate) fn completion_of(
         Reference::Resource(r) => {
             let resources = published.spec.resources;
             let resource = (resources.iter().position(|s| s.template && s.uri == r.uri))
-                .filter(|&i| published.gate.resource(i, caller))
+                .filter(|&i| published.gate.resource(i, caller) && lists.resource(i))
                 .map(|i| &resources[i])
                 .ok_or_else(|| unknown(format!("Unknown resource template: {}", r.uri)))?;
             Ok(resource

@@ -12,6 +12,7 @@ use rmcp::model::{
 
 use crate::access::{AccessSpec, Gate, Principal};
 use crate::icon::{IconSpec, icons};
+use crate::lists::Lists;
 use crate::prompt::{CompletionSpec, PromptSpec};
 use crate::resource::ResourceSpec;
 
@@ -57,6 +58,9 @@ pub struct ContractSpec {
     pub argument_codes: ArgumentCodes,
     /// Whether the server logs to clients (`notifications/message`, the `logging` capability).
     pub logging: bool,
+    /// Whether the lists may change at run time ([`crate::Lists`]): `listChanged` on the
+    /// tools, prompts and resources capabilities, and short cache hints.
+    pub list_changed: bool,
     /// The prompts, in manifest order.
     pub prompts: &'static [PromptSpec],
     /// Who may see and call what: the `auth:` block and every entry's scopes.
@@ -194,9 +198,14 @@ impl Published {
         self.output_validators[i].as_ref()
     }
 
-    /// The `resources/list` answer for `caller`: the fixed resources it may read.
-    pub(crate) fn listed_resources(&self, caller: Option<&Principal>) -> Vec<Resource> {
-        self.readable(false, caller)
+    /// The `resources/list` answer for `caller`: the fixed resources served (`lists`) that it
+    /// may read.
+    pub(crate) fn listed_resources(
+        &self,
+        caller: Option<&Principal>,
+        lists: &Lists,
+    ) -> Vec<Resource> {
+        self.readable(false, caller, lists)
             .zip(&self.resources)
             .filter(|(readable, _)| *readable)
             .map(|(_, r)| r.clone())
@@ -204,8 +213,12 @@ impl Published {
     }
 
     /// The `resources/templates/list` answer for `caller`: the templates it may read.
-    pub(crate) fn listed_templates(&self, caller: Option<&Principal>) -> Vec<ResourceTemplate> {
-        self.readable(true, caller)
+    pub(crate) fn listed_templates(
+        &self,
+        caller: Option<&Principal>,
+        lists: &Lists,
+    ) -> Vec<ResourceTemplate> {
+        self.readable(true, caller, lists)
             .zip(&self.resource_templates)
             .filter(|(readable, _)| *readable)
             .map(|(_, r)| r.clone())
@@ -214,11 +227,16 @@ impl Published {
 
     /// Whether `caller` may read each fixed resource (`templates` false) or each template, in
     /// manifest order.
-    fn readable(&self, templates: bool, caller: Option<&Principal>) -> impl Iterator<Item = bool> {
+    fn readable(
+        &self,
+        templates: bool,
+        caller: Option<&Principal>,
+        lists: &Lists,
+    ) -> impl Iterator<Item = bool> {
         let gate = &self.gate;
         (self.spec.resources.iter().enumerate())
             .filter(move |(_, r)| r.template == templates)
-            .map(move |(i, _)| gate.resource(i, caller))
+            .map(move |(i, _)| gate.resource(i, caller) && lists.resource(i))
     }
 
     /// The index of the resource `uri` names, with its template's values, unescaped, in
@@ -242,18 +260,25 @@ impl Published {
 /// something uses it, since a client reads an advertised one as a promise.
 fn capabilities(spec: &ContractSpec) -> ServerCapabilities {
     let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+    let changes = spec.list_changed.then_some(true);
+    if let Some(tools) = &mut capabilities.tools {
+        tools.list_changed = changes;
+    }
     if !spec.resources.is_empty() {
         let mut resources = ResourcesCapability::default();
         if spec.resources.iter().any(|r| r.subscribe) {
             resources.subscribe = Some(true);
         }
+        resources.list_changed = changes;
         capabilities.resources = Some(resources);
     }
     if spec.logging {
         capabilities.logging = Some(rmcp::model::JsonObject::new());
     }
     if !spec.prompts.is_empty() {
-        capabilities.prompts = Some(Default::default());
+        let mut prompts = rmcp::model::PromptsCapability::default();
+        prompts.list_changed = changes;
+        capabilities.prompts = Some(prompts);
     }
     if completes(spec) {
         capabilities.completions = Some(Default::default());
@@ -326,6 +351,7 @@ mod tests {
         groups: &[],
         argument_codes: ArgumentCodes::DEFAULT,
         logging: false,
+        list_changed: false,
         prompts: &[],
         access: crate::AccessSpec::OPEN,
     };

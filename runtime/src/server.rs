@@ -23,6 +23,7 @@ use crate::ask::seal::{self, Sealer};
 use crate::codegen::CompletionSpec;
 use crate::codegen::{Dispatch, Published};
 use crate::context::LogLevel;
+use crate::lists::{CHANGING_LIST_TTL_MS, Lists};
 use crate::session::{MAX_SUBSCRIPTIONS, Refused, Session};
 use crate::{
     Completing, Context, PromptError, PromptMessage, ResourceError, arguments, call, params, prompt,
@@ -38,6 +39,8 @@ pub struct Server<D> {
     session: Arc<Session>,
     /// Seals and opens the request state of 2026-07-28 calls that ask their client.
     sealer: Arc<Sealer>,
+    /// What is switched off at run time, shared by every connection and view.
+    lists: Lists,
 }
 
 /// The tools a server serves, decided once when the server or view is made.
@@ -50,6 +53,8 @@ struct View {
     legacy_tools: Vec<Tool>,
     /// The scopes every caller of this view needs: its group's, for a group's view.
     scopes: &'static [&'static str],
+    /// The group whose view this is, whose switch ([`Lists`]) turns the whole view off.
+    group: Option<usize>,
 }
 
 impl<D> Clone for Server<D> {
@@ -59,6 +64,7 @@ impl<D> Clone for Server<D> {
             view: Arc::clone(&self.view),
             session: Arc::clone(&self.session),
             sealer: Arc::clone(&self.sealer),
+            lists: self.lists.clone(),
         }
     }
 }
@@ -73,12 +79,14 @@ impl<D: Dispatch> Server<D> {
             tools: published.tools.clone(),
             legacy_tools: published.legacy_tools.clone(),
             scopes: &[],
+            group: None,
         };
         Server {
             dispatch: Arc::new(dispatch),
             view: Arc::new(view),
             session: Arc::new(Session::new(published, Arc::default())),
             sealer: Arc::default(),
+            lists: Lists::new(published),
         }
     }
 
@@ -118,7 +126,15 @@ impl<D: Dispatch> Server<D> {
                 Arc::clone(self.session.updates()),
             )),
             sealer: Arc::clone(&self.sealer),
+            lists: self.lists.clone(),
         }
+    }
+
+    /// The handle that switches tools, groups, prompts and resources off and on while the
+    /// server runs, for every connection and view of it at once, and tells their clients;
+    /// see [`Lists`]. The contract must declare `list_changed: true`.
+    pub fn lists(&self) -> Lists {
+        self.lists.clone()
     }
 
     /// Tells every client subscribed to the resource `uri` that it changed, with
@@ -135,7 +151,8 @@ impl<D: Dispatch> Server<D> {
         self.dispatch.published()
     }
 
-    /// The tools this server serves, in manifest order: what `tools/list` answers.
+    /// The tools this view serves, in manifest order: what `tools/list` answers while no
+    /// tool is switched off ([`Server::lists`]).
     pub fn tools(&self) -> &[Tool] {
         &self.view.tools
     }
@@ -171,9 +188,11 @@ impl<D: Dispatch> Server<D> {
                 tools,
                 legacy_tools,
                 scopes: self.view.scopes,
+                group: self.view.group,
             }),
             session: Arc::clone(&self.session),
             sealer: Arc::clone(&self.sealer),
+            lists: self.lists.clone(),
         }
     }
 
@@ -185,10 +204,10 @@ impl<D: Dispatch> Server<D> {
         let index = spec.groups.iter().position(|g| g.name == name)?;
         let group = &spec.groups[index];
         let mut view = self.restrict(|t| group.tools.contains(&t.name.as_ref()));
+        let made = Arc::get_mut(&mut view.view).expect("a view just made is not shared");
+        made.group = Some(index);
         if let Some(scopes) = spec.access.groups.get(index).filter(|s| !s.is_empty()) {
-            Arc::get_mut(&mut view.view)
-                .expect("a view just made is not shared")
-                .scopes = scopes;
+            made.scopes = scopes;
         }
         Some(view)
     }
@@ -203,9 +222,14 @@ impl<D: Dispatch> Server<D> {
     /// The manifest index of the served tool called `name`, when `caller` may call it.
     fn find(&self, name: &str, caller: Option<&Principal>) -> Option<usize> {
         let published = self.published();
-        published.find(name).filter(|&i| {
-            self.view.served.get(i).copied().unwrap_or(false) && published.gate.tool(i, caller)
-        })
+        published
+            .find(name)
+            .filter(|&i| self.serves(i) && published.gate.tool(i, caller))
+    }
+
+    /// Whether this view serves tool `i` now: it is in the view and not switched off.
+    fn serves(&self, i: usize) -> bool {
+        self.view.served.get(i).copied().unwrap_or(false) && self.lists.tool(i, self.view.group)
     }
 
     /// Checks the arguments, then calls the tool; a panicking handler becomes an
@@ -438,10 +462,17 @@ impl<D: Dispatch> Server<D> {
         }
     }
 
+    /// The manifest's cache hint; for lists that can change, no longer than
+    /// [`CHANGING_LIST_TTL_MS`], so that a client that does not listen still sees a change.
     fn cache_hint(&self) -> Option<(u64, CacheScope)> {
-        self.published().spec.cache.map(|c| {
+        let spec = self.published().spec;
+        spec.cache.map(|c| {
             (
-                c.ttl_ms,
+                if spec.list_changed {
+                    c.ttl_ms.min(CHANGING_LIST_TTL_MS)
+                } else {
+                    c.ttl_ms
+                },
                 if c.public {
                     CacheScope::Public
                 } else {
@@ -509,7 +540,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let revision = revision(&context);
         let caller = access::caller(&context);
         let published = self.published();
-        let tools = if !published.gate.filters(caller) {
+        let tools = if !published.gate.filters(caller) && self.lists.all_on() {
             if revision.has_mcp_headers() {
                 self.view.tools.clone()
             } else {
@@ -522,7 +553,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
                 &published.legacy_tools
             };
             (0..all.len())
-                .filter(|&i| self.view.served[i] && published.gate.tool(i, caller))
+                .filter(|&i| self.serves(i) && published.gate.tool(i, caller))
                 .map(|i| all[i].clone())
                 .collect()
         };
@@ -538,7 +569,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<ListResourcesResult, ErrorData> {
         let revision = revision(&context);
         let caller = access::caller(&context);
-        let resources = self.published().listed_resources(caller);
+        let resources = self.published().listed_resources(caller, &self.lists);
         let mut result = ListResourcesResult::with_all_items(resources);
         for_revision!(self, revision, caller, result);
         Ok(result)
@@ -551,7 +582,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let revision = revision(&context);
         let caller = access::caller(&context);
-        let templates = self.published().listed_templates(caller);
+        let templates = self.published().listed_templates(caller, &self.lists);
         let mut result = ListResourceTemplatesResult::with_all_items(templates);
         for_revision!(self, revision, caller, result);
         Ok(result)
@@ -574,10 +605,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             }
         };
         let published = self.published();
-        let Some((index, values)) = published
-            .resource(&uri)
-            .filter(|(i, _)| published.gate.resource(*i, access::caller(&context)))
-        else {
+        let Some((index, values)) = published.resource(&uri).filter(|(i, _)| {
+            published.gate.resource(*i, access::caller(&context)) && self.lists.resource(*i)
+        }) else {
             return Err(not_found(None));
         };
         let resource = &self.published().spec.resources[index];
@@ -647,7 +677,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let caller = access::caller(&context);
         let published = self.published();
         let prompts = (published.prompts.iter().enumerate())
-            .filter(|(i, _)| published.gate.prompt(*i, caller))
+            .filter(|(i, _)| published.gate.prompt(*i, caller) && self.lists.prompt(*i))
             .map(|(_, p)| p.clone())
             .collect();
         let mut result = ListPromptsResult::with_all_items(prompts);
@@ -666,9 +696,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         self.advertised("prompts/get")?;
         let published = self.published();
         let prompts = published.spec.prompts;
-        let Some(index) = (prompts.iter().position(|p| p.name == request.name))
-            .filter(|&i| published.gate.prompt(i, access::caller(&context)))
-        else {
+        let Some(index) = (prompts.iter().position(|p| p.name == request.name)).filter(|&i| {
+            published.gate.prompt(i, access::caller(&context)) && self.lists.prompt(i)
+        }) else {
             return Err(ErrorData::invalid_params(
                 format!("Unknown prompt: {}", request.name),
                 Some(serde_json::json!({ "prompt": request.name })),
@@ -754,7 +784,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         self.advertised("completion/complete")?;
         let revision = revision(&context);
         let caller = access::caller(&context);
-        let values = match prompt::completion_of(self.published(), &request, caller)? {
+        let values = match prompt::completion_of(self.published(), &request, caller, &self.lists)? {
             CompletionSpec::None => Vec::new(),
             CompletionSpec::Values(values) => prompt::by_prefix(values, &request.argument.value),
             CompletionSpec::Handler(handler) => {
@@ -833,9 +863,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<(), ErrorData> {
         let uri = request.uri;
         let published = self.published();
-        let hidden = published
-            .resource(&uri)
-            .is_some_and(|(i, _)| !published.gate.resource(i, access::caller(&context)));
+        let hidden = published.resource(&uri).is_some_and(|(i, _)| {
+            !published.gate.resource(i, access::caller(&context)) || !self.lists.resource(i)
+        });
         let subscribed = if hidden {
             Err(Refused::NotSubscribable)
         } else {
@@ -874,6 +904,24 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.find(name, None)
             .map(|i| self.published().tools[i].clone())
+    }
+
+    /// A 2025-11-25 client finished `initialize`: from now on it hears of list changes.
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.lists.announce_to(context.peer, self.session.ended());
+    }
+
+    /// `subscriptions/listen` (2026-07-28) accepts the list changes a client asks for, when
+    /// the contract's lists can change; `-32601` otherwise.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        self.lists.accepted(requested)
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        self.lists.listen(context).await
     }
 
     async fn discover(
@@ -970,6 +1018,7 @@ mod tests {
         groups: &[],
         argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
         logging: false,
+        list_changed: false,
         prompts: &[],
         access: crate::AccessSpec::OPEN,
     };

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::{Peer, RoleServer};
+use tokio::sync::oneshot;
 
 use crate::codegen::Published;
 use crate::context::LogLevel;
@@ -22,6 +23,8 @@ pub(crate) struct Session {
     /// The least severe level the client asked for with `logging/setLevel` (2025-11-25).
     level: Mutex<LogLevel>,
     updates: Arc<Updates>,
+    /// Dropped with the session, which tells the tasks following it that it ended.
+    alive: Mutex<Vec<oneshot::Sender<()>>>,
 }
 
 impl Session {
@@ -34,6 +37,7 @@ impl Session {
             // debugging detail out of a client that did not ask for it.
             level: Mutex::new(LogLevel::Info),
             updates,
+            alive: Mutex::default(),
         }
     }
 
@@ -48,6 +52,13 @@ impl Session {
 
     pub(crate) fn set_log_level(&self, level: LogLevel) {
         *lock(&self.level) = level;
+    }
+
+    /// Resolves when this connection's session ends (its server value is dropped).
+    pub(crate) fn ended(&self) -> oneshot::Receiver<()> {
+        let (alive, ended) = oneshot::channel();
+        lock(&self.alive).push(alive);
+        ended
     }
 
     /// The subscriptions of every connection of the server.

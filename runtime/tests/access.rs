@@ -104,6 +104,7 @@ static SHELF: ContractSpec = ContractSpec {
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: false,
+    list_changed: false,
     prompts: &[
         PROMPT,
         PromptSpec {

@@ -53,6 +53,7 @@ static SPEC: LazyLock<ContractSpec> = LazyLock::new(|| ContractSpec {
     groups: &[],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: false,
+    list_changed: false,
     prompts: &[],
     access: mcp_contract::codegen::AccessSpec::OPEN,
 });

@@ -46,6 +46,7 @@ static SPEC: ContractSpec = ContractSpec {
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: false,
+    list_changed: false,
     prompts: &[],
     access: AccessSpec {
         resource: None,

@@ -58,6 +58,7 @@ static LOGGING: ContractSpec = ContractSpec {
     groups: &[],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: true,
+    list_changed: false,
     prompts: &[],
     access: mcp_contract::codegen::AccessSpec::OPEN,
     icons: &[],

@@ -469,6 +469,10 @@ pub(crate) struct Server {
     /// Whether the handlers log to clients (`notifications/message`): the `logging`
     /// capability and `logging/setLevel` (2025-11-25). Default false.
     pub logging: Option<bool>,
+    /// Whether the tools, prompts and resources lists may change while the server runs
+    /// (`mcp_contract::Lists`): `listChanged` on their capabilities, cache hints no longer
+    /// than 5 s. Default false.
+    pub list_changed: Option<bool>,
     /// `serverInfo.icons`: icons a client may show for the server.
     pub icons: Option<Vec<Icon>>,
 }

@@ -28,6 +28,7 @@ server:
   instructions: Call ping first.
   cache: {ttl_ms: 1000, scope: public}
   logging: true
+  list_changed: true
   distribution:
     registry_name: io.github.demo/demo
     description: A demo.

@@ -207,6 +207,9 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
     });
     let distribution = f.get("distribution").and_then(|n| distribution(n, de));
     let logging = f.get("logging").and_then(|n| de.bool(n, "`logging`"));
+    let list_changed = f
+        .get("list_changed")
+        .and_then(|n| de.bool(n, "`list_changed`"));
     let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     f.finish(de);
     Some(Server {
@@ -217,6 +220,7 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         cache,
         distribution,
         logging,
+        list_changed,
         icons,
     })
 }

@@ -199,6 +199,8 @@ pub(crate) struct Server {
     pub distribution: Option<Distribution>,
     /// Whether handlers log to clients (`notifications/message`).
     pub logging: Option<Spanned<bool>>,
+    /// Whether the lists may change at run time (`listChanged`).
+    pub list_changed: Option<Spanned<bool>>,
     /// Icons a client may show for the server.
     pub icons: Vec<Icon>,
 }

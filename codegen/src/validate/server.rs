@@ -16,6 +16,7 @@ impl Validator<'_> {
             cache: None,
             distribution: None,
             logging: false,
+            list_changed: false,
             icons: Vec::new(),
         };
         let Some(s) = server else { return info };
@@ -34,6 +35,7 @@ impl Validator<'_> {
         info.version = s.version.as_ref().map(|t| t.value.clone());
         info.instructions = s.instructions.as_ref().map(|t| t.value.clone());
         info.logging = s.logging.as_ref().is_some_and(|l| l.value);
+        info.list_changed = s.list_changed.as_ref().is_some_and(|l| l.value);
         if let Some(cache) = &s.cache
             && let (Some(ttl), Some(scope)) = (&cache.ttl_ms, &cache.scope)
         {

@@ -118,6 +118,7 @@ mod tests {
             groups: &[],
             argument_codes: crate::codegen::ArgumentCodes::DEFAULT,
             logging: false,
+            list_changed: false,
             prompts: &[],
             access: crate::access::AccessSpec::OPEN,
         };

@@ -50,6 +50,7 @@ pub static GROUPED: ContractSpec = ContractSpec {
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
     logging: false,
+    list_changed: false,
     prompts: &[],
     access: mcp_contract::codegen::AccessSpec::OPEN,
 };

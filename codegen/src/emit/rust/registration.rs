@@ -215,6 +215,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
     let codes = &c.argument_codes;
     let (missing, invalid, unknown) = (&codes.missing, &codes.invalid, &codes.unknown);
     let logging = s.logging;
+    let list_changed = s.list_changed;
     let access = access(c);
     quote! {
         /// The server identity and every tool's wire JSON, as generated from the manifest.
@@ -236,6 +237,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
                 unknown: #unknown,
             },
             logging: #logging,
+            list_changed: #list_changed,
             prompts: #prompts,
             access: #access,
         };

@@ -245,23 +245,13 @@ fn matching(defs: &[&ErrorDef], body: TokenStream) -> TokenStream {
 
 /// A template as a `String` expression over the fields it names, and the pattern binding them.
 fn render(e: &ErrorDef, template: &Template) -> (TokenStream, TokenStream) {
-    let (mut format, mut plain) = (String::new(), String::new());
+    let (format, plain) = format_string(template, |f| field(f).to_string());
     let mut used: Vec<&str> = Vec::new();
     for part in &template.parts {
-        match part {
-            TemplatePart::Literal(text) => {
-                plain.push_str(text);
-                format.push_str(&text.replace('{', "{{").replace('}', "}}"));
-            }
-            TemplatePart::Field(f) => {
-                // Format strings name keyword fields without `r#`: `{type}` is `r#type`.
-                format.push('{');
-                format.push_str(field(f).to_string().trim_start_matches("r#"));
-                format.push('}');
-                if !used.contains(&f.as_str()) {
-                    used.push(f);
-                }
-            }
+        if let TemplatePart::Field(f) = part
+            && !used.contains(&f.as_str())
+        {
+            used.push(f);
         }
     }
     let text = match template.parts.as_slice() {
@@ -274,6 +264,30 @@ fn render(e: &ErrorDef, template: &Template) -> (TokenStream, TokenStream) {
         _ => quote!(format!(#format)),
     };
     (pattern(e, &used), text)
+}
+
+/// `template` as a `format!` string naming each field as `ident` spells it, and as the plain
+/// text it is when it names none.
+pub(super) fn format_string(
+    template: &Template,
+    ident: impl Fn(&str) -> String,
+) -> (String, String) {
+    let (mut format, mut plain) = (String::new(), String::new());
+    for part in &template.parts {
+        match part {
+            TemplatePart::Literal(text) => {
+                plain.push_str(text);
+                format.push_str(&text.replace('{', "{{").replace('}', "}}"));
+            }
+            TemplatePart::Field(f) => {
+                // Format strings name keyword arguments without `r#`: `{type}` is `r#type`.
+                format.push('{');
+                format.push_str(ident(f).trim_start_matches("r#"));
+                format.push('}');
+            }
+        }
+    }
+    (format, plain)
 }
 
 /// The pattern of a variant that binds `fields`: `Self::Busy`, `Self::NotFound { .. }`,

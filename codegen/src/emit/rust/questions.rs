@@ -102,21 +102,7 @@ fn ident_of(placeholder: &str) -> String {
 
 /// The message as a `&str` expression over the `ask` arguments it names.
 fn message(q: &QuestionDef) -> TokenStream {
-    let (mut format, mut plain) = (String::new(), String::new());
-    for part in &q.message.parts {
-        match part {
-            TemplatePart::Literal(text) => {
-                plain.push_str(text);
-                format.push_str(&text.replace('{', "{{").replace('}', "}}"));
-            }
-            TemplatePart::Field(f) => {
-                // Format strings name keyword arguments without `r#`: `{type}` is `r#type`.
-                format.push('{');
-                format.push_str(ident_of(f).trim_start_matches("r#"));
-                format.push('}');
-            }
-        }
-    }
+    let (format, plain) = super::errors::format_string(&q.message, ident_of);
     if q.placeholders.is_empty() {
         quote!(#plain)
     } else {

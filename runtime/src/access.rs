@@ -8,7 +8,7 @@
 //! nothing is filtered: the transport is the boundary.
 
 use rmcp::RoleServer;
-use rmcp::model::{JsonObject, Tool};
+use rmcp::model::JsonObject;
 use rmcp::service::RequestContext;
 
 use crate::published::ContractSpec;
@@ -127,36 +127,17 @@ pub(crate) fn caller(request: &RequestContext<RoleServer>) -> Option<&Principal>
     request.extensions.get::<Principal>()
 }
 
-/// What a caller may see and call, decided from a contract's [`AccessSpec`] once per process.
+/// What a caller may see and call, decided from a contract's [`AccessSpec`].
 #[derive(Debug)]
 pub(crate) struct Gate {
     access: AccessSpec,
-    /// `tool_groups[i]`: the scopes of each group tool `i` is in.
-    tool_groups: Vec<Vec<&'static [&'static str]>>,
 }
 
 impl Gate {
-    /// The gate of `spec`, whose tools, parsed, are `tools`.
-    pub(crate) fn new(spec: &ContractSpec, tools: &[Tool]) -> Gate {
-        let access = spec.access;
-        let tool_groups = if access.declares_scopes() {
-            tools
-                .iter()
-                .map(|tool| {
-                    spec.groups
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, g)| g.tools.contains(&tool.name.as_ref()))
-                        .map(|(g, _)| scopes(access.groups, g))
-                        .collect()
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+    /// The gate of `spec`.
+    pub(crate) fn new(spec: &ContractSpec) -> Gate {
         Gate {
-            access,
-            tool_groups,
+            access: spec.access,
         }
     }
 
@@ -165,15 +146,18 @@ impl Gate {
         caller.is_some() && self.access.declares_scopes()
     }
 
-    /// Whether `caller` may see and call tool `i`: it holds the tool's own scopes and, for a
-    /// tool in groups, those of one of its groups. Without a caller, every tool.
-    pub(crate) fn tool(&self, i: usize, caller: Option<&Principal>) -> bool {
+    /// Whether `caller` may see and call tool `i`, which is in the groups `groups` (by
+    /// index): it holds the tool's own scopes and, for a tool in groups, those of one of its
+    /// groups. Without a caller, every tool.
+    pub(crate) fn tool(&self, i: usize, groups: &[usize], caller: Option<&Principal>) -> bool {
         let Some(caller) = caller else {
             return true;
         };
-        let groups = self.tool_groups.get(i).map_or(&[][..], Vec::as_slice);
         caller.has_all(scopes(self.access.tools, i))
-            && (groups.is_empty() || groups.iter().any(|g| caller.has_all(g)))
+            && (groups.is_empty()
+                || groups
+                    .iter()
+                    .any(|&g| caller.has_all(scopes(self.access.groups, g))))
     }
 
     /// Whether `caller` may see and read resource `i`.

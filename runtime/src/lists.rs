@@ -101,8 +101,6 @@ struct Switches {
     groups: Box<[AtomicBool]>,
     prompts: Box<[AtomicBool]>,
     resources: Box<[AtomicBool]>,
-    /// `tool_groups[i]`: the groups tool `i` is in.
-    tool_groups: Box<[Box<[usize]>]>,
     /// How many entries are off: none, and every check is one load.
     off: AtomicUsize,
     changes: watch::Sender<Changes>,
@@ -132,21 +130,12 @@ fn switches(n: usize) -> Box<[AtomicBool]> {
 impl Lists {
     pub(crate) fn new(published: &'static Published) -> Lists {
         let spec = published.spec;
-        let tool_groups = (published.tools.iter())
-            .map(|tool| {
-                (spec.groups.iter().enumerate())
-                    .filter(|(_, g)| g.tools.contains(&tool.name.as_ref()))
-                    .map(|(g, _)| g)
-                    .collect()
-            })
-            .collect();
         Lists(Arc::new(Switches {
             published,
             tools: switches(spec.tools.len()),
             groups: switches(spec.groups.len()),
             prompts: switches(spec.prompts.len()),
             resources: switches(spec.resources.len()),
-            tool_groups,
             off: AtomicUsize::new(0),
             changes: watch::Sender::new(Changes::default()),
             listeners: AtomicUsize::new(0),
@@ -240,7 +229,10 @@ impl Lists {
         !s.tools[i].load(Ordering::Acquire)
             && match group {
                 Some(g) => on(g),
-                None => s.tool_groups[i].is_empty() || s.tool_groups[i].iter().any(|&g| on(g)),
+                None => {
+                    let groups = s.published.groups_of(i);
+                    groups.is_empty() || groups.iter().any(|&g| on(g))
+                }
             }
     }
 

@@ -83,6 +83,8 @@ pub struct Published {
     pub(crate) prompts: Vec<rmcp::model::Prompt>,
     /// What each caller may see and call.
     pub(crate) gate: Gate,
+    /// `tool_groups[i]`: the groups tool `i` is in, by index.
+    tool_groups: Box<[Box<[usize]>]>,
     /// `initialize` and `server/discover` information.
     pub(crate) info: ServerConfig,
     validators: Vec<jsonschema::Validator>,
@@ -161,7 +163,16 @@ impl Published {
             .collect();
         Published {
             spec,
-            gate: Gate::new(spec, &tools),
+            gate: Gate::new(spec),
+            tool_groups: tools
+                .iter()
+                .map(|tool| {
+                    (spec.groups.iter().enumerate())
+                        .filter(|(_, g)| g.tools.contains(&tool.name.as_ref()))
+                        .map(|(g, _)| g)
+                        .collect()
+                })
+                .collect(),
             tools,
             legacy_tools,
             resources: spec
@@ -181,6 +192,16 @@ impl Published {
             index,
             templates,
         }
+    }
+
+    /// The groups tool `i` is in, by index.
+    pub(crate) fn groups_of(&self, i: usize) -> &[usize] {
+        &self.tool_groups[i]
+    }
+
+    /// Whether `caller` may see and call tool `i` (see [`Gate::tool`]).
+    pub(crate) fn may_call(&self, i: usize, caller: Option<&Principal>) -> bool {
+        self.gate.tool(i, self.groups_of(i), caller)
     }
 
     /// The index of the tool called `name`.

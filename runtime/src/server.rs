@@ -224,7 +224,7 @@ impl<D: Dispatch> Server<D> {
         let published = self.published();
         published
             .find(name)
-            .filter(|&i| self.serves(i) && published.gate.tool(i, caller))
+            .filter(|&i| self.serves(i) && published.may_call(i, caller))
     }
 
     /// Whether this view serves tool `i` now: it is in the view and not switched off.
@@ -553,7 +553,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
                 &published.legacy_tools
             };
             (0..all.len())
-                .filter(|&i| self.serves(i) && published.gate.tool(i, caller))
+                .filter(|&i| self.serves(i) && published.may_call(i, caller))
                 .map(|i| all[i].clone())
                 .collect()
         };

@@ -18,6 +18,7 @@ use rmcp::{ErrorData, Peer, RoleServer};
 use tokio::sync::{oneshot, watch};
 
 use crate::codegen::Published;
+use crate::session::MAX_SUBSCRIPTIONS;
 
 /// The `ttlMs` ceiling of every cache hint of a contract whose lists can change: a client
 /// that does not listen for changes still sees one within this long, whatever the manifest's
@@ -247,13 +248,35 @@ impl Lists {
     }
 
     /// The `subscriptions/listen` filter accepted: the list changes asked for, when the
-    /// contract's lists can change; `None` (`-32601`) when they cannot.
+    /// contract's lists can change, and the resources asked for that the manifest marks
+    /// `subscribe: true` and are switched on (at most [`MAX_SUBSCRIPTIONS`]); `None`
+    /// (`-32601`) when the contract has neither.
     pub(crate) fn accepted(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
-        self.0.published.spec.list_changed.then(|| {
+        let published = self.0.published;
+        let changes = published.spec.list_changed;
+        let updates = published.spec.resources.iter().any(|r| r.subscribe);
+        (changes || updates).then(|| {
             let mut accepted = SubscriptionFilter::default();
-            accepted.tools_list_changed = requested.tools_list_changed;
-            accepted.prompts_list_changed = requested.prompts_list_changed;
-            accepted.resources_list_changed = requested.resources_list_changed;
+            if changes {
+                accepted.tools_list_changed = requested.tools_list_changed;
+                accepted.prompts_list_changed = requested.prompts_list_changed;
+                accepted.resources_list_changed = requested.resources_list_changed;
+            }
+            if updates {
+                accepted.resource_subscriptions =
+                    requested.resource_subscriptions.as_ref().map(|uris| {
+                        let subscribable = |uri: &&String| {
+                            published.resource(uri).is_some_and(|(i, _)| {
+                                published.spec.resources[i].subscribe && self.resource(i)
+                            })
+                        };
+                        uris.iter()
+                            .filter(subscribable)
+                            .take(MAX_SUBSCRIPTIONS)
+                            .cloned()
+                            .collect()
+                    });
+            }
             accepted
         })
     }

@@ -921,6 +921,27 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     }
 
     async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        // The resources accepted that this caller may read: their updates come on the stream
+        // until it ends. (The acknowledgment, sent before the caller is known here, may name
+        // one it may not read; no update of that one is ever sent to it.)
+        let published = self.published();
+        let caller = access::caller(context.request_context());
+        let readable = context
+            .accepted()
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| {
+                published
+                    .resource(uri)
+                    .is_some_and(|(i, _)| published.gate.resource(i, caller))
+            })
+            .cloned();
+        let _updates = self.session.updates().listen(
+            published,
+            context.sink().clone(),
+            readable.collect::<Vec<_>>(),
+        );
         self.lists.listen(context).await
     }
 
@@ -928,11 +949,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         &self,
         _context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        let mut info = self.get_info();
-        // 2026-07-28 has no `resources/subscribe`: its clients listen for changes instead.
-        if let Some(resources) = &mut info.capabilities.resources {
-            resources.subscribe = None;
-        }
+        // `resources.subscribe` means `resourceSubscriptions` on `subscriptions/listen` here.
+        let info = self.get_info();
         let mut result =
             DiscoverResult::from_server_info(self.supported_protocol_versions().into_owned(), info);
         if let Some((ttl, scope)) = self.cache_hint() {

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rmcp::model::ResourceUpdatedNotificationParam;
+use rmcp::service::SubscriptionSink;
 use rmcp::{Peer, RoleServer};
 use tokio::sync::oneshot;
 
@@ -74,7 +75,7 @@ impl Session {
         }
         let mut all = lock(&self.updates.subscribers);
         let subscriber = all.entry(self.id).or_insert_with(|| Subscriber {
-            peer: peer.clone(),
+            to: To::Connection(peer.clone()),
             uris: HashMap::new(),
         });
         if subscriber.uris.len() >= MAX_SUBSCRIPTIONS && !subscriber.uris.contains_key(&key) {
@@ -139,10 +140,31 @@ impl ResourceKey {
 }
 
 struct Subscriber {
-    peer: Peer<RoleServer>,
+    to: To,
     /// Each resource subscribed to, with the URI as the client wrote it: the one its updates
     /// carry.
     uris: HashMap<ResourceKey, String>,
+}
+
+/// Where a subscriber's updates go.
+#[derive(Clone)]
+enum To {
+    /// A 2025-11-25 connection that called `resources/subscribe`.
+    Connection(Peer<RoleServer>),
+    /// A 2026-07-28 `subscriptions/listen` stream that asked for `resourceSubscriptions`.
+    Stream(SubscriptionSink),
+}
+
+/// A listen stream's resource subscriptions, held while it is open and dropped with it.
+pub(crate) struct Listening {
+    updates: Arc<Updates>,
+    id: u64,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        lock(&self.updates.subscribers).remove(&self.id);
+    }
 }
 
 impl Updates {
@@ -152,15 +174,48 @@ impl Updates {
         let Some(key) = ResourceKey::of(published, uri) else {
             return;
         };
-        let peers: Vec<(Peer<RoleServer>, String)> = lock(&self.subscribers)
+        let subscribers: Vec<(To, String)> = lock(&self.subscribers)
             .values()
-            .filter_map(|s| Some((s.peer.clone(), s.uris.get(&key)?.clone())))
+            .filter_map(|s| Some((s.to.clone(), s.uris.get(&key)?.clone())))
             .collect();
-        for (peer, uri) in peers {
-            let param = ResourceUpdatedNotificationParam::new(uri.as_str());
-            if let Err(e) = peer.notify_resource_updated(param).await {
+        for (to, uri) in subscribers {
+            let sent = match to {
+                To::Connection(peer) => peer
+                    .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri.as_str()))
+                    .await
+                    .map_err(|e| e.to_string()),
+                To::Stream(sink) => sink
+                    .notify_resource_updated(uri.as_str())
+                    .await
+                    .map_err(|e| e.to_string()),
+            };
+            if let Err(e) = sent {
                 tracing::debug!(error = %e, uri, "a resource update was not sent");
             }
+        }
+    }
+
+    /// Subscribes a listen stream to the resources `uris` name (already accepted: each names
+    /// a subscribable resource), until the returned guard is dropped.
+    pub(crate) fn listen(
+        self: &Arc<Self>,
+        published: &Published,
+        sink: SubscriptionSink,
+        uris: impl IntoIterator<Item = String>,
+    ) -> Listening {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let uris: HashMap<ResourceKey, String> = uris
+            .into_iter()
+            .filter_map(|uri| Some((ResourceKey::of(published, &uri)?, uri)))
+            .take(MAX_SUBSCRIPTIONS)
+            .collect();
+        if !uris.is_empty() {
+            let to = To::Stream(sink);
+            lock(&self.subscribers).insert(id, Subscriber { to, uris });
+        }
+        Listening {
+            updates: Arc::clone(self),
+            id,
         }
     }
 }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::LazyLock;
+use std::time::Duration;
 
 use axum::extract::Request;
 use axum::middleware::Next;
@@ -394,4 +395,77 @@ async fn a_resource_outside_the_scopes_cannot_be_subscribed_to() {
     );
     let subscribed = ask_legacy(addr, "admin", "resources/subscribe", params).await;
     assert!(subscribed["result"].is_object(), "{subscribed}");
+}
+
+/// Opens a 2026-07-28 `subscriptions/listen` stream for `uri` as a caller with `scopes`, and
+/// returns the connection once the acknowledgment has arrived.
+async fn listen_as(addr: SocketAddr, scopes: &str, uri: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt as _;
+    let params = json!({
+        "_meta": mcp_contract::testing::modern_meta(),
+        "notifications": {"resourceSubscriptions": [uri]},
+    });
+    let body =
+        json!({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": params})
+            .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: subscriptions/listen\r\nX-Test-Scopes: {scopes}\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    let heard = heard_within(&mut stream, Duration::from_secs(5), "acknowledged").await;
+    assert!(
+        heard.contains("notifications/subscriptions/acknowledged"),
+        "{heard}"
+    );
+    stream
+}
+
+/// What arrives on `stream` until `until` appears in it or `wait` passes.
+async fn heard_within(stream: &mut tokio::net::TcpStream, wait: Duration, until: &str) -> String {
+    use tokio::io::AsyncReadExt as _;
+    let mut heard = String::new();
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut buffer = [0u8; 4096];
+    while !heard.contains(until) {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buffer)).await {
+            Ok(Ok(n)) if n > 0 => heard.push_str(&String::from_utf8_lossy(&buffer[..n])),
+            _ => break,
+        }
+    }
+    heard
+}
+
+#[tokio::test]
+async fn a_2026_listener_hears_only_of_resources_its_scopes_allow() {
+    let server = Server::new(Shelf);
+    let router = Host::new()
+        .mount("/mcp", server.clone())
+        .into_router()
+        .expect("a valid host")
+        .layer(axum::middleware::from_fn(verified));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("an address");
+    tokio::spawn(async move { axum::serve(listener, router).await });
+
+    let mut admin = listen_as(addr, "admin", "shelf://secret").await;
+    let mut reader = listen_as(addr, "read", "shelf://secret").await;
+    server.resource_updated("shelf://secret").await;
+    let wait = Duration::from_secs(2);
+    let updated = "notifications/resources/updated";
+    let heard = heard_within(&mut admin, wait, updated).await;
+    assert!(
+        heard.contains(updated),
+        "the admin hears the update: {heard}"
+    );
+    let heard = heard_within(&mut reader, Duration::from_millis(500), updated).await;
+    assert!(!heard.contains(updated), "the reader does not: {heard}");
 }

@@ -1,7 +1,7 @@
 //! The request context on both revisions, spoken to in raw JSON-RPC lines: progress only for a
 //! request with a token, rate-limited and increasing; log messages only at the level the client
 //! asked for and only from a server that declares logging; cancellation reaching the handler;
-//! resource subscriptions and their updates on 2025-11-25.
+//! resource subscriptions and their updates on both revisions.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -387,16 +387,77 @@ async fn a_subscribed_client_hears_of_changes_until_it_unsubscribes() {
     lines.request(4, "ping", json!({})).await;
     let (before, _) = exchange(&mut lines, 4).await;
     assert_eq!(before, Vec::<Value>::new(), "no update after unsubscribing");
+}
 
-    // 2026-07-28 has no resources/subscribe, and discovery does not offer it.
+/// On 2026-07-28 a client subscribes on a `subscriptions/listen` stream: it is acknowledged
+/// the subscribable resources it asked for, and hears their updates on that stream, tagged
+/// with its id, until it stops listening.
+#[tokio::test]
+async fn a_2026_listener_hears_of_the_resources_it_subscribed_to() {
+    let new = Revision::V2026_07_28;
     let (server, _seen) = reporter(&LOGGING_PUBLISHED);
-    let mut lines = serve_lines(server);
-    let discovered = open(&mut lines, Revision::V2026_07_28).await;
+    let mut lines = serve_lines(server.clone());
+    let discovered = open(&mut lines, new).await;
+    assert_eq!(
+        discovered["capabilities"]["resources"]["subscribe"], true,
+        "discovery offers resource subscriptions: {discovered}"
+    );
+    let subscribe = params(new, json!({"uri": "x:///notes"}), json!({}));
+    lines.request(1, "resources/subscribe", subscribe).await;
+    let (_, refused) = exchange(&mut lines, 1).await;
+    assert_eq!(
+        refused["error"]["code"], -32601,
+        "no resources/subscribe: {refused}"
+    );
+
+    let asked = json!({"resourceSubscriptions": ["x:///notes", "x:///fixed", "x:///none"]});
+    lines
+        .request(
+            2,
+            "subscriptions/listen",
+            params(new, json!({"notifications": asked}), json!({})),
+        )
+        .await;
+    let ack = lines.answer().await;
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"resourceSubscriptions": ["x:///notes"]}),
+        "only the subscribable resource is accepted: {ack}"
+    );
+
+    server.resource_updated("x:///fixed").await;
+    server.resource_updated("x:///notes").await;
+    let update = lines.answer().await;
+    assert_eq!(
+        update["method"], "notifications/resources/updated",
+        "{update}"
+    );
+    assert_eq!(update["params"]["uri"], "x:///notes", "{update}");
+    assert_eq!(
+        update["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 2,
+        "{update}"
+    );
+    check_wire(new, "ResourceUpdatedNotification", &update).unwrap_or_else(|e| panic!("{e:?}"));
+
+    // Stopping to listen ends the subscription.
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}});
+    lines.send(&cancel.to_string()).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    server.resource_updated("x:///notes").await;
+    lines
+        .request(3, "ping", params(new, json!({}), json!({})))
+        .await;
+    let (before, _) = exchange(&mut lines, 3).await;
     assert!(
-        discovered["capabilities"]["resources"]
-            .get("subscribe")
-            .is_none(),
-        "{discovered}"
+        before
+            .iter()
+            .all(|m| m["method"] != "notifications/resources/updated"),
+        "no update after the stream ended: {before:?}"
     );
 }
 
@@ -550,4 +611,38 @@ async fn over_http_a_client_that_hangs_up_cancels_its_call() {
     drop(stream);
     let what = tokio::time::timeout(Duration::from_secs(5), seen.recv()).await;
     assert_eq!(what, Ok(Some("cancelled")));
+}
+
+/// Over the stateless HTTP host, a 2026-07-28 listen stream hears the updates of the
+/// resources it subscribed to, announced from anywhere in the server.
+#[cfg(feature = "http-testing")]
+#[tokio::test]
+async fn over_http_a_2026_listener_hears_of_its_resources() {
+    use mcp_contract::http::Host;
+    use mcp_contract::rmcp::model::{ServerNotification, SubscriptionFilter};
+    use mcp_contract::testing::{connect_http, serve_on_loopback};
+
+    let (server, _seen) = reporter(&LOGGING_PUBLISHED);
+    let addr = serve_on_loopback(Host::new().mount("/mcp", server.clone())).await;
+    let client = connect_http(&format!("http://{addr}/mcp"), Revision::V2026_07_28)
+        .await
+        .expect("connects");
+    let filter = SubscriptionFilter::builder()
+        .resource_subscriptions(["x:///notes"])
+        .build();
+    let mut subscription = client.peer().listen(filter).await.expect("listening");
+    assert_eq!(
+        subscription.acknowledged().resource_subscriptions,
+        Some(vec!["x:///notes".to_owned()])
+    );
+    server.resource_updated("x:///notes").await;
+    let next = tokio::time::timeout(Duration::from_secs(5), subscription.next()).await;
+    match next {
+        Ok(Ok(Some(ServerNotification::ResourceUpdatedNotification(n)))) => {
+            assert_eq!(n.params.uri, "x:///notes");
+        }
+        other => panic!("expected the resource's update, got {other:?}"),
+    }
+    subscription.cancel().await.expect("stopped listening");
+    let _ = client.cancel().await;
 }

@@ -23,6 +23,7 @@ const TOOLS: &[&str] = &[
     r#"{"name":"must","description":"Only as a task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
     r#"{"name":"quick","description":"Answers at once.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
     r#"{"name":"asks_later","description":"Works, then asks.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    r#"{"name":"breaks","description":"Works, then panics.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
 ];
 
 static SPEC: ContractSpec = ContractSpec {
@@ -79,6 +80,10 @@ impl Dispatch for Handler {
                     "must done".to_owned()
                 }
                 2 => "quick done".to_owned(),
+                4 => {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    panic!("breaks, as it should");
+                }
                 _ => {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                     let question = Elicitation::form(
@@ -98,7 +103,7 @@ impl Dispatch for Handler {
 
     fn task_support(&self, tool: usize) -> TaskSupport {
         match tool {
-            0 | 2 | 3 => TaskSupport::Optional,
+            0 | 2 | 3 | 4 => TaskSupport::Optional,
             1 => TaskSupport::Required,
             _ => TaskSupport::Forbidden,
         }
@@ -315,6 +320,22 @@ async fn a_question_in_a_task_parks_it_until_tasks_update_answers() {
             2,
             "run again with the answer"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_task_whose_handler_panics_fails_with_the_error() {
+    for http in [false, true] {
+        let (_, server) = server();
+        let mut wire = Wire::open(server, http).await;
+        let id = task_id(&wire.call("breaks", OPTED_IN).await);
+        let failed = wire.settled(&id).await;
+        assert_eq!(failed["status"], "failed", "http={http}: {failed}");
+        assert_eq!(failed["error"]["code"], -32603, "{failed}");
+        assert!(failed.get("result").is_none(), "{failed}");
+        // Outside a task the same panic is a tool error, as for any tool.
+        let plain = wire.call("breaks", NOT_OPTED_IN).await;
+        assert_eq!(plain["isError"], true, "{plain}");
     }
 }
 

@@ -51,9 +51,10 @@ struct Entry {
     payload: TaskPayload,
     /// Every answer the client gave, for the next run.
     answers: InputResponses,
-    /// Fires the handler's cancellation.
-    cancel: Box<dyn Fn() + Send + Sync>,
-    rerun: Rerun,
+    /// Fires the handler's cancellation, and runs it again; both dropped once it finished,
+    /// so a finished task holds no server (nor its connection) alive.
+    cancel: Option<Box<dyn Fn() + Send + Sync>>,
+    rerun: Option<Rerun>,
 }
 
 impl Entry {
@@ -68,6 +69,13 @@ impl Entry {
     fn set(&mut self, payload: TaskPayload) {
         self.payload = payload;
         self.task.last_updated_at = rmcp::task_manager::current_timestamp();
+        if !self.live() {
+            self.rerun = None;
+            if let Some(cancel) = self.cancel.take() {
+                // Whatever the handler still does is for nobody now.
+                cancel();
+            }
+        }
     }
 }
 
@@ -89,8 +97,8 @@ impl Tasks {
         let ttl = self.limits.ttl;
         entries.retain(|_, entry| {
             let keep = entry.made.elapsed() < ttl;
-            if !keep && entry.live() {
-                (entry.cancel)();
+            if !keep && let Some(cancel) = &entry.cancel {
+                cancel();
             }
             keep
         });
@@ -151,8 +159,8 @@ impl Tasks {
                     task: task.clone(),
                     payload: TaskPayload::Working,
                     answers: InputResponses::default(),
-                    cancel,
-                    rerun,
+                    cancel: Some(cancel),
+                    rerun: Some(rerun),
                 },
             );
         }
@@ -231,8 +239,12 @@ impl Tasks {
                 entry.task.last_updated_at = rmcp::task_manager::current_timestamp();
                 return Ok(());
             }
+            let Some(rerun) = &entry.rerun else {
+                return Ok(());
+            };
+            let run = rerun(entry.answers.clone());
             entry.set(TaskPayload::Working);
-            (entry.rerun)(entry.answers.clone())
+            run
         };
         self.drive(id.to_owned(), rerun);
         Ok(())
@@ -246,8 +258,8 @@ impl Tasks {
         if let Some(entry) = entries.get_mut(id)
             && entry.live()
         {
+            // Setting a finished status fires the handler's cancellation.
             entry.set(TaskPayload::Cancelled);
-            (entry.cancel)();
         }
         Ok(())
     }

@@ -136,7 +136,7 @@ fn tasks(c: &Contract) -> Option<TokenStream> {
     let arms: Vec<TokenStream> = (c.tools.iter().enumerate())
         .filter(|(_, t)| t.task != TaskMode::Forbidden)
         .map(|(i, t)| {
-            let variant = ident(t.task.variant());
+            let (i, variant) = (Literal::usize_unsuffixed(i), ident(t.task.variant()));
             quote!(#i => ::mcp_contract::codegen::TaskSupport::#variant,)
         })
         .collect();

@@ -18,6 +18,7 @@ mod integer;
 pub(crate) mod json_schema;
 mod prompt;
 mod question;
+mod task;
 
 pub(crate) use access::{AccessDef, ScopeDef};
 pub(crate) use content::{ContentBlockDef, ContentKind};
@@ -26,6 +27,7 @@ pub(crate) use icon::{IconDef, IconTheme};
 pub(crate) use integer::RustInteger;
 pub(crate) use prompt::{CompletionDef, PromptArgumentDef, PromptDef};
 pub(crate) use question::{FormField, QuestionDef, QuestionMode};
+pub(crate) use task::TaskMode;
 
 /// A whole validated manifest.
 #[derive(Debug, Clone)]
@@ -374,6 +376,8 @@ pub(crate) struct ToolDef {
     pub scopes: Vec<String>,
     /// The questions it may ask the user, in manifest order.
     pub questions: Vec<QuestionDef>,
+    /// Whether its calls may run as tasks.
+    pub task: TaskMode,
 }
 
 impl ToolDef {

@@ -63,6 +63,13 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             ),
         )
     };
+    // `ping` with `task: {mode}`; its name is at 57:11.
+    let tasking = |mode: &str| {
+        edit(
+            "    output: text\n",
+            &format!("    output: text\n    task: {mode}\n"),
+        )
+    };
     let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
     let ping_content = |blocks: &str| {
         edit(
@@ -233,6 +240,10 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ),
         ("QUESTION_ADDED", b(), asking("ok: {type: boolean}"), vec!["QUESTION_ADDED tools.yaml:63:7"]),
         ("QUESTION_REMOVED", asking("ok: {type: boolean}"), b(), vec!["QUESTION_REMOVED tools.yaml:63:7"]),
+        ("TASK_OPTIONAL", b(), tasking("optional"), vec!["TASK_OPTIONAL tools.yaml:57:11"]),
+        ("TASK_OPTIONAL: no longer required", tasking("required"), tasking("optional"), vec!["TASK_OPTIONAL tools.yaml:57:11"]),
+        ("TASK_REQUIRED", tasking("optional"), tasking("required"), vec!["TASK_REQUIRED tools.yaml:57:11"]),
+        ("TASK_REMOVED", tasking("optional"), b(), vec!["TASK_REMOVED tools.yaml:57:11"]),
         (
             "QUESTION_CHANGED: a title, a new optional field",
             asking("ok: {type: boolean}"),

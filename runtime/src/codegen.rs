@@ -14,6 +14,7 @@ pub use crate::icon::{IconSpec, icons};
 pub use crate::prompt::{CompletionSpec, PromptArgumentSpec, PromptSpec};
 pub use crate::published::{ContractSpec, GroupSpec, Published};
 pub use crate::resource::ResourceSpec;
+pub use crate::tasks::TaskSupport;
 use crate::{Completing, Context, PromptError, PromptMessage, ResourceBody, ResourceError};
 
 mod tool_error;
@@ -48,6 +49,17 @@ pub trait Dispatch: Send + Sync + 'static {
         arguments: JsonObject,
         cx: Context,
     ) -> BoxFuture<'_, CallToolResult>;
+
+    /// Whether tool number `tool` may run as a task (its manifest `task:`).
+    fn task_support(&self, tool: usize) -> crate::tasks::TaskSupport {
+        let _ = tool;
+        crate::tasks::TaskSupport::Forbidden
+    }
+
+    /// Whether any tool may run as a task: the server then advertises the tasks extension.
+    fn has_tasks(&self) -> bool {
+        false
+    }
 
     /// Reads resource number `resource` (its index in the manifest) with its template's
     /// values, unescaped, in template order. A contract without resources never calls it.

@@ -76,6 +76,7 @@ mod resource;
 mod server;
 mod session;
 pub mod stdio;
+pub mod tasks;
 #[cfg(feature = "testing")]
 pub mod testing;
 

@@ -25,9 +25,11 @@ use crate::codegen::{Dispatch, Published};
 use crate::context::LogLevel;
 use crate::lists::{CHANGING_LIST_TTL_MS, Lists};
 use crate::session::{MAX_SUBSCRIPTIONS, Refused, Session};
+use crate::tasks::{InTask, TaskLimits, TaskSupport, Tasks};
 use crate::{
     Completing, Context, PromptError, PromptMessage, ResourceError, arguments, call, params, prompt,
 };
+use rmcp::model::TASKS_EXTENSION_ID;
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
 /// ([`Server::restrict`], [`Server::group`]). Cheap to clone: clones share the handler.
@@ -41,6 +43,8 @@ pub struct Server<D> {
     sealer: Arc<Sealer>,
     /// What is switched off at run time, shared by every connection and view.
     lists: Lists,
+    /// The calls running as tasks, shared by every connection and view ([`crate::tasks`]).
+    tasks: Arc<Tasks>,
 }
 
 /// The tools a server serves, decided once when the server or view is made.
@@ -65,6 +69,7 @@ impl<D> Clone for Server<D> {
             session: Arc::clone(&self.session),
             sealer: Arc::clone(&self.sealer),
             lists: self.lists.clone(),
+            tasks: Arc::clone(&self.tasks),
         }
     }
 }
@@ -87,7 +92,24 @@ impl<D: Dispatch> Server<D> {
             session: Arc::new(Session::new(published, Arc::default())),
             sealer: Arc::default(),
             lists: Lists::new(published),
+            tasks: Arc::new(Tasks::new(TaskLimits::default())),
         }
+    }
+
+    /// The same server with its tasks bounded by `limits` instead of the defaults; see
+    /// [`crate::tasks`].
+    pub fn task_limits(mut self, limits: TaskLimits) -> Self {
+        self.tasks = Arc::new(Tasks::new(limits));
+        self
+    }
+
+    pub(crate) fn tasks(&self) -> &Arc<Tasks> {
+        &self.tasks
+    }
+
+    /// The number of the connection this server value serves.
+    pub(crate) fn connection_id(&self) -> u64 {
+        self.session.id()
     }
 
     /// The same server sealing the request state of its 2026-07-28 calls with `key` (at
@@ -127,6 +149,7 @@ impl<D: Dispatch> Server<D> {
             )),
             sealer: Arc::clone(&self.sealer),
             lists: self.lists.clone(),
+            tasks: Arc::clone(&self.tasks),
         }
     }
 
@@ -193,6 +216,7 @@ impl<D: Dispatch> Server<D> {
             session: Arc::clone(&self.session),
             sealer: Arc::clone(&self.sealer),
             lists: self.lists.clone(),
+            tasks: Arc::clone(&self.tasks),
         }
     }
 
@@ -227,6 +251,12 @@ impl<D: Dispatch> Server<D> {
             .filter(|&i| self.serves(i) && published.may_call(i, caller))
     }
 
+    /// Whether the tool `name`, when `context`'s caller may call it, may run as a task.
+    fn task_support(&self, name: &str, context: &RequestContext<RoleServer>) -> TaskSupport {
+        self.find(name, access::caller(context))
+            .map_or(TaskSupport::Forbidden, |i| self.dispatch.task_support(i))
+    }
+
     /// Whether this view serves tool `i` now: it is in the view and not switched off.
     fn serves(&self, i: usize) -> bool {
         self.view.served.get(i).copied().unwrap_or(false) && self.lists.tool(i, self.view.group)
@@ -257,7 +287,7 @@ impl<D: Dispatch> Server<D> {
 
     /// [`Server::call`] for `request`, or detached from any request; `retry` is what a
     /// 2026-07-28 client sends again with its answers.
-    async fn call_in(
+    pub(crate) async fn call_in(
         &self,
         name: &str,
         arguments: Option<rmcp::model::JsonObject>,
@@ -273,6 +303,10 @@ impl<D: Dispatch> Server<D> {
             ));
         };
         let arguments = arguments.unwrap_or_default();
+        // A task's handler that panics fails its task (`failed`, with the error).
+        let in_task = request
+            .as_ref()
+            .is_some_and(|r| r.extensions.get::<InTask>().is_some());
         let (cx, round, _place) = match request {
             Some(request) => {
                 let round = self.round_for(&request, "tool", name, &arguments, retry)?;
@@ -299,7 +333,11 @@ impl<D: Dispatch> Server<D> {
             ));
         }
         match ended {
-            Ended::Finished(mut result) => {
+            Ended::Finished(Err(failure)) if in_task => {
+                Err(ErrorData::internal_error(failure, None))
+            }
+            Ended::Finished(outcome) => {
+                let mut result = outcome.unwrap_or_else(call::internal);
                 if result.is_error == Some(true) && published.tools[index].output_schema.is_some() {
                     result.structured_content = None;
                 }
@@ -354,7 +392,7 @@ impl<D: Dispatch> Server<D> {
         arguments: rmcp::model::JsonObject,
         cx: Context,
         round: Option<&Round>,
-    ) -> Ended<rmcp::model::CallToolResult> {
+    ) -> Ended<Result<rmcp::model::CallToolResult, String>> {
         let published = self.published();
         let schema = &published.tools[index].input_schema;
         if let Err(envelope) = arguments::check(
@@ -364,7 +402,7 @@ impl<D: Dispatch> Server<D> {
             schema,
             &arguments,
         ) {
-            return Ended::Finished(envelope.into_result());
+            return Ended::Finished(Ok(envelope.into_result()));
         }
         // The dispatcher is called inside the caught future, so a panic while it makes its
         // future is caught as well as one while the future runs.
@@ -382,7 +420,7 @@ impl<D: Dispatch> Server<D> {
             Ended::Malformed(id, why) => return Ended::Malformed(id, why),
         };
         Ended::Finished(match outcome {
-            Ok(result) => conforming(published, index, name, result),
+            Ok(result) => Ok(conforming(published, index, name, result)),
             Err(panic) => {
                 let detail = panic
                     .downcast_ref::<&str>()
@@ -390,7 +428,7 @@ impl<D: Dispatch> Server<D> {
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "no message".into());
                 tracing::error!(tool = name, panic = %detail, "tool handler panicked");
-                call::internal(format!(
+                Err(format!(
                     "`{name}` failed unexpectedly and returned no result."
                 ))
             }
@@ -503,9 +541,9 @@ type Run = (Arc<Round>, Vec<u8>);
 
 /// What a 2026-07-28 client sends again with its answers.
 #[derive(Default)]
-struct Retry {
-    responses: Option<rmcp::model::InputResponses>,
-    state: Option<String>,
+pub(crate) struct Retry {
+    pub(crate) responses: Option<rmcp::model::InputResponses>,
+    pub(crate) state: Option<String>,
 }
 
 /// The `-32602` of an answer that is not one to its question.
@@ -528,7 +566,41 @@ pub(crate) fn revision(context: &RequestContext<RoleServer>) -> Revision {
 
 impl<D: Dispatch> ServerHandler for Server<D> {
     fn get_info(&self) -> ServerConfig {
-        self.published().info.clone()
+        let mut info = self.published().info.clone();
+        if self.dispatch.has_tasks() {
+            let extensions = info.capabilities.extensions.get_or_insert_default();
+            extensions.insert(TASKS_EXTENSION_ID.to_owned(), Default::default());
+        }
+        info
+    }
+
+    // Tasks (`crate::tasks`): rmcp answers these `-32021` for a client that did not opt in.
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        let mut result = self.tasks.get(&request.task_id, &self.owner(&context))?;
+        self.identify(revision(&context), &mut result.meta);
+        Ok(result)
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let responses = request.input_responses;
+        self.tasks
+            .update(&request.task_id, &self.owner(&context), responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel(&request.task_id, &self.owner(&context))
     }
 
     async fn list_tools(
@@ -651,9 +723,15 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             responses: request.input_responses,
             state: request.request_state,
         };
-        let response = self
-            .call_in(&request.name, request.arguments, retry, Some(context))
-            .await?;
+        let support = self.task_support(&request.name, &context);
+        let response = if support == TaskSupport::Forbidden {
+            self.call_in(&request.name, request.arguments, retry, Some(context))
+                .await?
+        } else {
+            let name = request.name.into_owned();
+            self.call_as_task(support, name, request.arguments, retry, context)
+                .await?
+        };
         Ok(match response {
             CallToolResponse::Complete(mut result) => {
                 self.identify(revision, &mut result.meta);

@@ -42,6 +42,11 @@ impl Session {
         }
     }
 
+    /// The connection's number, unique in the process: what its tasks are bound to.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
     /// Whether the manifest declares that the server logs to clients.
     pub(crate) fn logs(&self) -> bool {
         self.published.spec.logging

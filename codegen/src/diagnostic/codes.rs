@@ -506,4 +506,7 @@ codes! {
         "A form field's name looks like a secret (`password`, `token`, `secret`, `api_key`, `private_key`, `card_number`, `cvv`, …): the spec forbids asking for sensitive data in a form, whose answer passes through the client.",
         "Ask it with a `mode: url` question, whose page collects it.",
         help "sensitive data goes by URL: declare a `mode: url` question and collect it on your own page";
+    BAD_TASK_SUPPORT = "bad-task-support", Error,
+        "A tool's `task` is neither `optional` (a task where the client opted in to tasks, a normal call elsewhere) nor `required` (only as a task).",
+        "`task: true` → `task: optional`; `task: always` → `task: required`.";
 }

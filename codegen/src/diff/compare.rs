@@ -280,6 +280,7 @@ impl<'c> Differ<'c> {
             at,
         );
         self.questions(o, n, &path);
+        self.task(o, n, &path);
         self.fields(
             &o.parameters,
             &n.parameters,

@@ -13,6 +13,7 @@ mod compare;
 mod questions;
 mod report;
 mod rules;
+mod tasks;
 
 pub use compare::{Change, Side, diff};
 pub use report::{Finding, Format, Report, Status};

@@ -97,6 +97,10 @@ rules! {
     /// A question's form demands an answer the old one did not: a field newly required, a
     /// field's kind or limits changed, or a form became a URL question or back.
     QUESTION_NARROWED = Major, "A client that answers the form programmatically sends what the old form wanted, and the answer is refused.";
+    /// A tool now runs only as a task (`task: required`).
+    TASK_REQUIRED = Major, "Clients that did not opt in to tasks are refused the call.";
+    /// A tool no longer runs as a task (its `task:` was removed).
+    TASK_REMOVED = Major, "2025-11-25 clients that ask for a task are refused (`execution.taskSupport` is `forbidden`), and clients that start it and poll get a result instead of a task.";
     /// A parameter accepts fewer values.
     CONSTRAINT_NO_TIGHTEN = Major, "Values that were accepted (a length, a bound, a pattern or format) are now refused.";
     /// An output field was removed, or may now be absent.
@@ -174,6 +178,8 @@ rules! {
     QUESTION_ADDED = Minor, "Clients that can elicit may now be asked while it runs; clients that cannot are never asked, and calls work as before.";
     /// A tool no longer asks a question.
     QUESTION_REMOVED = Minor, "Users are asked less; no call fails.";
+    /// A tool may now run as a task (`task: optional`), or no longer requires it.
+    TASK_OPTIONAL = Minor, "Clients that opted in to tasks may get a task instead of a result; every other client calls it as a normal tool.";
     /// A tool, group, resource or prompt no longer requires a scope.
     SCOPE_REMOVED = Minor, "Callers with fewer scopes may now list and call it; every caller who could before still can.";
     /// A scope was declared in `auth.scopes`.

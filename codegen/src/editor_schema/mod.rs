@@ -688,6 +688,20 @@ pub(crate) struct Tool {
     /// for its answer, named after its id, with `ask`.
     #[serde(default)]
     pub asks: Names<QuestionId, Question>,
+    /// Whether the tool runs long: `optional`, its calls become tasks (status, cancellation,
+    /// result retrieval) for clients that opted in to the tasks extension and are normal
+    /// calls elsewhere; `required`, only as tasks. Left out, never a task.
+    pub task: Option<TaskMode>,
+}
+
+/// Whether a tool's calls may run as tasks.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum TaskMode {
+    /// A task where the client opted in; a normal call elsewhere.
+    Optional,
+    /// Only as a task; a client that did not opt in is refused.
+    Required,
 }
 
 /// A question's id: snake_case, unique across the manifest; its PascalCase names the

@@ -393,6 +393,7 @@ fn tool_view(c: &Contract, t: &ToolDef) -> Value {
         "answers": answers(t),
         "errors": errors,
         "questions": t.questions.iter().map(question).collect::<Vec<_>>(),
+        "task": t.task.as_str(),
         "groups": t.groups,
         "produces": t.artifacts.iter().flat_map(|a| &a.produces).map(|p| {
             json!({"kind": p.kind, "pointer": p.pointer, "json_array": p.encoding == Some(Encoding::JsonArray)})

@@ -363,6 +363,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .get("asks")
         .map(|n| super::asks::asks(n, de))
         .unwrap_or_default();
+    let task = f.get("task").and_then(|n| de.string(n, "`task`"));
     f.finish(de);
     Some(Tool {
         span: node.span,
@@ -383,6 +384,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         icons,
         scopes,
         asks,
+        task,
     })
 }
 

@@ -336,6 +336,8 @@ pub(crate) struct Tool {
     pub scopes: ScopeList,
     /// `asks:` the elicitations it may put to the user, by id.
     pub asks: Vec<Question>,
+    /// `task:` whether its calls may run as tasks (`optional` or `required`).
+    pub task: Option<Spanned<String>>,
 }
 
 /// A tool's output.

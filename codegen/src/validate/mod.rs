@@ -32,6 +32,7 @@ mod refused;
 mod resources;
 mod schema;
 mod server;
+mod tasks;
 #[cfg(test)]
 mod tests;
 mod tools;

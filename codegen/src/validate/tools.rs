@@ -161,6 +161,7 @@ impl Validator<'_> {
         let meta = self.tool_meta(t);
         let icons = self.icons(&t.icons);
         let questions = self.questions(t, cx.scope);
+        let task = self.task(t);
         Some(ToolDef {
             name: name.value.clone(),
             title,
@@ -186,6 +187,7 @@ impl Validator<'_> {
             icons,
             scopes: Vec::new(),
             questions,
+            task,
         })
     }
 

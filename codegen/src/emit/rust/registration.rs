@@ -97,6 +97,7 @@ fn dispatcher(c: &Contract) -> TokenStream {
             }
         }
     });
+    let tasks = tasks(c);
     quote! {
         /// Connects a [`Tools`] implementation to the published contract.
         pub struct Dispatcher<H>(H);
@@ -125,8 +126,33 @@ fn dispatcher(c: &Contract) -> TokenStream {
             }
             #read_resource
             #prompt_dispatch
+            #tasks
         }
     }
+}
+
+/// `task_support` and `has_tasks`, when a tool may run as a task (the defaults say none may).
+fn tasks(c: &Contract) -> Option<TokenStream> {
+    let arms: Vec<TokenStream> = (c.tools.iter().enumerate())
+        .filter(|(_, t)| t.task != TaskMode::Forbidden)
+        .map(|(i, t)| {
+            let (i, variant) = (Literal::usize_unsuffixed(i), ident(t.task.variant()));
+            quote!(#i => ::mcp_contract::codegen::TaskSupport::#variant,)
+        })
+        .collect();
+    (!arms.is_empty()).then(|| {
+        quote! {
+            fn task_support(&self, tool: usize) -> ::mcp_contract::codegen::TaskSupport {
+                match tool {
+                    #(#arms)*
+                    _ => ::mcp_contract::codegen::TaskSupport::Forbidden,
+                }
+            }
+            fn has_tasks(&self) -> bool {
+                true
+            }
+        }
+    })
 }
 
 /// `server`, the constructor.

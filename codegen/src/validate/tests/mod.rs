@@ -9,6 +9,7 @@ mod key_paths;
 mod metadata;
 mod prompts;
 mod rules;
+mod tasks;
 
 /// The smallest manifest that loads: one tool with text output and its four hints.
 pub(super) const VALID: &str = "\

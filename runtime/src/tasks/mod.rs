@@ -1,0 +1,88 @@
+//! Long-running tools as tasks (the `io.modelcontextprotocol/tasks` extension, SEP-2663, on
+//! 2026-07-28).
+//!
+//! A tool declares `task: optional` or `task: required` in the manifest ([`TaskSupport`]).
+//! When the client opted in (`extensions["io.modelcontextprotocol/tasks"]` in the request's
+//! client capabilities), a call to such a tool may become a task: the client gets a
+//! `CreateTaskResult` with the task's id at once, polls `tasks/get` (status `working`,
+//! `input_required`, `completed`, `failed` or `cancelled`; a finished task inlines its result
+//! or its error), answers questions with `tasks/update` and stops it with `tasks/cancel`,
+//! which fires the handler's [`Context`](crate::Context) cancellation.
+//!
+//! **When a call becomes a task.** The server decides per request, as SEP-2663 lets it: the
+//! handler is polled once in the request. If it finishes there, the client gets its result
+//! as from any call; if it asks its client there (before it waits on anything else), the call
+//! answers input-required as any 2026-07-28 call does (no task yet, [`crate::ask`]); once it
+//! waits on anything else, the call becomes a task and the handler keeps running in the
+//! background. A question asked inside a task parks the task in `input_required`; the
+//! client's `tasks/update` answers it, and once every question has its answer the handler
+//! runs again from the start with them, as in an input-required round. The handler is the
+//! same code either way: it takes a `Context`, and its progress and cancellation work inside
+//! a task.
+//!
+//! **Elsewhere** (a client that did not opt in, or 2025-11-25) a `task: optional` tool runs as
+//! a normal call; a `task: required` one is refused with `-32021` naming the extension.
+//!
+//! **Bounds.** At most [`TaskLimits::max_live`] tasks run at once (a `task: optional` call
+//! beyond it runs as a normal call; a `task: required` one is refused with `-32603`), at most
+//! [`TaskLimits::max_kept`] are remembered, and each is forgotten [`TaskLimits::ttl`] after it
+//! was made (`ttlMs`; one still running is then cancelled). An unknown or forgotten id is
+//! `-32602`.
+//!
+//! **Who sees a task.** The caller that made it: the verified principal when the host
+//! verifies tokens; otherwise the stdio connection or the HTTP session. A stateless
+//! 2026-07-28 HTTP request has no connection to bind to, so there the task's id, 128 random
+//! bits, is what a client must hold to reach it.
+//!
+//! **Deployment.** Tasks live in the process that made them: a deployment with several
+//! replicas needs the client's `tasks/*` requests to reach that process (affinity on the
+//! `Mcp-Name` header, which carries the task id), or one process.
+
+mod call;
+mod store;
+
+use std::time::Duration;
+
+pub(crate) use store::{Owner, Tasks};
+
+/// Whether a tool may run as a task: the manifest's `task:` (the 2025-11-25 spec's
+/// `execution.taskSupport`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TaskSupport {
+    /// Never a task (no `task:` in the manifest).
+    #[default]
+    Forbidden,
+    /// A task where the client opted in; a normal call elsewhere.
+    Optional,
+    /// Only as a task: a client that did not opt in is refused.
+    Required,
+}
+
+/// The bounds of a server's tasks; see [the module](self).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskLimits {
+    /// The most tasks running (or waiting for answers) at once.
+    pub max_live: usize,
+    /// The most tasks remembered, finished ones included; the oldest finished go first.
+    pub max_kept: usize,
+    /// How long a task is remembered after it was made (its `ttlMs`).
+    pub ttl: Duration,
+}
+
+impl Default for TaskLimits {
+    fn default() -> Self {
+        TaskLimits {
+            max_live: 64,
+            max_kept: 1024,
+            ttl: Duration::from_secs(600),
+        }
+    }
+}
+
+/// How often a client is asked to poll, in milliseconds (`pollIntervalMs`).
+pub(crate) const POLL_INTERVAL_MS: u64 = 500;
+
+/// The marker in a task's request extensions: its handler runs as a task, where a panic fails
+/// the task instead of becoming a tool error.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InTask;

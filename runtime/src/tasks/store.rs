@@ -1,0 +1,300 @@
+//! The tasks of one server: made, run in the background, looked up by their caller, answered,
+//! cancelled and forgotten, within [`TaskLimits`].
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use futures::future::BoxFuture;
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolResponse, CreateTaskResult, DetailedTask, GetTaskResult, InputResponses, JsonObject,
+    Task, TaskPayload, TaskStatus,
+};
+
+use super::{POLL_INTERVAL_MS, TaskLimits};
+
+/// One run of a task's handler, to its end or its next questions.
+pub(crate) type Run = BoxFuture<'static, Result<CallToolResponse, ErrorData>>;
+
+/// Runs a task's handler again from the start with every answer its client gave.
+pub(crate) type Rerun = Arc<dyn Fn(InputResponses) -> Run + Send + Sync>;
+
+/// Who may reach a task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Owner {
+    /// The verified caller, by subject.
+    Caller(String),
+    /// A stdio connection or an HTTP session, by id.
+    Connection(u64),
+    /// Whoever holds the id: a stateless request without a verified caller.
+    Holder,
+}
+
+impl Owner {
+    /// Whether `self`, asking, may reach a task `made_by`.
+    fn reaches(&self, made_by: &Owner) -> bool {
+        made_by == self || *made_by == Owner::Holder
+    }
+}
+
+/// A server's tasks; shared by every connection and view of it.
+pub(crate) struct Tasks {
+    limits: TaskLimits,
+    entries: Mutex<HashMap<String, Entry>>,
+}
+
+struct Entry {
+    owner: Owner,
+    made: Instant,
+    task: Task,
+    payload: TaskPayload,
+    /// Every answer the client gave, for the next run.
+    answers: InputResponses,
+    /// Fires the handler's cancellation, and runs it again; both dropped once it finished,
+    /// so a finished task holds no server (nor its connection) alive.
+    cancel: Option<Box<dyn Fn() + Send + Sync>>,
+    rerun: Option<Rerun>,
+}
+
+impl Entry {
+    fn live(&self) -> bool {
+        !self.payload.status().is_terminal()
+    }
+
+    fn detailed(&self) -> DetailedTask {
+        DetailedTask::new(self.task.clone(), self.payload.clone())
+    }
+
+    fn set(&mut self, payload: TaskPayload) {
+        self.payload = payload;
+        self.task.last_updated_at = rmcp::task_manager::current_timestamp();
+        if !self.live() {
+            self.rerun = None;
+            if let Some(cancel) = self.cancel.take() {
+                // Whatever the handler still does is for nobody now.
+                cancel();
+            }
+        }
+    }
+}
+
+impl Tasks {
+    pub(crate) fn new(limits: TaskLimits) -> Self {
+        Tasks {
+            limits,
+            entries: Mutex::default(),
+        }
+    }
+
+    pub(crate) fn limits(&self) -> TaskLimits {
+        self.limits
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        // Forget what outlived its ttl; a task still running then is cancelled first.
+        let ttl = self.limits.ttl;
+        entries.retain(|_, entry| {
+            let keep = entry.made.elapsed() < ttl;
+            if !keep && let Some(cancel) = &entry.cancel {
+                cancel();
+            }
+            keep
+        });
+        entries
+    }
+
+    /// Whether one more task may run now.
+    pub(crate) fn has_room(&self) -> bool {
+        self.room(&mut self.lock())
+    }
+
+    /// Room for one more task, making it by forgetting the oldest finished one if need be.
+    fn room(&self, entries: &mut HashMap<String, Entry>) -> bool {
+        if entries.values().filter(|e| e.live()).count() >= self.limits.max_live {
+            return false;
+        }
+        if entries.len() >= self.limits.max_kept {
+            let oldest = entries
+                .iter()
+                .filter(|(_, e)| !e.live())
+                .min_by_key(|(_, e)| e.made)
+                .map(|(id, _)| id.clone());
+            match oldest {
+                Some(id) => {
+                    entries.remove(&id);
+                }
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Makes a task of `owner` whose handler is the running `run`, and drives it in the
+    /// background; `run` back when there is no room.
+    pub(crate) fn start(
+        self: &Arc<Self>,
+        owner: Owner,
+        cancel: Box<dyn Fn() + Send + Sync>,
+        rerun: Rerun,
+        run: Run,
+    ) -> Result<CreateTaskResult, Run> {
+        let id = new_id();
+        let now = rmcp::task_manager::current_timestamp();
+        let ttl = u64::try_from(self.limits.ttl.as_millis()).unwrap_or(u64::MAX);
+        let task = Task::new(id.clone(), TaskStatus::Working, now.clone(), now)
+            .with_ttl_ms(ttl.max(1))
+            .with_poll_interval_ms(POLL_INTERVAL_MS);
+        {
+            let mut entries = self.lock();
+            if !self.room(&mut entries) {
+                return Err(run);
+            }
+            entries.insert(
+                id.clone(),
+                Entry {
+                    owner,
+                    made: Instant::now(),
+                    task: task.clone(),
+                    payload: TaskPayload::Working,
+                    answers: InputResponses::default(),
+                    cancel: Some(cancel),
+                    rerun: Some(rerun),
+                },
+            );
+        }
+        self.drive(id, run);
+        Ok(CreateTaskResult::new(task))
+    }
+
+    /// Runs `run` in the background and records how it ended.
+    fn drive(self: &Arc<Self>, id: String, run: Run) {
+        let tasks = Arc::clone(self);
+        tokio::spawn(async move {
+            let ended = run.await;
+            tasks.record(&id, ended);
+        });
+    }
+
+    fn record(&self, id: &str, ended: Result<CallToolResponse, ErrorData>) {
+        let mut entries = self.lock();
+        let Some(entry) = entries.get_mut(id) else {
+            return;
+        };
+        // A cancelled task stays cancelled, whatever its handler did after.
+        if !entry.live() {
+            return;
+        }
+        let payload = match ended {
+            Ok(CallToolResponse::Complete(result)) => TaskPayload::Completed {
+                result: object(&result),
+            },
+            Ok(CallToolResponse::InputRequired(asked)) => TaskPayload::InputRequired {
+                input_requests: asked.input_requests.unwrap_or_default(),
+            },
+            Ok(_) => TaskPayload::Failed {
+                error: object(&ErrorData::internal_error(
+                    "a task's handler cannot make another task",
+                    None,
+                )),
+            },
+            Err(error) => TaskPayload::Failed {
+                error: object(&error),
+            },
+        };
+        entry.set(payload);
+    }
+
+    /// `tasks/get`: the task `id` of `owner`, or `-32602`.
+    pub(crate) fn get(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, ErrorData> {
+        let entries = self.lock();
+        let entry = reachable(&entries, id, owner)?;
+        Ok(GetTaskResult::new(entry.detailed()))
+    }
+
+    /// `tasks/update`: answers to the task's questions. Answers to questions it does not ask
+    /// are ignored; once every question has its answer, the handler runs again with them.
+    pub(crate) fn update(
+        self: &Arc<Self>,
+        id: &str,
+        owner: &Owner,
+        responses: InputResponses,
+    ) -> Result<(), ErrorData> {
+        let rerun = {
+            let mut entries = self.lock();
+            reachable(&entries, id, owner)?;
+            let Some(entry) = entries.get_mut(id) else {
+                return Ok(());
+            };
+            let TaskPayload::InputRequired { input_requests } = &mut entry.payload else {
+                return Ok(());
+            };
+            for (key, answer) in responses {
+                if input_requests.remove(&key).is_some() {
+                    entry.answers.insert(key, answer);
+                }
+            }
+            if !input_requests.is_empty() {
+                entry.task.last_updated_at = rmcp::task_manager::current_timestamp();
+                return Ok(());
+            }
+            let Some(rerun) = &entry.rerun else {
+                return Ok(());
+            };
+            let run = rerun(entry.answers.clone());
+            entry.set(TaskPayload::Working);
+            run
+        };
+        self.drive(id.to_owned(), rerun);
+        Ok(())
+    }
+
+    /// `tasks/cancel`: a task still running becomes `cancelled` and its handler's
+    /// cancellation fires; a finished one stays as it is.
+    pub(crate) fn cancel(&self, id: &str, owner: &Owner) -> Result<(), ErrorData> {
+        let mut entries = self.lock();
+        reachable(&entries, id, owner)?;
+        if let Some(entry) = entries.get_mut(id)
+            && entry.live()
+        {
+            // Setting a finished status fires the handler's cancellation.
+            entry.set(TaskPayload::Cancelled);
+        }
+        Ok(())
+    }
+}
+
+/// The task `id` when `owner` may reach it; `-32602` alike for an unknown one and another
+/// caller's, so that nobody learns which ids exist.
+fn reachable<'a>(
+    entries: &'a HashMap<String, Entry>,
+    id: &str,
+    owner: &Owner,
+) -> Result<&'a Entry, ErrorData> {
+    entries
+        .get(id)
+        .filter(|entry| owner.reaches(&entry.owner))
+        .ok_or_else(|| ErrorData::invalid_params(format!("Unknown task: {id}"), None))
+}
+
+fn object(value: &impl serde::Serialize) -> JsonObject {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::Object(object)) => object,
+        _ => JsonObject::new(),
+    }
+}
+
+/// 128 random bits, in hex: an id nobody guesses.
+fn new_id() -> String {
+    let mut bytes = [0u8; 16];
+    // The system's random source failing leaves zeros; the counter still keeps ids apart.
+    let _ = getrandom::fill(&mut bytes);
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    bytes[..8]
+        .iter_mut()
+        .zip(n.to_le_bytes())
+        .for_each(|(b, c)| *b ^= c);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,495 @@
+//! Long-running tools as tasks (the tasks extension, 2026-07-28), end to end over stdio and
+//! HTTP: a task made, polled and its result inlined; cancelled, with the handler seeing it;
+//! parked on a question and resumed by `tasks/update`; bounded; another caller's task out of
+//! reach; a client that did not opt in served a normal call; a 2025-11-25 client too.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use mcp_contract::codegen::{
+    BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, TaskSupport,
+};
+use mcp_contract::http::Host;
+use mcp_contract::tasks::TaskLimits;
+use mcp_contract::testing::{Lines, http_request, serve_lines, serve_on_loopback};
+use mcp_contract::{Context, Elicitation, Server};
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+const TOOLS: &[&str] = &[
+    r#"{"name":"slow","description":"Works until released or cancelled.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    r#"{"name":"must","description":"Only as a task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    r#"{"name":"quick","description":"Answers at once.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    r#"{"name":"asks_later","description":"Works, then asks.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    r#"{"name":"breaks","description":"Works, then panics.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+];
+
+static SPEC: ContractSpec = ContractSpec {
+    name: "tasks",
+    title: None,
+    icons: &[],
+    version: "0.1.0",
+    instructions: None,
+    cache: None,
+    tools: TOOLS,
+    resources: &[],
+    artifacts_key: &["com.example/artifacts"],
+    composition_key: &["com.example/composition"],
+    groups: &[],
+    argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
+    logging: false,
+    list_changed: false,
+    prompts: &[],
+    access: mcp_contract::codegen::AccessSpec::OPEN,
+};
+static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
+
+/// What the handlers did, for the tests to see.
+#[derive(Default)]
+struct Seen {
+    release: Notify,
+    cancelled: AtomicBool,
+    runs: AtomicUsize,
+}
+
+struct Handler(Arc<Seen>);
+
+impl Dispatch for Handler {
+    fn published(&self) -> &'static Published {
+        &PUBLISHED
+    }
+
+    fn call(&self, tool: usize, _: JsonObject, cx: Context) -> BoxFuture<'_, CallToolResult> {
+        let seen = Arc::clone(&self.0);
+        Box::pin(async move {
+            seen.runs.fetch_add(1, Ordering::SeqCst);
+            let text = match tool {
+                0 => {
+                    tokio::select! {
+                        () = seen.release.notified() => "released".to_owned(),
+                        () = cx.cancelled() => {
+                            seen.cancelled.store(true, Ordering::SeqCst);
+                            "cancelled".to_owned()
+                        }
+                    }
+                }
+                1 => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    "must done".to_owned()
+                }
+                2 => "quick done".to_owned(),
+                4 => {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    panic!("breaks, as it should");
+                }
+                _ => {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    let question = Elicitation::form(
+                        "sure",
+                        "Sure?",
+                        json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}),
+                    );
+                    match cx.elicit(question).await {
+                        Ok(answer) => format!("answered {}", json!(answer.accepted())),
+                        Err(not) => format!("not asked: {not}"),
+                    }
+                }
+            };
+            CallToolResult::success(vec![mcp_contract::rmcp::model::ContentBlock::text(text)])
+        })
+    }
+
+    fn task_support(&self, tool: usize) -> TaskSupport {
+        match tool {
+            0 | 2 | 3 | 4 => TaskSupport::Optional,
+            1 => TaskSupport::Required,
+            _ => TaskSupport::Forbidden,
+        }
+    }
+
+    fn has_tasks(&self) -> bool {
+        true
+    }
+}
+
+fn server() -> (Arc<Seen>, Server<Handler>) {
+    let seen = Arc::new(Seen::default());
+    (Arc::clone(&seen), Server::new(Handler(Arc::clone(&seen))))
+}
+
+const OPTED_IN: &str = r#"{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#;
+const NOT_OPTED_IN: &str = r#"{"elicitation":{}}"#;
+
+/// A 2026-07-28 client over stdio or HTTP, sending raw requests.
+enum Wire {
+    Stdio(Lines, u64),
+    Http(SocketAddr, Option<String>),
+}
+
+impl Wire {
+    async fn open(server: Server<Handler>, http: bool) -> Wire {
+        if http {
+            Wire::Http(
+                serve_on_loopback(Host::new().mount("/mcp", server)).await,
+                None,
+            )
+        } else {
+            Wire::Stdio(serve_lines(server), 0)
+        }
+    }
+
+    /// The JSON-RPC answer to `method` with `params` and the request `_meta` of a client
+    /// declaring `capabilities`: its `result` or `error` object.
+    async fn request(&mut self, method: &str, mut params: Value, capabilities: &str) -> Value {
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": serde_json::from_str::<Value>(capabilities).unwrap(),
+        });
+        let message = match self {
+            Wire::Stdio(lines, id) => {
+                *id += 1;
+                lines.request(*id, method, params).await;
+                loop {
+                    let line = lines.answer().await;
+                    if line.get("id").is_some() {
+                        break line;
+                    }
+                }
+            }
+            Wire::Http(addr, token) => {
+                let name = params
+                    .get("name")
+                    .or_else(|| params.get("taskId"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+                let bearer = token.as_ref().map(|t| format!("Bearer {t}"));
+                let mut headers = vec![
+                    ("content-type", "application/json"),
+                    ("accept", "application/json, text/event-stream"),
+                    ("mcp-protocol-version", "2026-07-28"),
+                    ("mcp-method", method),
+                ];
+                if let Some(name) = &name {
+                    headers.push(("mcp-name", name));
+                }
+                if let Some(bearer) = &bearer {
+                    headers.push(("authorization", bearer));
+                }
+                let response = http_request(*addr, "POST", "/mcp", &headers, body.to_string())
+                    .await
+                    .expect("an HTTP answer");
+                response.json().unwrap_or_else(|| {
+                    let data = response
+                        .body
+                        .lines()
+                        .rev()
+                        .find_map(|l| l.strip_prefix("data:"));
+                    serde_json::from_str(data.expect("a JSON or SSE body").trim()).expect("JSON")
+                })
+            }
+        };
+        message
+            .get("result")
+            .or_else(|| message.get("error"))
+            .cloned()
+            .unwrap_or_else(|| panic!("neither a result nor an error: {message}"))
+    }
+
+    async fn call(&mut self, tool: &str, capabilities: &str) -> Value {
+        self.request(
+            "tools/call",
+            json!({"name": tool, "arguments": {}}),
+            capabilities,
+        )
+        .await
+    }
+
+    async fn get(&mut self, id: &str) -> Value {
+        self.request("tasks/get", json!({"taskId": id}), OPTED_IN)
+            .await
+    }
+
+    /// Polls `tasks/get` until the task is no longer `working`.
+    async fn settled(&mut self, id: &str) -> Value {
+        for _ in 0..200 {
+            let got = self.get(id).await;
+            if got["status"] != "working" {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("task {id} still working");
+    }
+}
+
+/// The task id of a `CreateTaskResult`.
+fn task_id(created: &Value) -> String {
+    assert_eq!(created["resultType"], "task", "{created}");
+    assert_eq!(created["status"], "working", "{created}");
+    assert!(
+        created["ttlMs"].as_u64().is_some_and(|t| t > 0),
+        "{created}"
+    );
+    created["taskId"].as_str().expect("a taskId").to_owned()
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or("")
+}
+
+#[tokio::test]
+async fn a_task_is_made_polled_and_its_result_inlined() {
+    for http in [false, true] {
+        let (seen, server) = server();
+        let mut wire = Wire::open(server, http).await;
+        let id = task_id(&wire.call("slow", OPTED_IN).await);
+        let working = wire.get(&id).await;
+        assert_eq!(working["resultType"], "complete", "{working}");
+        assert_eq!(working["status"], "working", "{working}");
+        assert_eq!(working["taskId"], id.as_str());
+        assert!(working.get("result").is_none(), "{working}");
+        seen.release.notify_one();
+        let done = wire.settled(&id).await;
+        assert_eq!(done["status"], "completed", "http={http}: {done}");
+        assert_eq!(text(&done["result"]), "released", "{done}");
+        assert!(done.get("requestState").is_none());
+        assert_eq!(seen.runs.load(Ordering::SeqCst), 1);
+    }
+}
+
+#[tokio::test]
+async fn a_cancelled_task_is_cancelled_and_its_handler_sees_it() {
+    for http in [false, true] {
+        let (seen, server) = server();
+        let mut wire = Wire::open(server, http).await;
+        let id = task_id(&wire.call("slow", OPTED_IN).await);
+        let ack = wire
+            .request("tasks/cancel", json!({"taskId": id}), OPTED_IN)
+            .await;
+        assert_eq!(ack, json!({"resultType": "complete"}), "http={http}");
+        assert_eq!(wire.get(&id).await["status"], "cancelled");
+        for _ in 0..100 {
+            if seen.cancelled.load(Ordering::SeqCst) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(seen.cancelled.load(Ordering::SeqCst), "http={http}");
+        // The handler's answer after its cancellation does not revive the task; cancelling
+        // again is acknowledged the same.
+        assert_eq!(wire.get(&id).await["status"], "cancelled");
+        let again = wire
+            .request("tasks/cancel", json!({"taskId": id}), OPTED_IN)
+            .await;
+        assert_eq!(again, json!({"resultType": "complete"}));
+    }
+}
+
+#[tokio::test]
+async fn a_question_in_a_task_parks_it_until_tasks_update_answers() {
+    for http in [false, true] {
+        let (seen, server) = server();
+        let mut wire = Wire::open(server, http).await;
+        let id = task_id(&wire.call("asks_later", OPTED_IN).await);
+        let parked = wire.settled(&id).await;
+        assert_eq!(parked["status"], "input_required", "http={http}: {parked}");
+        assert_eq!(
+            parked["inputRequests"]["sure"]["method"],
+            "elicitation/create"
+        );
+        assert!(parked.get("requestState").is_none(), "{parked}");
+        let ack = wire
+            .request(
+                "tasks/update",
+                json!({"taskId": id, "inputResponses": {
+                    "sure": {"action": "accept", "content": {"ok": true}},
+                    "never_asked": {"action": "accept", "content": {}},
+                }}),
+                OPTED_IN,
+            )
+            .await;
+        assert_eq!(ack, json!({"resultType": "complete"}));
+        let done = wire.settled(&id).await;
+        assert_eq!(done["status"], "completed", "{done}");
+        assert_eq!(text(&done["result"]), r#"answered {"ok":true}"#);
+        assert_eq!(
+            seen.runs.load(Ordering::SeqCst),
+            2,
+            "run again with the answer"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_task_whose_handler_panics_fails_with_the_error() {
+    for http in [false, true] {
+        let (_, server) = server();
+        let mut wire = Wire::open(server, http).await;
+        let id = task_id(&wire.call("breaks", OPTED_IN).await);
+        let failed = wire.settled(&id).await;
+        assert_eq!(failed["status"], "failed", "http={http}: {failed}");
+        assert_eq!(failed["error"]["code"], -32603, "{failed}");
+        assert!(failed.get("result").is_none(), "{failed}");
+        // Outside a task the same panic is a tool error, as for any tool.
+        let plain = wire.call("breaks", NOT_OPTED_IN).await;
+        assert_eq!(plain["isError"], true, "{plain}");
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_did_not_opt_in_gets_a_normal_call_or_minus_32021() {
+    for http in [false, true] {
+        let (seen, server) = server();
+        let mut wire = Wire::open(server, http).await;
+        seen.release.notify_one();
+        let plain = wire.call("slow", NOT_OPTED_IN).await;
+        assert_eq!(plain["resultType"], "complete", "http={http}: {plain}");
+        assert_eq!(text(&plain), "released");
+        assert!(plain.get("taskId").is_none());
+        let refused = wire.call("must", NOT_OPTED_IN).await;
+        assert_eq!(refused["code"], -32021, "{refused}");
+        assert!(
+            refused["data"]["requiredCapabilities"]["extensions"]
+                .get("io.modelcontextprotocol/tasks")
+                .is_some(),
+            "{refused}"
+        );
+        let gated = wire
+            .request("tasks/get", json!({"taskId": "x"}), NOT_OPTED_IN)
+            .await;
+        assert_eq!(gated["code"], -32021, "{gated}");
+        // Opted in, a required one is a task, and one that ends at once is a plain result.
+        let id = task_id(&wire.call("must", OPTED_IN).await);
+        assert_eq!(wire.settled(&id).await["status"], "completed");
+        let quick = wire.call("quick", OPTED_IN).await;
+        assert_eq!(quick["resultType"], "complete", "{quick}");
+        assert_eq!(text(&quick), "quick done");
+    }
+}
+
+#[tokio::test]
+async fn live_tasks_are_bounded() {
+    for http in [false, true] {
+        let (seen, server) = server();
+        let limits = TaskLimits {
+            max_live: 1,
+            ..TaskLimits::default()
+        };
+        let mut wire = Wire::open(server.task_limits(limits), http).await;
+        let first = task_id(&wire.call("slow", OPTED_IN).await);
+        // Full: a required task is refused, an optional one runs as a normal call.
+        let refused = wire.call("must", OPTED_IN).await;
+        assert_eq!(refused["code"], -32603, "http={http}: {refused}");
+        assert!(
+            refused["message"]
+                .as_str()
+                .unwrap()
+                .contains("too many tasks")
+        );
+        let releaser = {
+            let seen = Arc::clone(&seen);
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                seen.release.notify_waiters();
+            })
+        };
+        let plain = wire.call("slow", OPTED_IN).await;
+        assert_eq!(plain["resultType"], "complete", "{plain}");
+        releaser.await.unwrap();
+        seen.release.notify_one();
+        assert_eq!(wire.settled(&first).await["status"], "completed");
+        // Room again.
+        task_id(&wire.call("must", OPTED_IN).await);
+    }
+}
+
+#[tokio::test]
+async fn finished_tasks_are_forgotten_after_their_ttl() {
+    let (_, server) = server();
+    let limits = TaskLimits {
+        ttl: Duration::from_millis(200),
+        ..TaskLimits::default()
+    };
+    let mut wire = Wire::open(server.task_limits(limits), false).await;
+    let id = task_id(&wire.call("must", OPTED_IN).await);
+    assert_eq!(wire.settled(&id).await["status"], "completed");
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    let gone = wire.get(&id).await;
+    assert_eq!(gone["code"], -32602, "{gone}");
+}
+
+#[tokio::test]
+async fn another_connection_cannot_reach_a_task() {
+    let (seen, server) = server();
+    let mut mine = Wire::open(server.clone(), false).await;
+    let mut theirs = Wire::open(server, false).await;
+    let id = task_id(&mine.call("slow", OPTED_IN).await);
+    let unknown = theirs.get(&id).await;
+    assert_eq!(unknown["code"], -32602, "{unknown}");
+    let cancel = theirs
+        .request("tasks/cancel", json!({"taskId": id}), OPTED_IN)
+        .await;
+    assert_eq!(cancel["code"], -32602, "{cancel}");
+    assert_eq!(mine.get(&id).await["status"], "working");
+    seen.release.notify_one();
+    assert_eq!(mine.settled(&id).await["status"], "completed");
+    let unknown = mine.get("no-such-task").await;
+    assert_eq!(unknown["code"], -32602, "{unknown}");
+}
+
+#[tokio::test]
+async fn another_verified_caller_cannot_reach_a_task_over_http() {
+    use mcp_contract::auth::Authorization;
+    use mcp_contract::testing::auth::TestIssuer;
+    let issuer = TestIssuer::start().await;
+    let (seen, server) = server();
+    let auth = Authorization::new()
+        .issuer(issuer.issuer())
+        .resource("https://mcp.example.com");
+    let addr = serve_on_loopback(Host::new().mount("/mcp", server).authorization(auth)).await;
+    let token = |subject: &str| {
+        issuer
+            .token()
+            .audience("https://mcp.example.com/mcp")
+            .subject(subject)
+            .sign()
+    };
+    let mut alice = Wire::Http(addr, Some(token("alice")));
+    let mut bob = Wire::Http(addr, Some(token("bob")));
+    let id = task_id(&alice.call("slow", OPTED_IN).await);
+    assert_eq!(bob.get(&id).await["code"], -32602);
+    assert_eq!(alice.get(&id).await["status"], "working");
+    seen.release.notify_one();
+    assert_eq!(alice.settled(&id).await["status"], "completed");
+}
+
+#[tokio::test]
+async fn a_2025_11_25_client_gets_a_normal_call() {
+    let (seen, server) = server();
+    let mut lines = serve_lines(server);
+    lines
+        .request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+                   "clientInfo": {"name": "old", "version": "1"}}),
+        )
+        .await;
+    lines.answer().await;
+    lines
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    seen.release.notify_one();
+    lines
+        .request(2, "tools/call", json!({"name": "slow", "arguments": {}}))
+        .await;
+    let answer = lines.answer().await;
+    assert_eq!(
+        answer["result"]["content"][0]["text"], "released",
+        "{answer}"
+    );
+    assert!(answer["result"].get("taskId").is_none());
+}

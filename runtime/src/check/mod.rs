@@ -624,8 +624,9 @@ impl Rule {
                     return true;
                 };
                 let mut valid = true;
-                for (name, node) in properties {
-                    if let Some(field) = fields.get(name)
+                // In the value's order, as the caller wrote it.
+                for (name, field) in fields {
+                    if let Some((_, node)) = properties.iter().find(|(n, _)| n == name)
                         && !node.visit(Instance::Value(field), &at.key(name), out)
                     {
                         valid = false;

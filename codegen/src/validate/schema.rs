@@ -378,12 +378,14 @@ impl Validator<'_> {
         {
             let reason = e.to_string();
             let reason = reason.lines().last().unwrap_or_default().trim();
-            self.error(
+            self.report(
                 &codes::BAD_PATTERN,
-                format!("the pattern does not compile for the run-time argument checks: {reason}"),
+                format!(
+                    "the pattern does not compile for the run-time argument checks \
+                     (Rust's `regex-lite`: no look-around, backreferences or `\\p{{...}}` \
+                     classes): {reason}"
+                ),
                 *span,
-                "keep to the syntax ECMA-262 and Rust's `regex-lite` share: no look-around, \
-                 backreferences or `\\p{...}` classes",
             );
         }
         if let Some(Spanned {

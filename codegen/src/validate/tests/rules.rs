@@ -2889,7 +2889,7 @@ fn a_pattern_the_run_time_engine_cannot_compile_is_refused_where_it_is_written()
     let d = single_containing(
         &text,
         "bad-pattern",
-        "the pattern does not compile for the run-time argument checks: ",
+        "the pattern does not compile for the run-time argument checks ",
         "\"(?<=a)b\"",
         "tools.yaml:14:18",
     );

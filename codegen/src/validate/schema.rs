@@ -383,7 +383,7 @@ impl Validator<'_> {
                 format!(
                     "the pattern does not compile for the run-time argument checks \
                      (Rust's `regex-lite`: no look-around, backreferences or `\\p{{...}}` \
-                     classes): {reason}"
+                     classes): {reason}, in {p:?}"
                 ),
                 *span,
             );

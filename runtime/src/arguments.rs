@@ -1,28 +1,13 @@
 //! Checking a call's arguments against the whole published input schema, before any
 //! handler runs, and naming every argument that is missing, malformed or unknown.
 
-use jsonschema::error::ValidationErrorKind;
 use mcp_contract_spec::error_codes::ArgumentCodes;
 use mcp_contract_spec::pointer;
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
+use crate::check::{Checker, Kind, Node};
 use crate::envelope::{Envelope, Problem};
-
-/// How much of a rejected value's JSON a message quotes back; the rest is cut, so a call
-/// that sent megabytes does not get them back (twice: as text and as structured content).
-const QUOTED_CHARS: usize = 60;
-
-/// The validator's message, with the rejected value cut to [`QUOTED_CHARS`] when longer.
-pub(crate) fn described(error: &jsonschema::ValidationError<'_>) -> String {
-    let value = error.instance().to_string();
-    if value.chars().count() <= QUOTED_CHARS {
-        return error.to_string();
-    }
-    let head: String = value.chars().take(QUOTED_CHARS).collect();
-    let quoted = format!("{head}… ({} bytes of JSON)", value.len());
-    error.masked_with(quoted).to_string()
-}
 
 /// The problem with the value at `at` (a JSON pointer into the arguments), named by the
 /// top-level argument it lies in, the path given when it lies deeper.
@@ -64,17 +49,20 @@ pub(crate) fn exact_integer(f: f64) -> Option<Value> {
 }
 
 /// Each value under an `integer` of `schema` that is a whole float no 64-bit integer holds
-/// exactly, with the problem in the words of the validator's: where it is, and what to send.
-fn inexact_integers(schema: &Value, value: &Value, at: String, out: &mut Vec<(String, String)>) {
-    match (schema.get("type").and_then(Value::as_str), value) {
-        (Some("integer"), Value::Number(n)) => {
+/// exactly, with the problem in the words of the checker's: where it is, and what to send.
+fn inexact_integers(schema: &Node, value: &Value, at: String, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Number(n) => {
+            let Some((min, max)) = schema.integer_bounds() else {
+                return;
+            };
             let Some(f) = n.as_f64().filter(|_| !n.is_i64() && !n.is_u64()) else {
                 return;
             };
             if f.fract() != 0.0 || exact_integer(f).is_some() {
                 return;
             }
-            let range = match (schema.get("minimum"), schema.get("maximum")) {
+            let range = match (min, max) {
                 (Some(min), Some(max)) => format!("an integer from {min} to {max}"),
                 _ => "an integer".into(),
             };
@@ -83,17 +71,16 @@ fn inexact_integers(schema: &Value, value: &Value, at: String, out: &mut Vec<(St
             );
             out.push((at, problem));
         }
-        (Some("object"), Value::Object(fields)) => {
-            let properties = schema.get("properties").and_then(Value::as_object);
+        Value::Object(fields) => {
             for (name, field) in fields {
-                if let Some(property) = properties.and_then(|p| p.get(name)) {
+                if let Some(property) = schema.property(name) {
                     let at = format!("{at}/{}", pointer::escape(name));
                     inexact_integers(property, field, at, out);
                 }
             }
         }
-        (Some("array"), Value::Array(items)) => {
-            if let Some(item) = schema.get("items") {
+        Value::Array(items) => {
+            if let Some(item) = schema.items() {
                 for (i, value) in items.iter().enumerate() {
                     inexact_integers(item, value, format!("{at}/{i}"), out);
                 }
@@ -109,74 +96,70 @@ fn inexact_integers(schema: &Value, value: &Value, at: String, out: &mut Vec<(St
 pub(crate) fn check(
     codes: &ArgumentCodes,
     name: &str,
-    validator: &jsonschema::Validator,
-    schema: &JsonObject,
+    checker: &Checker,
     arguments: &JsonObject,
 ) -> Result<(), Envelope> {
-    let instance = Value::Object(arguments.clone());
+    // What the checker cannot see: it reads the floats serde_json made of integers beyond
+    // 64 bits, so one at the edge of the range passes a bound it stands beyond.
+    let mut inexact = Vec::new();
+    for (arg, value) in arguments {
+        if let Some(property) = checker.root().property(arg)
+            && matches!(value, Value::Number(_) | Value::Object(_) | Value::Array(_))
+        {
+            inexact_integers(
+                property,
+                value,
+                format!("/{}", pointer::escape(arg)),
+                &mut inexact,
+            );
+        }
+    }
+    if inexact.is_empty() && checker.is_valid_object(arguments) {
+        return Ok(());
+    }
     let mut missing = Vec::new();
     let mut invalid = Vec::new();
-    // Where the validator found a value invalid, so that no value is reported twice.
+    // Where the checker found a value invalid, so that no value is reported twice.
     let mut refused = std::collections::HashSet::new();
     let mut unknown = Vec::new();
-    for error in validator.iter_errors(&instance) {
-        let at = error.instance_path().to_string();
-        match error.kind() {
-            ValidationErrorKind::Required { property } if at.is_empty() => {
-                let arg = property.as_str().unwrap_or_default().to_owned();
-                missing.push(Problem {
-                    code: codes.missing.into(),
-                    message: format!("`{arg}` is required but was not given."),
-                    argument: Some(arg),
-                });
-            }
-            ValidationErrorKind::AdditionalProperties { unexpected } if at.is_empty() => {
-                for arg in unexpected {
+    for failure in checker.object_failures(arguments) {
+        match failure.kind {
+            Kind::Required(arg) if failure.at.is_empty() => missing.push(Problem {
+                code: codes.missing.into(),
+                message: format!("`{arg}` is required but was not given."),
+                argument: Some(arg),
+            }),
+            Kind::Unexpected(args) if failure.at.is_empty() => {
+                for arg in args {
                     unknown.push(Problem {
                         code: codes.unknown.into(),
                         message: format!("`{arg}` is not an argument of `{name}`."),
-                        argument: Some(arg.clone()),
+                        argument: Some(arg),
                     });
                 }
             }
             _ => {
-                invalid.push(invalid_at(codes, &at, &described(&error)));
-                refused.insert(at);
+                invalid.push(invalid_at(codes, &failure.at, &failure.message));
+                refused.insert(failure.at);
             }
         }
     }
-    // What the validator cannot see: it reads the floats serde_json made of integers beyond
-    // 64 bits, so one at the edge of the range passes a bound it stands beyond.
-    let mut inexact = Vec::new();
-    inexact_integers(
-        &Value::Object(schema.clone()),
-        &instance,
-        String::new(),
-        &mut inexact,
-    );
     for (at, problem) in inexact {
         if !refused.contains(&at) {
             invalid.push(invalid_at(codes, &at, &problem));
         }
     }
-    if missing.is_empty() && invalid.is_empty() && unknown.is_empty() {
-        return Ok(());
-    }
-    let accepted: Vec<&str> = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|p| p.keys().map(String::as_str).collect())
-        .unwrap_or_default();
+    let accepted: Vec<String> = checker
+        .root()
+        .property_names()
+        .map(|a| format!("`{a}`"))
+        .collect();
     let hint = if accepted.is_empty() {
         format!("`{name}` takes no arguments: call it with `{{}}`.")
     } else {
         format!(
             "Fix the arguments named above and call `{name}` again. It takes: {}; its inputSchema gives each one's type, constraints and an example.",
-            accepted
-                .iter()
-                .map(|a| format!("`{a}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            accepted.join(", ")
         )
     };
     missing.append(&mut invalid);
@@ -194,37 +177,23 @@ mod tests {
     use super::*;
 
     fn problems(schema: Value, arguments: Value) -> Vec<Problem> {
-        let validator = jsonschema::validator_for(&schema).expect("a schema");
-        let (Value::Object(schema), Value::Object(arguments)) = (schema, arguments) else {
-            panic!("objects");
+        let checker = Checker::compile(&schema).expect("a schema");
+        let Value::Object(arguments) = arguments else {
+            panic!("an object");
         };
-        check(
-            &ArgumentCodes::DEFAULT,
-            "save",
-            &validator,
-            &schema,
-            &arguments,
-        )
-        .expect_err("refused")
-        .errors
+        check(&ArgumentCodes::DEFAULT, "save", &checker, &arguments)
+            .expect_err("refused")
+            .errors
     }
 
     /// The problems of `arguments`, JSON text read as serde_json reads a call: an integer
     /// beyond 64 bits becomes the nearest float.
     fn problems_of(schema: Value, arguments: &str) -> Vec<(String, String)> {
-        let validator = jsonschema::validator_for(&schema).expect("a schema");
-        let (Value::Object(schema), Ok(Value::Object(arguments))) =
-            (schema, serde_json::from_str(arguments))
-        else {
-            panic!("objects");
+        let checker = Checker::compile(&schema).expect("a schema");
+        let Ok(Value::Object(arguments)) = serde_json::from_str(arguments) else {
+            panic!("an object");
         };
-        match check(
-            &ArgumentCodes::DEFAULT,
-            "save",
-            &validator,
-            &schema,
-            &arguments,
-        ) {
+        match check(&ArgumentCodes::DEFAULT, "save", &checker, &arguments) {
             Ok(()) => Vec::new(),
             Err(envelope) => envelope
                 .errors

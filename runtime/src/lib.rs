@@ -57,6 +57,7 @@ pub mod ask;
 #[cfg(feature = "auth")]
 pub mod auth;
 mod call;
+mod check;
 pub mod client;
 #[doc(hidden)]
 pub mod codegen;

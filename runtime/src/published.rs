@@ -1,6 +1,7 @@
 //! The contract as served: parsed and compiled once per process.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use mcp_contract_spec::CacheHint;
 use mcp_contract_spec::error_codes::ArgumentCodes;
@@ -11,6 +12,7 @@ use rmcp::model::{
 };
 
 use crate::access::{AccessSpec, Gate, Principal};
+use crate::check::Checker;
 use crate::icon::{IconSpec, icons};
 use crate::lists::Lists;
 use crate::prompt::{CompletionSpec, PromptSpec};
@@ -67,14 +69,15 @@ pub struct ContractSpec {
     pub access: AccessSpec,
 }
 
-/// The contract ready to serve: tools parsed, input validators compiled, names indexed.
+/// The contract ready to serve: tools parsed and names indexed; each tool's checks compiled
+/// on its first call, the 2025-11-25 list on its first request.
 pub struct Published {
     /// Where it came from.
     pub spec: &'static ContractSpec,
     /// The tools, in manifest order.
     pub tools: Vec<Tool>,
     /// The tools as a 2025-11-25 client receives them: without `x-mcp-header`.
-    pub(crate) legacy_tools: Vec<Tool>,
+    legacy_tools: OnceLock<Vec<Tool>>,
     /// The `resources/list` answer: the fixed resources.
     pub(crate) resources: Vec<Resource>,
     /// The `resources/templates/list` answer: the templates.
@@ -87,8 +90,8 @@ pub struct Published {
     tool_groups: Box<[Box<[usize]>]>,
     /// `initialize` and `server/discover` information.
     pub(crate) info: ServerConfig,
-    validators: Vec<jsonschema::Validator>,
-    output_validators: Vec<Option<jsonschema::Validator>>,
+    /// `checks[i]`: tool `i`'s input and output checks, compiled when first needed.
+    checks: Box<[OnceLock<Checks>]>,
     index: HashMap<&'static str, usize>,
     /// Each template resource's index with its template, parsed once.
     templates: Vec<(usize, UriTemplate)>,
@@ -103,35 +106,26 @@ impl std::fmt::Debug for Published {
 }
 
 impl Published {
-    /// Parses and compiles a generated contract.
+    /// Parses a generated contract.
     ///
     /// # Panics
     ///
-    /// When the spec is not what the generator emits (a tool that is not valid JSON, an input
-    /// or output schema that does not compile, or a resource template outside the grammar). The
-    /// generator checks all three at build time, so this marks a bug in the generator, surfaced
-    /// at start-up rather than at a call.
+    /// When the spec is not what the generator emits (a tool that is not valid JSON or a
+    /// resource template outside the grammar; an input or output schema the checks cannot
+    /// compile panics at the tool's first call). The generator checks all three at build time,
+    /// so this marks a bug in the generator.
     pub fn new(spec: &'static ContractSpec) -> Self {
         let mut tools = Vec::with_capacity(spec.tools.len());
-        let mut validators = Vec::with_capacity(spec.tools.len());
-        let mut output_validators = Vec::with_capacity(spec.tools.len());
         let mut index = HashMap::with_capacity(spec.tools.len());
         for (i, json) in spec.tools.iter().enumerate() {
             let tool: Tool = serde_json::from_str(json).unwrap_or_else(|e| {
                 panic!("mcp-contract: generated tool #{i} is not a valid Tool: {e}")
             });
-            let validator = compile(&tool, "input", &tool.input_schema);
-            let output_validator = tool
-                .output_schema
-                .as_ref()
-                .map(|output| compile(&tool, "output", output));
             let name: &'static str = serde_json::from_str::<NameOnly>(json)
                 .map(|n| n.name)
                 .unwrap_or_default();
             index.insert(name, i);
             tools.push(tool);
-            validators.push(validator);
-            output_validators.push(output_validator);
         }
         let mut server = Implementation::new(spec.name, spec.version);
         if let Some(title) = spec.title {
@@ -145,7 +139,6 @@ impl Published {
         if let Some(instructions) = spec.instructions {
             info = info.with_instructions(instructions);
         }
-        let legacy_tools = tools.iter().map(without_headers).collect();
         let templates = spec
             .resources
             .iter()
@@ -173,8 +166,9 @@ impl Published {
                         .collect()
                 })
                 .collect(),
+            checks: tools.iter().map(|_| OnceLock::new()).collect(),
             tools,
-            legacy_tools,
+            legacy_tools: OnceLock::new(),
             resources: spec
                 .resources
                 .iter()
@@ -187,8 +181,6 @@ impl Published {
                 .collect(),
             prompts: spec.prompts.iter().map(PromptSpec::listed).collect(),
             info,
-            validators,
-            output_validators,
             index,
             templates,
         }
@@ -209,14 +201,34 @@ impl Published {
         self.index.get(name).copied()
     }
 
-    /// The compiled input schema of tool `i`.
-    pub(crate) fn validator(&self, i: usize) -> &jsonschema::Validator {
-        &self.validators[i]
+    /// The tools as a 2025-11-25 client receives them (without `x-mcp-header`), made on
+    /// first use.
+    pub(crate) fn legacy_tools(&self) -> &[Tool] {
+        self.legacy_tools
+            .get_or_init(|| self.tools.iter().map(without_headers).collect())
     }
 
-    /// The compiled output schema of tool `i`, for a tool that publishes one.
-    pub(crate) fn output_validator(&self, i: usize) -> Option<&jsonschema::Validator> {
-        self.output_validators[i].as_ref()
+    /// The checks of tool `i`'s input schema.
+    pub(crate) fn input_checker(&self, i: usize) -> &Checker {
+        &self.checks(i).input
+    }
+
+    /// The checks of tool `i`'s output schema, for a tool that publishes one.
+    pub(crate) fn output_checker(&self, i: usize) -> Option<&Checker> {
+        self.checks(i).output.as_ref()
+    }
+
+    fn checks(&self, i: usize) -> &Checks {
+        self.checks[i].get_or_init(|| {
+            let tool = &self.tools[i];
+            Checks {
+                input: compile(tool, "input", &tool.input_schema),
+                output: tool
+                    .output_schema
+                    .as_ref()
+                    .map(|output| compile(tool, "output", output)),
+            }
+        })
     }
 
     /// The `resources/list` answer for `caller`: the fixed resources served (`lists`) that it
@@ -316,17 +328,24 @@ fn completes(spec: &ContractSpec) -> bool {
         || spec.resources.iter().any(|r| !r.completions.is_empty())
 }
 
-/// The validator of one of `tool`'s schemas (`which` is "input" or "output"), formats checked.
-fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> jsonschema::Validator {
-    jsonschema::options()
-        .should_validate_formats(true)
-        .build(&serde_json::Value::Object(schema.clone()))
-        .unwrap_or_else(|e| {
-            panic!(
-                "mcp-contract: the {which} schema of `{}` does not compile: {e}",
-                tool.name
-            )
-        })
+/// A tool's compiled checks.
+struct Checks {
+    input: Checker,
+    output: Option<Checker>,
+}
+
+/// The checks of one of `tool`'s schemas (`which` is "input" or "output"), formats included.
+///
+/// # Panics
+///
+/// When the schema is outside what the generator publishes: a bug in the generator.
+fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> Checker {
+    Checker::compile(&serde_json::Value::Object(schema.clone())).unwrap_or_else(|e| {
+        panic!(
+            "mcp-contract: the {which} schema of `{}` does not compile: {e}",
+            tool.name
+        )
+    })
 }
 
 /// A tool as a revision without `x-mcp-header` receives it.

@@ -53,8 +53,9 @@ struct View {
     served: Box<[bool]>,
     /// The served tools, in manifest order: the `tools/list` answer.
     tools: Vec<Tool>,
-    /// The same tools as a 2025-11-25 client receives them (no `x-mcp-header`).
-    legacy_tools: Vec<Tool>,
+    /// The same tools as a 2025-11-25 client receives them (no `x-mcp-header`), made on
+    /// the first such request.
+    legacy_tools: std::sync::OnceLock<Vec<Tool>>,
     /// The scopes every caller of this view needs: its group's, for a group's view.
     scopes: &'static [&'static str],
     /// The group whose view this is, whose switch ([`Lists`]) turns the whole view off.
@@ -82,7 +83,7 @@ impl<D: Dispatch> Server<D> {
         let view = View {
             served: vec![true; published.tools.len()].into_boxed_slice(),
             tools: published.tools.clone(),
-            legacy_tools: published.legacy_tools.clone(),
+            legacy_tools: Default::default(),
             scopes: &[],
             group: None,
         };
@@ -174,6 +175,17 @@ impl<D: Dispatch> Server<D> {
         self.dispatch.published()
     }
 
+    /// [`Server::tools`] as a 2025-11-25 client receives them (no `x-mcp-header`).
+    fn legacy_tools(&self) -> &[Tool] {
+        self.view.legacy_tools.get_or_init(|| {
+            let all = self.published().legacy_tools();
+            (0..all.len())
+                .filter(|&i| self.view.served[i])
+                .map(|i| all[i].clone())
+                .collect()
+        })
+    }
+
     /// The tools this view serves, in manifest order: what `tools/list` answers while no
     /// tool is switched off ([`Server::lists`]).
     pub fn tools(&self) -> &[Tool] {
@@ -196,12 +208,10 @@ impl<D: Dispatch> Server<D> {
         let published = self.published();
         let mut served = vec![false; published.tools.len()].into_boxed_slice();
         let mut tools = Vec::new();
-        let mut legacy_tools = Vec::new();
         for (i, tool) in published.tools.iter().enumerate() {
             if self.view.served[i] && keep(tool) {
                 served[i] = true;
                 tools.push(tool.clone());
-                legacy_tools.push(published.legacy_tools[i].clone());
             }
         }
         Server {
@@ -209,7 +219,7 @@ impl<D: Dispatch> Server<D> {
             view: Arc::new(View {
                 served,
                 tools,
-                legacy_tools,
+                legacy_tools: Default::default(),
                 scopes: self.view.scopes,
                 group: self.view.group,
             }),
@@ -394,12 +404,10 @@ impl<D: Dispatch> Server<D> {
         round: Option<&Round>,
     ) -> Ended<Result<rmcp::model::CallToolResult, String>> {
         let published = self.published();
-        let schema = &published.tools[index].input_schema;
         if let Err(envelope) = arguments::check(
             &published.spec.argument_codes,
             name,
-            published.validator(index),
-            schema,
+            published.input_checker(index),
             &arguments,
         ) {
             return Ended::Finished(Ok(envelope.into_result()));
@@ -616,13 +624,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             if revision.has_mcp_headers() {
                 self.view.tools.clone()
             } else {
-                self.view.legacy_tools.clone()
+                self.legacy_tools().to_vec()
             }
         } else {
             let all = if revision.has_mcp_headers() {
                 &published.tools
             } else {
-                &published.legacy_tools
+                published.legacy_tools()
             };
             (0..all.len())
                 .filter(|&i| self.serves(i) && published.may_call(i, caller))
@@ -1048,19 +1056,24 @@ fn conforming(
     name: &str,
     result: rmcp::model::CallToolResult,
 ) -> rmcp::model::CallToolResult {
-    let Some(validator) = published.output_validator(index) else {
+    let Some(checker) = published.output_checker(index) else {
         return result;
     };
     if result.is_error == Some(true) {
         return result;
     }
     let problems: Vec<String> = match &result.structured_content {
-        Some(value) => validator
-            .iter_errors(value)
-            .map(|error| {
-                let at = error.instance_path().to_string();
-                let at = if at.is_empty() { "/".to_owned() } else { at };
-                format!("at `{at}`: {}", arguments::described(&error))
+        Some(value) if checker.is_valid(value) => Vec::new(),
+        Some(value) => checker
+            .failures(value)
+            .into_iter()
+            .map(|failure| {
+                let at = if failure.at.is_empty() {
+                    "/"
+                } else {
+                    &failure.at
+                };
+                format!("at `{at}`: {}", failure.message)
             })
             .collect(),
         None => vec!["no structured content".to_owned()],

@@ -7,6 +7,7 @@
 pub mod error_codes;
 mod headers;
 mod hints;
+pub mod pattern;
 pub mod planning;
 pub mod pointer;
 mod revision;

@@ -369,6 +369,24 @@ impl Validator<'_> {
                 format!("the pattern is not a valid regular expression: {e}"),
                 *span,
             );
+        } else if let Some(Spanned {
+            value: Limit::Text(p),
+            span,
+        }) = s.constraint(Keyword::Pattern)
+            // The runtime checks arguments with this engine, so it must compile there too.
+            && let Err(e) = mcp_contract_spec::pattern::compile(p)
+        {
+            let reason = e.to_string();
+            let reason = reason.lines().last().unwrap_or_default().trim();
+            self.report(
+                &codes::BAD_PATTERN,
+                format!(
+                    "the pattern does not compile for the run-time argument checks \
+                     (Rust's `regex-lite`: no look-around, backreferences or `\\p{{...}}` \
+                     classes): {reason}, in {p:?}"
+                ),
+                *span,
+            );
         }
         if let Some(Spanned {
             value: Limit::Text(f),

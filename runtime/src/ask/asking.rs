@@ -85,7 +85,7 @@ impl Context {
             message,
             requested_schema,
         } = question;
-        let validator = jsonschema::validator_for(&requested_schema)
+        let checker = crate::check::Checker::compile(&requested_schema)
             .map_err(|e| NotAsked::Invalid(format!("the requestedSchema: {e}")))?;
         let params = serde_json::json!({"message": message, "requestedSchema": requested_schema});
         let request = input_request("elicitation/create", Some(params))?;
@@ -104,9 +104,7 @@ impl Context {
                     .content
                     .unwrap_or_else(|| Value::Object(Default::default()));
                 match content {
-                    Value::Object(content)
-                        if validator.is_valid(&Value::Object(content.clone())) =>
-                    {
+                    Value::Object(content) if checker.is_valid_object(&content) => {
                         Ok(Answer::Accept(content))
                     }
                     _ => Err(self

@@ -28,7 +28,8 @@ use crate::codegen::{ContractSpec, Dispatch, Published, ToolFixture};
 /// prompts: `prompts/list` gives the manifest's prompts in order (titles, descriptions,
 /// argument names and `required`), valid against the official schema, and is not answered
 /// without prompts; a `prompts/get` missing a required argument is `-32602` before any
-/// handler runs.
+/// handler runs. Last, the run-time checks of every schema agree with the `jsonschema` crate
+/// ([`assert_checks`](super::assert_checks)).
 ///
 /// ```ignore
 /// #[test]
@@ -51,6 +52,14 @@ pub fn assert_contract<D: Dispatch>(server: Server<D>, fixtures: &[ToolFixture])
         }
         failures
     });
+    let (disagreements, _) = super::checks::disagreements(server.published().spec);
+    let failures: Vec<String> = (failures.into_iter())
+        .chain(
+            disagreements
+                .into_iter()
+                .map(|d| format!("the run-time checks: {d}")),
+        )
+        .collect();
     assert!(
         failures.is_empty(),
         "the published contract breaks {} rule(s):\n  - {}",

@@ -2,10 +2,12 @@
 //! revision connected in process ([`connect`]) or, with `http-testing`, over loopback HTTP
 //! (`connect_http`, `serve_on_loopback`, `http_request`); raw JSON-RPC lines to a server served
 //! as stdio serves ([`serve_lines`]); the official MCP schemas ([`check_wire`]); and the
-//! contract test ([`assert_contract`]).
+//! contract test ([`assert_contract`]), and the run-time checks held to the `jsonschema` crate
+//! ([`assert_checks`]).
 
 #[cfg(feature = "auth-testing")]
 pub mod auth;
+pub(crate) mod checks;
 mod client;
 mod contract;
 #[cfg(feature = "http-testing")]
@@ -14,6 +16,7 @@ mod lines;
 mod prompts;
 mod wire;
 
+pub use checks::assert_checks;
 pub use client::{Client, call, connect, envelope, problems, structured};
 pub use contract::assert_contract;
 #[cfg(feature = "http-testing")]

@@ -2873,3 +2873,25 @@ fn a_placeholder_that_is_an_argument_of_ask_is_an_ident_collision() {
         "    asks:\n      sign_in: {message: \"Go to {url}\"}\n",
     ));
 }
+
+#[test]
+fn a_pattern_the_run_time_engine_cannot_compile_is_refused_where_it_is_written() {
+    // Valid ECMA-262, which jsonschema takes, but look-behind is beyond `regex-lite`.
+    let text = with(
+        "    parameters:
+      n:
+        type: string
+        description: A name.
+        example: ab
+        pattern: \"(?<=a)b\"
+",
+    );
+    let d = single_containing(
+        &text,
+        "bad-pattern",
+        "the pattern does not compile for the run-time argument checks ",
+        "\"(?<=a)b\"",
+        "tools.yaml:14:18",
+    );
+    assert!(d.message.contains("look-around is not supported"), "{d:?}");
+}

@@ -33,7 +33,7 @@ pub fn render(root: &Path, tools: &[Tool], transport: &Transport, read_only: boo
     );
     let over = match transport {
         Transport::Stdio => "stdio (MCP)".to_owned(),
-        Transport::Http(addr, _) => format!("stateless streamable HTTP (MCP) on http://{addr}"),
+        Transport::Http(addr, _) => format!("streamable HTTP (MCP) on http://{addr}"),
     };
     let only = if read_only { ", read-only" } else { "" };
     let _ = writeln!(

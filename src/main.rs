@@ -1,5 +1,6 @@
 //! `mcp-workspace`: serves the files of one directory to MCP clients over stdio, or over
-//! stateless streamable HTTP with `--http`.
+//! streamable HTTP with `--http` (stateless on 2026-07-28; 2025-11-25 clients get sessions, so
+//! that `delete_path` can ask them to confirm).
 
 use std::io::IsTerminal as _;
 use std::net::SocketAddr;
@@ -9,7 +10,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use mcp_contract::auth::{Authorization, RateLimit};
-use mcp_contract::http::Host;
+use mcp_contract::http::{Host, SessionLimits};
 use mcp_workspace::Workspace;
 use mcp_workspace::banner::{self, Transport};
 
@@ -21,8 +22,8 @@ struct Cli {
     /// The workspace root; nothing outside it can be reached.
     #[arg(long, default_value = ".")]
     root: PathBuf,
-    /// Serve stateless streamable HTTP on this address (such as 127.0.0.1:8080) instead of
-    /// stdio: each tool group at /mcp/GROUP.
+    /// Serve streamable HTTP on this address (such as 127.0.0.1:8080) instead of stdio: each
+    /// tool group at /mcp/GROUP.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
     /// Serve only the read-only tools: the write tools are absent from tools/list.
@@ -59,11 +60,38 @@ struct Cli {
     #[arg(long, value_name = "N", requires = "http",
           value_parser = clap::value_parser!(u32).range(1..))]
     rate_limit: Option<u32>,
+    /// With --http: the 2025-11-25 sessions each route holds at once, each closed after 5
+    /// minutes unused. A session lets the server ask its client (delete_path's confirmation);
+    /// its client must keep reaching this process. 0: none, and 2025-11-25 is stateless too,
+    /// its clients never asked. At most a quarter of --max-in-flight over both routes; by
+    /// default 8, or that quarter when less.
+    #[arg(long, value_name = "N", requires = "http")]
+    sessions: Option<usize>,
 }
+
+/// The 2025-11-25 sessions a route holds unless `--sessions` says.
+const DEFAULT_SESSIONS: usize = 8;
 
 impl Cli {
     fn max_in_flight(&self) -> usize {
         usize::try_from(self.max_in_flight).unwrap_or(usize::MAX)
+    }
+
+    /// The sessions each of `routes` holds. A session holds a request slot for its event
+    /// stream, and another while a call waits for its client's answer: the sessions of all
+    /// routes together are at most a quarter of the slots, so that they hold at most half.
+    fn sessions(&self, routes: usize) -> Result<usize, String> {
+        let most = self.max_in_flight() / 4 / routes.max(1);
+        match self.sessions {
+            None => Ok(DEFAULT_SESSIONS.min(most)),
+            Some(n) if n <= most => Ok(n),
+            Some(n) => Err(format!(
+                "--sessions {n} on {routes} routes could hold more than a quarter of the \
+                 {} requests in flight (--max-in-flight); pass at most {most}, or raise \
+                 --max-in-flight",
+                self.max_in_flight()
+            )),
+        }
     }
 }
 
@@ -148,6 +176,15 @@ async fn serve_http(
     if let Some(requests) = cli.rate_limit {
         host = host.rate_limit(RateLimit::new(requests, Duration::from_secs(60)));
     }
+    let sessions = cli
+        .sessions(host.routes().len())
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    if sessions > 0 {
+        host = host.sessions(SessionLimits {
+            max: sessions,
+            ..SessionLimits::default()
+        });
+    }
     if !cli.allowed_hosts.is_empty() {
         let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
         host = host.allowed_hosts(loopback.into_iter().chain(cli.allowed_hosts.clone()));
@@ -171,6 +208,7 @@ async fn serve_http(
         root = %cli.root.display(),
         read_only = cli.read_only,
         authorization = cli.auth_issuer.as_deref().unwrap_or("none"),
+        sessions,
         "listening on http://{address}"
     );
     bound.serve().await

@@ -1,8 +1,7 @@
 //! `delete_path` with `recursive: true` asks the user to confirm when the client can elicit,
 //! on both revisions over stdio: accepted, it deletes; declined or cancelled, nothing is
 //! deleted (`not_confirmed`); a client that cannot elicit is not asked and deletes as before.
-//! (HTTP on 2025-11-25 would need `Host::sessions`, which the reference server does not
-//! enable; 2026-07-28 over HTTP is the same stateless rounds as here.)
+//! The same over the binary's HTTP routes is in `confirm_http.rs`.
 
 mod support;
 

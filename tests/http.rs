@@ -322,7 +322,9 @@ async fn the_server_own_loopback_origin_is_served_and_a_rebound_one_refused() {
 
 #[tokio::test]
 async fn a_body_that_is_not_json_is_a_parse_error() {
-    let server = start(&[]);
+    // Stateless on 2025-11-25 too, so these raw requests need no `initialize` first: with
+    // sessions, a request without `Mcp-Session-Id` is a plain 400 (`confirm_http.rs`).
+    let server = start(&["--sessions", "0"]);
     let headers = [
         ("Content-Type", "application/json"),
         ("Accept", "application/json, text/event-stream"),

@@ -227,6 +227,8 @@ pub(crate) struct ServerInfo {
     pub logging: bool,
     /// Whether the lists may change at run time: `listChanged` on the capabilities.
     pub list_changed: bool,
+    /// Where `list_changed` is written, when it is.
+    pub list_changed_at: Option<Span>,
     /// `serverInfo.icons`.
     pub icons: Vec<IconDef>,
 }

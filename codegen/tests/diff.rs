@@ -70,6 +70,13 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             &format!("    output: text\n    task: {mode}\n"),
         )
     };
+    // `list_changed` on line 3, its value at column 17.
+    let changing = |value: &str| {
+        edit(
+            "  name: demo\n",
+            &format!("  name: demo\n  list_changed: {value}\n"),
+        )
+    };
     let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
     let ping_content = |blocks: &str| {
         edit(
@@ -238,6 +245,11 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
                 .replacen("enum: [text, bytes]", "enum: [text]", 1),
             vec!["ENUM_VALUE_NO_DELETE tools.yaml:28:7"],
         ),
+        ("LIST_CHANGED_ADDED", b(), changing("true"), vec!["LIST_CHANGED_ADDED tools.yaml:3:17"]),
+        ("LIST_CHANGED_ADDED from false", changing("false"), changing("true"), vec!["LIST_CHANGED_ADDED tools.yaml:3:17"]),
+        ("LIST_CHANGED_NO_DELETE", changing("true"), b(), vec!["LIST_CHANGED_NO_DELETE tools.yaml:3:17"]),
+        ("LIST_CHANGED_NO_DELETE to false", changing("true"), changing("false"), vec!["LIST_CHANGED_NO_DELETE tools.yaml:3:17"]),
+        ("list_changed: false is the default", b(), changing("false"), vec![]),
         ("QUESTION_ADDED", b(), asking("ok: {type: boolean}"), vec!["QUESTION_ADDED tools.yaml:63:7"]),
         ("QUESTION_REMOVED", asking("ok: {type: boolean}"), b(), vec!["QUESTION_REMOVED tools.yaml:63:7"]),
         ("TASK_OPTIONAL", b(), tasking("optional"), vec!["TASK_OPTIONAL tools.yaml:57:11"]),

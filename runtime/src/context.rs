@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::access::Principal;
 use crate::ask::{Asking, round::Round};
+use crate::lists::Lists;
 use crate::session::Session;
 
 /// The shortest time between two progress notifications of one request: more often would
@@ -58,6 +59,8 @@ struct Inner {
     progress: Mutex<Option<(Instant, f64)>>,
     /// What asking the client needs: its capabilities, and a 2026-07-28 call's run.
     asking: Asking,
+    /// The server's list switches; `None` for a [`Context::detached`] one.
+    lists: Option<Lists>,
 }
 
 impl std::fmt::Debug for Context {
@@ -71,12 +74,13 @@ impl std::fmt::Debug for Context {
 }
 
 impl Context {
-    /// The context of `request`, served to `subject` within `session`; `round` is the run
-    /// of a 2026-07-28 call that may ask its client.
+    /// The context of `request`, served to `subject` within `session` by the server whose
+    /// switches are `lists`; `round` is the run of a 2026-07-28 call that may ask its client.
     pub(crate) fn new(
         request: RequestContext<RoleServer>,
         subject: &str,
         session: Arc<Session>,
+        lists: Lists,
         round: Option<Arc<Round>>,
     ) -> Self {
         let asking = Asking::new(request.client_capabilities(), round);
@@ -97,6 +101,7 @@ impl Context {
                 session: Some(session),
                 progress: Mutex::new(None),
                 asking,
+                lists: Some(lists),
             }),
         }
     }
@@ -113,6 +118,7 @@ impl Context {
                 session: None,
                 progress: Mutex::new(None),
                 asking: Asking::default(),
+                lists: None,
             }),
         }
     }
@@ -223,6 +229,14 @@ impl Context {
         if let Some(session) = &self.inner.session {
             session.resource_updated(uri).await;
         }
+    }
+
+    /// The switches of what the server publishes ([`Server::lists`](crate::Server::lists)),
+    /// for a handler that changes them while it runs: a tool that enables a group, say.
+    /// Every connection's next request sees the change, and listening clients are told (see
+    /// [`Lists`]). `None` for a [`Context::detached`] one.
+    pub fn lists(&self) -> Option<&Lists> {
+        self.inner.lists.as_ref()
     }
 
     /// The client's name and version, when it gave them.

@@ -33,7 +33,8 @@ pub const CHANGING_LIST_TTL_MS: u64 = 5_000;
 /// room for calls.
 pub const MAX_LISTENERS: usize = 16;
 
-/// Switches what a server publishes, while it runs (see [`Server::lists`](crate::Server::lists)).
+/// Switches what a server publishes, while it runs (see [`Server::lists`](crate::Server::lists);
+/// a handler reaches the same handle through [`Context::lists`](crate::Context::lists)).
 ///
 /// Cheap to clone, and not generic over the handler, so it can be handed to code that is
 /// not the server: an admin endpoint, a feature-flag watcher, a handler that stored it. Every

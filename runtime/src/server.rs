@@ -474,7 +474,13 @@ impl<D: Dispatch> Server<D> {
     ) -> (Context, Option<crate::stdio::InFlight>) {
         let place = crate::stdio::place(&request);
         (
-            Context::new(request, subject, Arc::clone(&self.session), round),
+            Context::new(
+                request,
+                subject,
+                Arc::clone(&self.session),
+                self.lists.clone(),
+                round,
+            ),
             place,
         )
     }

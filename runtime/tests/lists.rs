@@ -31,7 +31,7 @@ const TOOLS: &[&str] = &[
     r#"{"name":"get","description":"Reads one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
     r#"{"name":"find","description":"Searches.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
     r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"ping","description":"Answers.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    r#"{"name":"ping","description":"Answers; switches the tool `toggle` names off or on.","inputSchema":{"type":"object","properties":{"toggle":{"type":"string"}},"additionalProperties":false}}"#,
 ];
 
 const NOTES: ResourceSpec = ResourceSpec {
@@ -118,7 +118,8 @@ static CHANGING_PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new
 static CACHED_PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&CACHED));
 static FIXED_PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&FIXED));
 
-/// Answers every call with the tool's index, resources and prompts with a word.
+/// Answers every call with the tool's index, resources and prompts with a word; a call with
+/// `toggle` switches that tool through the call's context, and answers whether it is now on.
 struct Shelf(&'static Published);
 
 impl Dispatch for Shelf {
@@ -126,8 +127,30 @@ impl Dispatch for Shelf {
         self.0
     }
 
-    fn call(&self, tool: usize, _: JsonObject, _: Context) -> BoxFuture<'_, CallToolResult> {
-        Box::pin(async move { CallToolResult::structured(json!({ "tool": tool })) })
+    fn call(&self, tool: usize, args: JsonObject, cx: Context) -> BoxFuture<'_, CallToolResult> {
+        Box::pin(async move {
+            let Some(name) = args.get("toggle").and_then(|v| v.as_str()) else {
+                return CallToolResult::structured(json!({ "tool": tool }));
+            };
+            let lists = cx
+                .lists()
+                .expect("a served call reaches the server's lists");
+            let entry = Entry::Tool(name);
+            let on = !lists.is_enabled(entry).expect("a tool of the manifest");
+            let switched = if on {
+                lists.enable(entry)
+            } else {
+                lists.disable(entry)
+            };
+            match switched {
+                Ok(()) => CallToolResult::structured(json!({ "tool": tool, "on": on })),
+                Err(e) => {
+                    CallToolResult::error(vec![mcp_contract::rmcp::model::ContentBlock::text(
+                        e.to_string(),
+                    )])
+                }
+            }
+        })
     }
 
     fn read_resource(
@@ -516,6 +539,60 @@ async fn a_2025_client_over_http_sessions_is_told_of_each_change() {
     let told = second.1.try_recv();
     assert!(told.is_err(), "a closed session was told {told:?}");
     let _ = first.0.cancel().await;
+}
+
+/// Calls `ping` to switch `put`; whether `put` is now on.
+async fn toggle_put(client: &RunningService<RoleClient, impl ClientHandler>) -> serde_json::Value {
+    let args = json!({"toggle": "put"})
+        .as_object()
+        .cloned()
+        .expect("an object");
+    let done = client
+        .call_tool(CallToolRequestParams::new("ping").with_arguments(args))
+        .await
+        .expect("called");
+    done.structured_content
+        .and_then(|s| s.get("on").cloned())
+        .unwrap_or_else(|| json!(format!("{:?}", done.content)))
+}
+
+#[tokio::test]
+async fn a_handler_switches_a_tool_through_its_context_and_clients_are_told() {
+    let server = changing();
+    let (client, mut heard) = record_stdio(server.clone()).await;
+    assert_eq!(toggle_put(&client).await, json!(false));
+    let told = tokio::time::timeout(WAIT, heard.recv()).await;
+    assert_eq!(told, Ok(Some("tools")));
+    let names: Vec<String> = (client.list_all_tools().await.expect("listed").iter())
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(names, ["get", "find", "ping"]);
+    assert!(!server.lists().is_enabled(Entry::Tool("put")).unwrap());
+    // Another connection sees it too, and the next call switches it back on.
+    let other = connect(server.clone(), Revision::V2026_07_28)
+        .await
+        .expect("connects");
+    assert_eq!(tool_names(&other).await, ["get", "find", "ping"]);
+    assert_eq!(toggle_put(&client).await, json!(true));
+    let told = tokio::time::timeout(WAIT, heard.recv()).await;
+    assert_eq!(told, Ok(Some("tools")));
+    assert_eq!(tool_names(&other).await, ["get", "find", "put", "ping"]);
+    assert!(Context::detached().lists().is_none());
+    let _ = other.cancel().await;
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn a_handler_of_a_fixed_contract_is_refused_a_change() {
+    let (client, _heard) = record_stdio(fixed()).await;
+    let refused = toggle_put(&client).await;
+    assert!(
+        refused
+            .as_str()
+            .is_some_and(|t| t.contains("list_changed: true")),
+        "{refused}"
+    );
+    let _ = client.cancel().await;
 }
 
 #[tokio::test]

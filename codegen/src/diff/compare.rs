@@ -84,6 +84,7 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
         &new.server.icons,
         Span::default(),
     );
+    d.list_changed();
     if old.groups.is_empty() != new.groups.is_empty() {
         let (message, side, span) = match new.groups.first() {
             Some(g) => (
@@ -160,6 +161,30 @@ impl<'c> Differ<'c> {
 
     /// The kinds of content block a tool answers with, and their MIME types: one text block
     /// when it declares none.
+    /// `server.list_changed` turned on or off: whether clients may listen for list changes.
+    fn list_changed(&mut self) {
+        let (o, n) = (&self.old.server, &self.new.server);
+        if o.list_changed == n.list_changed {
+            return;
+        }
+        let path = "server.list_changed".to_owned();
+        if n.list_changed {
+            let at = n.list_changed_at.unwrap_or_default();
+            let message = "the contract's lists may now change while it runs".to_owned();
+            self.push(&LIST_CHANGED_ADDED, message, path, Side::New, at);
+        } else {
+            let message = "the contract's lists no longer change, and it stops advertising \
+                           `listChanged`"
+                .to_owned();
+            // At `list_changed: false` when written, else where it said `true`.
+            let (side, at) = match n.list_changed_at {
+                Some(at) => (Side::New, at),
+                None => (Side::Old, o.list_changed_at.unwrap_or_default()),
+            };
+            self.push(&LIST_CHANGED_NO_DELETE, message, path, side, at);
+        }
+    }
+
     fn content(&mut self, o: &ToolDef, n: &ToolDef, path: &str) {
         let blocks = |t: &ToolDef| -> Vec<(ContentKind, Vec<String>, Span)> {
             if t.content.is_empty() {

@@ -140,6 +140,8 @@ rules! {
     PLANNING_NO_DELETE = Major, "Planners chaining tools through the artifact, or preferring the complete operation, lose the link.";
     /// The artifact or composition contract moved to another key path.
     PLANNING_KEY_NO_CHANGE = Major, "Planners read the contract where it was published: at its old key path they find nothing, and every tool looks unplanned.";
+    /// The contract stopped declaring that its lists change (`server.list_changed`).
+    LIST_CHANGED_NO_DELETE = Major, "`listChanged` is no longer advertised and 2026-07-28 `subscriptions/listen` is refused (-32601): clients that listen for list changes fail. (The lists then stop changing, so 2025-11-25 clients, no longer notified, miss nothing.)";
     /// A tool, group, resource or prompt requires a new scope.
     SCOPE_NO_ADD = Major, "Callers whose tokens lack the scope no longer see it listed, and their calls (or, for a group, requests to its route) are refused.";
     /// The resource identifier the manifest fixes was added, removed or changed.
@@ -180,6 +182,8 @@ rules! {
     QUESTION_REMOVED = Minor, "Users are asked less; no call fails.";
     /// A tool may now run as a task (`task: optional`), or no longer requires it.
     TASK_OPTIONAL = Minor, "Clients that opted in to tasks may get a task instead of a result; every other client calls it as a normal tool.";
+    /// The contract now declares that its lists change (`server.list_changed`).
+    LIST_CHANGED_ADDED = Minor, "`listChanged` is advertised: clients may listen, and are told of each change; one that does not sees a change within the capped cache hint (5,000 ms). Nothing is switched off until the server does so.";
     /// A tool, group, resource or prompt no longer requires a scope.
     SCOPE_REMOVED = Minor, "Callers with fewer scopes may now list and call it; every caller who could before still can.";
     /// A scope was declared in `auth.scopes`.

@@ -17,6 +17,7 @@ impl Validator<'_> {
             distribution: None,
             logging: false,
             list_changed: false,
+            list_changed_at: None,
             icons: Vec::new(),
         };
         let Some(s) = server else { return info };
@@ -36,6 +37,7 @@ impl Validator<'_> {
         info.instructions = s.instructions.as_ref().map(|t| t.value.clone());
         info.logging = s.logging.as_ref().is_some_and(|l| l.value);
         info.list_changed = s.list_changed.as_ref().is_some_and(|l| l.value);
+        info.list_changed_at = s.list_changed.as_ref().map(|l| l.span);
         if let Some(cache) = &s.cache
             && let (Some(ttl), Some(scope)) = (&cache.ttl_ms, &cache.scope)
         {

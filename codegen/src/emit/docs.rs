@@ -156,8 +156,8 @@ impl Display for HintCells<'_> {
     }
 }
 
-/// The header cell (or separator) a column adds when `shown`.
-fn column(shown: bool, text: &'static str) -> &'static str {
+/// `text` when `shown`, else nothing: an optional column's header or separator, or an aside.
+fn shown_if(shown: bool, text: &'static str) -> &'static str {
     if shown { text } else { "" }
 }
 
@@ -165,7 +165,7 @@ fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
-/// `, tool` or `tools`: the count with its noun.
+/// `1 tool` or `N tools`.
 fn tools_counted(n: usize) -> String {
     format!("{n} tool{}", if n == 1 { "" } else { "s" })
 }
@@ -177,14 +177,14 @@ fn table(out: &mut String, c: &Contract) -> fmt::Result {
     writeln!(
         out,
         "| Tool | Title | What it does | Answers with | readOnly | destructive | idempotent | openWorld | Writes files |{}{}",
-        column(groups, " Groups |"),
-        column(access, " Scopes |"),
+        shown_if(groups, " Groups |"),
+        shown_if(access, " Scopes |"),
     )?;
     writeln!(
         out,
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |{}{}",
-        column(groups, " --- |"),
-        column(access, " --- |"),
+        shown_if(groups, " --- |"),
+        shown_if(access, " --- |"),
     )?;
     for t in &c.tools {
         write!(
@@ -209,9 +209,13 @@ fn table(out: &mut String, c: &Contract) -> fmt::Result {
         writeln!(
             out,
             "\n| Prompt | Title | What it does | Arguments |{}",
-            column(access, " Scopes |")
+            shown_if(access, " Scopes |")
         )?;
-        writeln!(out, "| --- | --- | --- | --- |{}", column(access, " --- |"))?;
+        writeln!(
+            out,
+            "| --- | --- | --- | --- |{}",
+            shown_if(access, " --- |")
+        )?;
         for p in &c.prompts {
             let names: Vec<String> = p
                 .arguments
@@ -293,8 +297,8 @@ fn groups_section(out: &mut String, c: &Contract, access: bool) -> fmt::Result {
         out,
         "\n## Groups\n\nOver HTTP each group is served at its own route; stdio serves every tool.\n\n\
          | Group | Route | Tools | What for |{}\n| --- | --- | --- | --- |{}",
-        column(access, " Scopes |"),
-        column(access, " --- |"),
+        shown_if(access, " Scopes |"),
+        shown_if(access, " --- |"),
     )?;
     for g in &c.groups {
         write!(
@@ -330,14 +334,11 @@ fn access_section(out: &mut String, c: &Contract) -> fmt::Result {
     for s in &a.scopes {
         writeln!(out, "| `{}` | {} |", s.name, cell(&s.description))?;
     }
-    if let Some((resource, _)) = &a.resource {
-        let resource: &str = resource.as_ref();
-        if !resource.is_empty() {
-            writeln!(
-                out,
-                "\nResource identifier (the tokens' audience): `{resource}`."
-            )?;
-        }
+    if let Some((resource, _)) = a.resource.as_ref().filter(|(r, _)| !r.is_empty()) {
+        writeln!(
+            out,
+            "\nResource identifier (the tokens' audience): `{resource}`."
+        )?;
     }
     if !a.authorization_servers.is_empty() {
         let servers: Vec<String> = a
@@ -357,8 +358,8 @@ fn resources_section(out: &mut String, c: &Contract, access: bool) -> fmt::Resul
     writeln!(
         out,
         "\n## Resources\n\n| Name | URI | Title | MIME type | Description | Handler |{}\n| --- | --- | --- | --- | --- | --- |{}",
-        column(access, " Scopes |"),
-        column(access, " --- |"),
+        shown_if(access, " Scopes |"),
+        shown_if(access, " --- |"),
     )?;
     for r in &c.resources {
         write!(
@@ -366,7 +367,7 @@ fn resources_section(out: &mut String, c: &Contract, access: bool) -> fmt::Resul
             "| `{}` | `{}`{} | {} | `{}` | {} | `{}` |",
             r.name,
             r.uri.text(),
-            column(matches!(r.uri, ResourceUri::Template { .. }), " (template)"),
+            shown_if(matches!(r.uri, ResourceUri::Template { .. }), " (template)"),
             cell(&r.title),
             r.mime_type,
             cell(&r.description),
@@ -407,8 +408,8 @@ fn prompts_section(out: &mut String, c: &Contract, access: bool) -> fmt::Result 
     writeln!(
         out,
         "\n## Prompts\n\n| Prompt | Title | Description | Handler |{}\n| --- | --- | --- | --- |{}",
-        column(access, " Scopes |"),
-        column(access, " --- |"),
+        shown_if(access, " Scopes |"),
+        shown_if(access, " --- |"),
     )?;
     for p in &c.prompts {
         write!(
@@ -558,7 +559,7 @@ fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fm
                 out,
                 "| `{}`{} | {} | {} |",
                 e.code,
-                column(e.names_argument, " (names its argument)"),
+                shown_if(e.names_argument, " (names its argument)"),
                 cell(&e.message.source),
                 cell_or_empty(e.hint.as_ref().map(|h| h.source.as_str())),
             )?;
@@ -592,7 +593,7 @@ fn questions(out: &mut String, q: &QuestionDef) -> fmt::Result {
         "\n- `{}` (`{}`{}): {}",
         q.id,
         q.rust_name,
-        column(matches!(q.mode, QuestionMode::Url), ", URL mode"),
+        shown_if(matches!(q.mode, QuestionMode::Url), ", URL mode"),
         q.message.source
     )?;
     if q.fields().is_empty() {
@@ -670,7 +671,7 @@ fn composition(out: &mut String, t: &ToolDef) -> fmt::Result {
             "- Produces a `{}` at `{}` of its output{}.",
             p.kind,
             p.pointer,
-            column(
+            shown_if(
                 p.encoding == Some(Encoding::JsonArray),
                 " (a string holding a JSON array)"
             ),

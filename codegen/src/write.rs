@@ -2,7 +2,7 @@
 //! unchanged build touches nothing and recompiles nothing downstream.
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What [`write_if_changed`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,12 +25,36 @@ pub(crate) fn write_if_changed(path: &Path, content: &str) -> std::io::Result<Wr
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    keep_permissions(path, tmp.as_file())?;
-    tmp.write_all(content.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(Written::Updated)
+    let (tmp, mut file) = temporary_beside(path, dir)?;
+    let written = keep_permissions(path, &file)
+        .and_then(|()| file.write_all(content.as_bytes()))
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map(|()| Written::Updated)
+}
+
+/// A new file in `dir` named after `path`, this process and a counter: `create_new` refuses
+/// one another writer holds, and the next name is tried.
+fn temporary_beside(path: &Path, dir: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// A temporary file is private (0600); the generated file keeps the permissions of the file
@@ -78,6 +102,11 @@ mod tests {
             Written::Updated
         );
         assert_eq!(std::fs::read_to_string(&path).expect("readable"), "b");
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("listed")
+            .map(|e| e.expect("an entry").file_name())
+            .collect();
+        assert_eq!(left, ["out.rs"], "no temporary file is left beside it");
     }
 
     #[cfg(unix)]

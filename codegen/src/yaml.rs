@@ -97,6 +97,17 @@ impl Node {
             NodeKind::Seq(_) | NodeKind::Map(_) => String::new(),
         }
     }
+
+    /// Whether this mapping key reads as `key` ([`Node::key_text`] without building it).
+    pub(crate) fn is_key(&self, key: &str) -> bool {
+        match &self.kind {
+            NodeKind::Str(s) => s == key,
+            NodeKind::Int(_, written) | NodeKind::Float(_, written) => written == key,
+            NodeKind::Bool(b) => key == if *b { "true" } else { "false" },
+            NodeKind::Null => key == "null",
+            NodeKind::Seq(_) | NodeKind::Map(_) => key.is_empty(),
+        }
+    }
 }
 
 /// Parses one YAML document. Syntax errors and repeated keys are reported to `diags`;
@@ -325,17 +336,15 @@ impl Builder<'_, '_> {
             Some(Open::Map { entries, key, .. }) => match key.take() {
                 None => *key = Some(node),
                 Some(k) => {
+                    let text = k.key_text();
                     if let Some((first, _)) = entries
                         .iter()
-                        .find(|(e, _)| e.key_text() == k.key_text() && !k.key_text().is_empty())
+                        .find(|(e, _)| !text.is_empty() && e.is_key(&text))
                     {
                         self.diags.push(
                             Diagnostic::new(
                                 &codes::DUPLICATE_KEY,
-                                format!(
-                                    "the key `{}` is written twice in this mapping",
-                                    k.key_text()
-                                ),
+                                format!("the key `{text}` is written twice in this mapping"),
                                 k.span,
                             )
                             .label("written again here")

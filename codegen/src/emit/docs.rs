@@ -1,9 +1,10 @@
-//! Generated documents: the README tool table and the full tool reference, rendered from the
-//! contract with minijinja templates shipped in this crate.
+//! Generated documents: the README tool table and the full tool reference, written straight
+//! from the contract (no template engine in what `build.rs` compiles).
+
+use std::fmt::{self, Display, Write as _};
 
 use mcp_contract_spec::planning::Encoding;
-use minijinja::Environment;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::hint::Hint;
 use crate::keyword::Limit;
@@ -14,29 +15,25 @@ pub const TABLE_BEGIN: &str = "<!-- tools:begin -->";
 /// See [`TABLE_BEGIN`].
 pub const TABLE_END: &str = "<!-- tools:end -->";
 
-const TABLE_TEMPLATE: &str = include_str!("../../templates/readme_table.md.j2");
-const REFERENCE_TEMPLATE: &str = include_str!("../../templates/tools.md.j2");
-
 /// The tool table as Markdown: name, title, what it does, its hints and groups.
 ///
 /// A server with a `distribution` also gets the visible `mcp-name:` line the MCP registry
 /// looks for in a cargo package's README.
 pub(crate) fn readme_table(contract: &Contract) -> String {
-    let table = render(TABLE_TEMPLATE, contract, table_view);
-    match &contract.server.distribution {
-        Some(d) => format!(
-            "{table}
-{}
-",
-            crate::emit::distribution::mcp_name_line(d)
-        ),
-        None => table,
+    let mut out = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = table(&mut out, contract);
+    if let Some(d) = &contract.server.distribution {
+        let _ = write!(out, "\n{}\n", crate::emit::distribution::mcp_name_line(d));
     }
+    out
 }
 
 /// The full per-tool reference as Markdown.
 pub(crate) fn reference(contract: &Contract) -> String {
-    render(REFERENCE_TEMPLATE, contract, tool_view)
+    let mut out = String::with_capacity(1024 * (1 + contract.tools.len()));
+    let _ = document(&mut out, contract);
+    out
 }
 
 /// Why a README cannot take the table.
@@ -88,75 +85,624 @@ pub fn splice(readme: &str, table: &str) -> Result<String, MarkerError> {
     ))
 }
 
-/// Renders `template` with each tool seen through `view`: the table reads a few facts of a
-/// tool, the reference all of them, and building a view is most of a render's time.
-fn render(template: &str, contract: &Contract, view: fn(&Contract, &ToolDef) -> Value) -> String {
-    let mut env = Environment::new();
-    if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
-        .trim_blocks(true)
-        .build()
-    {
-        env.set_syntax(syntax);
+/// Text as one Markdown table cell: pipes escaped, lines joined.
+struct Cell<'a>(&'a str);
+
+impl Display for Cell<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(i) = rest.find(['|', '\n']) {
+            f.write_str(&rest[..i])?;
+            f.write_str(if rest.as_bytes()[i] == b'|' {
+                "\\|"
+            } else {
+                " "
+            })?;
+            rest = &rest[i + 1..];
+        }
+        f.write_str(rest)
     }
-    env.add_filter("cell", cell);
-    let tools: Vec<Value> = contract.tools.iter().map(|t| view(contract, t)).collect();
-    let server = json!({
-        "name": contract.server.name,
-        "title": contract.server.title,
-        "icons": icons_line(&contract.server.icons),
-    });
-    let groups: Vec<Value> = contract
-        .groups
+}
+
+fn cell(text: &str) -> Cell<'_> {
+    Cell(text)
+}
+
+/// An optional text as a cell, empty when there is none.
+fn cell_or_empty(text: Option<&str>) -> Cell<'_> {
+    Cell(text.unwrap_or_default())
+}
+
+/// Names as links to their sections, comma-separated.
+struct Links<'a>(&'a [String]);
+
+impl Display for Links<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in self.0.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}[`{name}`](#{name})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Names in code spans, comma-separated.
+struct Codes<'a>(&'a [String]);
+
+impl Display for Codes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in self.0.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}`{name}`")?;
+        }
+        Ok(())
+    }
+}
+
+/// Each published hint as the documents show it, in [`Hint::ALL`] order: `true`, `false`
+/// or `*unset*`, as table cells.
+struct HintCells<'a>(&'a ToolDef);
+
+impl Display for HintCells<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, hint) in Hint::ALL.into_iter().enumerate() {
+            let sep = if i == 0 { "" } else { " | " };
+            match self.0.published_hints.get(hint) {
+                Some(b) => write!(f, "{sep}{b}")?,
+                None => write!(f, "{sep}*unset*")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `text` when `shown`, else nothing: an optional column's header or separator, or an aside.
+fn shown_if(shown: bool, text: &'static str) -> &'static str {
+    if shown { text } else { "" }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// `1 tool` or `N tools`.
+fn tools_counted(n: usize) -> String {
+    format!("{n} tool{}", if n == 1 { "" } else { "s" })
+}
+
+/// The README table and, when there are prompts, the prompt table.
+fn table(out: &mut String, c: &Contract) -> fmt::Result {
+    let groups = !c.groups.is_empty();
+    let access = c.access.is_some();
+    writeln!(
+        out,
+        "| Tool | Title | What it does | Answers with | readOnly | destructive | idempotent | openWorld | Writes files |{}{}",
+        shown_if(groups, " Groups |"),
+        shown_if(access, " Scopes |"),
+    )?;
+    writeln!(
+        out,
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |{}{}",
+        shown_if(groups, " --- |"),
+        shown_if(access, " --- |"),
+    )?;
+    for t in &c.tools {
+        write!(
+            out,
+            "| `{}` | {} | {} | {} | {} | {} |",
+            t.name,
+            cell(&t.title),
+            cell(&first_sentence(&t.description)),
+            answers(t),
+            HintCells(t),
+            if t.hints.read_only { "no" } else { "yes" },
+        )?;
+        if groups {
+            write!(out, " {} |", Codes(&t.groups))?;
+        }
+        if access {
+            write!(out, " {} |", scopes_text(&c.tool_requirement(t)))?;
+        }
+        out.push('\n');
+    }
+    if !c.prompts.is_empty() {
+        writeln!(
+            out,
+            "\n| Prompt | Title | What it does | Arguments |{}",
+            shown_if(access, " Scopes |")
+        )?;
+        writeln!(
+            out,
+            "| --- | --- | --- | --- |{}",
+            shown_if(access, " --- |")
+        )?;
+        for p in &c.prompts {
+            let names: Vec<String> = p
+                .arguments
+                .iter()
+                .map(|a| match a.required {
+                    true => format!("`{}`", a.name),
+                    false => format!("`{}`?", a.name),
+                })
+                .collect();
+            write!(
+                out,
+                "| `{}` | {} | {} | {} |",
+                p.name,
+                cell(&p.title),
+                cell(&first_sentence(&p.description)),
+                cell(&names.join(", ")),
+            )?;
+            if access {
+                write!(out, " {} |", prompt_scopes(p))?;
+            }
+            out.push('\n');
+        }
+    }
+    Ok(())
+}
+
+fn prompt_scopes(p: &PromptDef) -> String {
+    scopes_text(&[p.scopes.iter().map(String::as_str).collect()])
+}
+
+/// The whole reference: the server, its groups, access, resources, prompts and planning
+/// metadata, then a section per tool.
+fn document(out: &mut String, c: &Contract) -> fmt::Result {
+    let access = c.access.is_some();
+    writeln!(
+        out,
+        "<!-- @generated by mcp-contract-codegen from `{}`. Do not edit: change the manifest and run `cargo build`. -->\n",
+        c.source_name
+    )?;
+    writeln!(out, "# Tools of `{}`\n", c.server.name)?;
+    let counted = tools_counted(c.tools.len());
+    match c.server.title.as_deref().filter(|t| !t.is_empty()) {
+        Some(title) => writeln!(out, "{title}: {counted}, published in this order.")?,
+        None => writeln!(out, "{counted}, published in this order.")?,
+    }
+    if let Some(icons) = icons_line(&c.server.icons) {
+        writeln!(out, "Server icons: {icons}.")?;
+    }
+    out.push_str(
+        "Hints that the manifest's policy leaves off the wire are shown as *unset*.\n\n\
+         | Tool | Title | readOnly | destructive | idempotent | openWorld |\n\
+         | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for t in &c.tools {
+        writeln!(
+            out,
+            "| [`{0}`](#{0}) | {1} | {2} |",
+            t.name,
+            cell(&t.title),
+            HintCells(t)
+        )?;
+    }
+    groups_section(out, c, access)?;
+    access_section(out, c)?;
+    resources_section(out, c, access)?;
+    prompts_section(out, c, access)?;
+    planning_section(out, c)?;
+    for t in &c.tools {
+        tool_section(out, c, t, access)?;
+    }
+    Ok(())
+}
+
+fn groups_section(out: &mut String, c: &Contract, access: bool) -> fmt::Result {
+    if c.groups.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\n## Groups\n\nOver HTTP each group is served at its own route; stdio serves every tool.\n\n\
+         | Group | Route | Tools | What for |{}\n| --- | --- | --- | --- |{}",
+        shown_if(access, " Scopes |"),
+        shown_if(access, " --- |"),
+    )?;
+    for g in &c.groups {
+        write!(
+            out,
+            "| `{0}` | `/mcp/{0}` | {1} | {2} |",
+            g.name,
+            Links(&g.tools),
+            cell(&g.description)
+        )?;
+        if access {
+            let scopes = scopes_text(&[g.scopes.iter().map(String::as_str).collect()]);
+            write!(out, " {scopes} |")?;
+        }
+        out.push('\n');
+    }
+    Ok(())
+}
+
+fn access_section(out: &mut String, c: &Contract) -> fmt::Result {
+    let Some(a) = &c.access else {
+        return Ok(());
+    };
+    out.push_str(
+        "\n## Access\n\n\
+         Over HTTP with authorization, a caller lists and calls only what its token's scopes allow;\n\
+         anything else is as if it did not exist. A tool needs its own scopes and, in groups, those of\n\
+         one of its groups; a group's scopes guard its route too. stdio serves everything. A\n\
+         requirement is written as a token's `scope` carries it, space-separated and each needed, with\n\
+         \"or\" between alternatives.\n\n\
+         | Scope | What it grants |\n\
+         | --- | --- |\n",
+    );
+    for s in &a.scopes {
+        writeln!(out, "| `{}` | {} |", s.name, cell(&s.description))?;
+    }
+    if let Some((resource, _)) = a.resource.as_ref().filter(|(r, _)| !r.is_empty()) {
+        writeln!(
+            out,
+            "\nResource identifier (the tokens' audience): `{resource}`."
+        )?;
+    }
+    if !a.authorization_servers.is_empty() {
+        let servers: Vec<String> = a
+            .authorization_servers
+            .iter()
+            .map(|(s, _)| format!("`{s}`"))
+            .collect();
+        writeln!(out, "\nAuthorization servers: {}.", servers.join(", "))?;
+    }
+    Ok(())
+}
+
+fn resources_section(out: &mut String, c: &Contract, access: bool) -> fmt::Result {
+    if c.resources.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\n## Resources\n\n| Name | URI | Title | MIME type | Description | Handler |{}\n| --- | --- | --- | --- | --- | --- |{}",
+        shown_if(access, " Scopes |"),
+        shown_if(access, " --- |"),
+    )?;
+    for r in &c.resources {
+        write!(
+            out,
+            "| `{}` | `{}`{} | {} | `{}` | {} | `{}` |",
+            r.name,
+            r.uri.text(),
+            shown_if(matches!(r.uri, ResourceUri::Template { .. }), " (template)"),
+            cell(&r.title),
+            r.mime_type,
+            cell(&r.description),
+            r.method,
+        )?;
+        if access {
+            let scopes = scopes_text(&[r.scopes.iter().map(String::as_str).collect()]);
+            write!(out, " {scopes} |")?;
+        }
+        out.push('\n');
+    }
+    for r in &c.resources {
+        for (variable, completion) in &r.completions {
+            writeln!(
+                out,
+                "\n`{{{variable}}}` of `{}` completes {}.",
+                r.name,
+                completion_text(completion)
+            )?;
+        }
+    }
+    let mut first = true;
+    for r in &c.resources {
+        if let Some(icons) = icons_line(&r.icons) {
+            if std::mem::take(&mut first) {
+                out.push('\n');
+            }
+            writeln!(out, "- Icons of `{}`: {icons}.", r.name)?;
+        }
+    }
+    Ok(())
+}
+
+fn prompts_section(out: &mut String, c: &Contract, access: bool) -> fmt::Result {
+    if c.prompts.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\n## Prompts\n\n| Prompt | Title | Description | Handler |{}\n| --- | --- | --- | --- |{}",
+        shown_if(access, " Scopes |"),
+        shown_if(access, " --- |"),
+    )?;
+    for p in &c.prompts {
+        write!(
+            out,
+            "| `{}` | {} | {} | `{}` |",
+            p.name,
+            cell(&p.title),
+            cell(&p.description),
+            p.method
+        )?;
+        if access {
+            write!(out, " {} |", prompt_scopes(p))?;
+        }
+        out.push('\n');
+    }
+    let mut first = true;
+    for p in &c.prompts {
+        if let Some(icons) = icons_line(&p.icons) {
+            if std::mem::take(&mut first) {
+                out.push('\n');
+            }
+            writeln!(out, "- Icons of `{}`: {icons}.", p.name)?;
+        }
+    }
+    for p in c.prompts.iter().filter(|p| !p.arguments.is_empty()) {
+        writeln!(
+            out,
+            "\nArguments of `{}`:\n\n| Argument | Required | Completion | Description |\n| --- | --- | --- | --- |",
+            p.name
+        )?;
+        for a in &p.arguments {
+            let completion = a.completion.as_ref().map(completion_text);
+            writeln!(
+                out,
+                "| `{}` | {} | {} | {} |",
+                a.name,
+                yes_no(a.required),
+                cell_or_empty(completion.as_deref()),
+                cell(&a.description)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn planning_section(out: &mut String, c: &Contract) -> fmt::Result {
+    let planned = c
+        .tools
         .iter()
-        .map(|g| json!({"name": g.name, "description": g.description, "tools": g.tools, "scopes": scopes_text(&[g.scopes.iter().map(String::as_str).collect()])}))
-        .collect();
-    let resources: Vec<Value> = contract
-        .resources
-        .iter()
-        .map(|r| {
-            json!({
-                "name": r.name,
-                "uri": r.uri.text(),
-                "template": matches!(r.uri, ResourceUri::Template { .. }),
-                "title": r.title,
-                "description": r.description,
-                "mime_type": r.mime_type,
-                "method": r.method,
-                "completions": r.completions.iter().map(|(v, c)| json!({"variable": v, "completion": completion_text(c)})).collect::<Vec<_>>(),
-                "icons": icons_line(&r.icons),
-                "scopes": scopes_text(&[r.scopes.iter().map(String::as_str).collect()]),
-            })
-        })
-        .collect();
-    let prompts: Vec<Value> = contract.prompts.iter().map(prompt_view).collect();
-    let access = contract.access.as_ref().map(|a| {
-        json!({
-            "scopes": a.scopes.iter().map(|s| json!({"name": s.name, "description": s.description})).collect::<Vec<_>>(),
-            "resource": a.resource.as_ref().map(|(r, _)| r),
-            "authorization_servers": a.authorization_servers.iter().map(|(s, _)| format!("`{s}`")).collect::<Vec<_>>().join(", "),
-        })
-    });
-    let planning = &contract.planning;
-    let data = json!({
-        "tools": tools,
-        "server": server,
-        "source": contract.source_name,
-        "groups": groups,
-        "resources": resources,
-        "prompts": prompts,
-        "access": access,
-        "kinds": planning.kinds.iter().map(|(k, d)| json!({"kind": k, "description": d})).collect::<Vec<_>>(),
-        "artifacts_key": subscripts(&planning.artifacts_key.keys),
-        "composition_key": subscripts(&planning.composition_key.keys),
-        "planned": contract.tools.iter().any(|t| t.artifacts.is_some() || !t.encapsulates.is_empty()),
-    });
-    env.render_str(
-        template,
-        minijinja::Value::from(minijinja::value::Serde(data)),
-    )
-    .unwrap_or_else(|e| {
-        format!("<!-- mcp-contract-codegen could not render this document: {e} -->\n")
-    })
+        .any(|t| t.artifacts.is_some() || !t.encapsulates.is_empty());
+    if !planned {
+        return Ok(());
+    }
+    let planning = &c.planning;
+    writeln!(
+        out,
+        "\n## Planning metadata\n\n\
+         Tools publish what they produce and consume under `_meta{}`, and the tools a\n\
+         complete operation wraps under `_meta{}` (both `version: 1`). A planner uses\n\
+         them to chain tools and to prefer a complete operation over its parts. They are planning\n\
+         information, never authorization: every call is still checked when it runs.\n\n\
+         | Artifact kind | What it is |\n\
+         | --- | --- |",
+        subscripts(&planning.artifacts_key.keys),
+        subscripts(&planning.composition_key.keys),
+    )?;
+    for (kind, description) in &planning.kinds {
+        writeln!(out, "| `{kind}` | {} |", cell(description))?;
+    }
+    Ok(())
+}
+
+/// A tool's section: everything about it.
+fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fmt::Result {
+    writeln!(
+        out,
+        "\n## {}\n\n**{}**\n\n{}\n",
+        t.name, t.title, t.published_description
+    )?;
+    if let Some(icons) = icons_line(&t.icons) {
+        writeln!(out, "Icons: {icons}.\n")?;
+    }
+    if access {
+        writeln!(out, "Scopes: {}.\n", scopes_text(&c.tool_requirement(t)))?;
+    }
+    match t.task {
+        TaskMode::Forbidden => {}
+        TaskMode::Optional => out.push_str(
+            "Runs long: a client that opted in to tasks gets a task (`task: optional`); any other client, a normal call.\n\n",
+        ),
+        TaskMode::Required => out.push_str(
+            "Runs long: only as a task (`task: required`); a client that did not opt in to tasks is refused.\n\n",
+        ),
+    }
+    if let Some(why) = t.why.as_deref().filter(|w| !w.is_empty()) {
+        writeln!(out, "### Why these hints\n\n{why}\n")?;
+    }
+    out.push_str("### Parameters\n\n");
+    if t.parameters.is_empty() {
+        out.push_str("Takes no arguments.\n");
+    } else {
+        out.push_str(
+            "| Name | Type | Required | Default | Constraints | Description | Examples |\n\
+             | --- | --- | --- | --- | --- | --- | --- |\n",
+        );
+        for f in &t.parameters {
+            field_rows(out, c, f, "", true)?;
+        }
+    }
+    out.push_str("\n### Output\n\n");
+    match &t.output {
+        OutputDef::Text if t.content.is_empty() => out.push_str("Plain text.\n"),
+        OutputDef::Text => out.push_str("No structured output.\n"),
+        OutputDef::Object {
+            description,
+            fields,
+        } => {
+            if let Some(d) = description.as_deref().filter(|d| !d.is_empty()) {
+                writeln!(out, "{d}\n")?;
+            }
+            out.push_str(
+                "| Field | Type | Always present | Description |\n| --- | --- | --- | --- |\n",
+            );
+            for f in fields {
+                field_rows(out, c, f, "", false)?;
+            }
+        }
+    }
+    if !t.content.is_empty() {
+        let beside = match t.output {
+            OutputDef::Text => "",
+            OutputDef::Object { .. } => ", beside the structured output",
+        };
+        writeln!(
+            out,
+            "\nAnswers with content blocks of these kinds, any number of each, in the handler's order{beside}:\n\n| Kind | MIME types |\n| --- | --- |"
+        )?;
+        for b in &t.content {
+            let (kind, what) = (b.kind.name(), b.kind.prose());
+            write!(out, "| `{kind}`")?;
+            if what != kind {
+                write!(out, " ({what})")?;
+            }
+            if b.mime_types.is_empty() {
+                out.push_str(" | — |\n");
+            } else {
+                writeln!(out, " | {} |", Codes(&b.mime_types))?;
+            }
+        }
+    }
+    if !t.errors.is_empty() {
+        out.push_str("\n### Errors\n\n| Code | Message | Hint |\n| --- | --- | --- |\n");
+        for &i in &t.errors {
+            let e = &c.errors[i];
+            writeln!(
+                out,
+                "| `{}`{} | {} | {} |",
+                e.code,
+                shown_if(e.names_argument, " (names its argument)"),
+                cell(&e.message.source),
+                cell_or_empty(e.hint.as_ref().map(|h| h.source.as_str())),
+            )?;
+        }
+    }
+    if !t.questions.is_empty() {
+        out.push_str(
+            "\n### Questions\n\nIt may ask the user (elicitation), when the client can:\n",
+        );
+        for q in &t.questions {
+            questions(out, q)?;
+        }
+    }
+    composition(out, t)?;
+    let meta = crate::emit::wire::published_meta(c, t);
+    if !meta.is_empty() {
+        writeln!(
+            out,
+            "\n### `_meta`\n\n```json\n{}\n```",
+            serde_json::to_string_pretty(&meta).unwrap_or_default()
+        )?;
+    }
+    Ok(())
+}
+
+/// A question as the reference lists it: its id, type, mode and message, and each field's
+/// kind with its constraints.
+fn questions(out: &mut String, q: &QuestionDef) -> fmt::Result {
+    writeln!(
+        out,
+        "\n- `{}` (`{}`{}): {}",
+        q.id,
+        q.rust_name,
+        shown_if(matches!(q.mode, QuestionMode::Url), ", URL mode"),
+        q.message.source
+    )?;
+    if q.fields().is_empty() {
+        return Ok(());
+    }
+    out.push_str(
+        "\n  | Field | Kind | Required | Title | Description |\n  | --- | --- | --- | --- | --- |\n",
+    );
+    for f in q.fields() {
+        let field = &f.field;
+        let values = |e: &EnumDef| {
+            e.values
+                .iter()
+                .map(|(v, _)| match f.titles.iter().find(|(t, _)| t == v) {
+                    Some((_, title)) => format!("`{v}` ({title})"),
+                    None => format!("`{v}`"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut kind = match &field.schema.kind {
+            Kind::Enum(e) => format!("one of {}", values(e)),
+            Kind::Array(items) => match &items.kind {
+                Kind::Enum(e) => format!("any of {}", values(e)),
+                _ => "array".into(),
+            },
+            Kind::String => "string".into(),
+            Kind::Integer => "integer".into(),
+            Kind::Number => "number".into(),
+            Kind::Boolean => "boolean".into(),
+            Kind::Json | Kind::Object(_) | Kind::Named(_) => String::new(),
+        };
+        for (keyword, value) in &field.schema.constraints.0 {
+            let _ = write!(kind, "; `{}: {}`", keyword.name(), value.to_json());
+        }
+        let required = match (&field.default, field.required) {
+            (_, true) => "yes".to_owned(),
+            (Some(d), false) => format!("no, default {d}"),
+            (None, false) => "no".to_owned(),
+        };
+        let dash = |text: Option<&str>| match text.filter(|t| !t.is_empty()) {
+            Some(t) => cell(t).to_string(),
+            None => "—".to_owned(),
+        };
+        writeln!(
+            out,
+            "  | `{}` | {} | {required} | {} | {} |",
+            field.name,
+            cell(&kind),
+            dash(f.title.as_deref()),
+            dash(field.schema.description.as_deref()),
+        )?;
+    }
+    Ok(())
+}
+
+/// A tool's groups, the artifacts it produces and consumes, and what it encapsulates.
+fn composition(out: &mut String, t: &ToolDef) -> fmt::Result {
+    let produces = t.artifacts.iter().flat_map(|a| &a.produces);
+    let consumes = t.artifacts.iter().flat_map(|a| &a.consumes);
+    if t.groups.is_empty()
+        && produces.clone().next().is_none()
+        && consumes.clone().next().is_none()
+        && t.encapsulates.is_empty()
+    {
+        return Ok(());
+    }
+    out.push_str("\n### Composition\n\n");
+    if !t.groups.is_empty() {
+        writeln!(out, "- Groups: {}.", Codes(&t.groups))?;
+    }
+    for p in produces {
+        writeln!(
+            out,
+            "- Produces a `{}` at `{}` of its output{}.",
+            p.kind,
+            p.pointer,
+            shown_if(
+                p.encoding == Some(Encoding::JsonArray),
+                " (a string holding a JSON array)"
+            ),
+        )?;
+    }
+    for a in consumes {
+        writeln!(
+            out,
+            "- Consumes a `{}` from `{}` of its arguments ({}).",
+            a.kind,
+            a.pointer,
+            if a.required { "required" } else { "optional" },
+        )?;
+    }
+    if !t.encapsulates.is_empty() {
+        writeln!(
+            out,
+            "- A complete operation: prefer it over {}.",
+            Links(&t.encapsulates)
+        )?;
+    }
+    Ok(())
 }
 
 /// A key path as the subscripts that follow `_meta`: `["gnougo"]["artifacts"]`.
@@ -164,33 +710,6 @@ fn subscripts(path: &[String]) -> String {
     path.iter()
         .map(|k| format!("[{}]", Value::from(k.as_str())))
         .collect()
-}
-
-/// A prompt as the documents show it.
-fn prompt_view(p: &PromptDef) -> Value {
-    let arguments: Vec<Value> = p
-        .arguments
-        .iter()
-        .map(|a| {
-            json!({
-                "name": a.name,
-                "required": a.required,
-                "description": a.description,
-                "completion": a.completion.as_ref().map(completion_text),
-            })
-        })
-        .collect();
-    json!({
-        "name": p.name,
-        "title": p.title,
-        "description": p.description,
-        "summary": first_sentence(&p.description),
-        "method": p.method,
-        "icons": icons_line(&p.icons),
-        "scopes": scopes_text(&[p.scopes.iter().map(String::as_str).collect()]),
-        "arguments": arguments,
-        "argument_names": p.arguments.iter().map(|a| if a.required { format!("`{}`", a.name) } else { format!("`{}`?", a.name) }).collect::<Vec<_>>().join(", "),
-    })
 }
 
 /// How a completion reads in the documents.
@@ -236,96 +755,6 @@ fn scopes_text(alternatives: &[Vec<&str>]) -> String {
     each.join(" or ")
 }
 
-/// A question as the reference lists it: its id, type, mode and message, and each field's
-/// kind with its constraints.
-fn question(q: &QuestionDef) -> Value {
-    let fields: Vec<Value> = q
-        .fields()
-        .iter()
-        .map(|f| {
-            let field = &f.field;
-            let values = |e: &EnumDef| {
-                e.values
-                    .iter()
-                    .map(|(v, _)| match f.titles.iter().find(|(t, _)| t == v) {
-                        Some((_, title)) => format!("`{v}` ({title})"),
-                        None => format!("`{v}`"),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let mut kind = match &field.schema.kind {
-                Kind::Enum(e) => format!("one of {}", values(e)),
-                Kind::Array(items) => match &items.kind {
-                    Kind::Enum(e) => format!("any of {}", values(e)),
-                    _ => "array".into(),
-                },
-                Kind::String => "string".into(),
-                Kind::Integer => "integer".into(),
-                Kind::Number => "number".into(),
-                Kind::Boolean => "boolean".into(),
-                Kind::Json | Kind::Object(_) | Kind::Named(_) => String::new(),
-            };
-            for (keyword, value) in &field.schema.constraints.0 {
-                kind.push_str(&format!("; `{}: {}`", keyword.name(), value.to_json()));
-            }
-            json!({
-                "name": field.name,
-                "kind": kind,
-                "required": field.required,
-                "default": field.default.as_ref().map(Value::to_string),
-                "title": f.title,
-                "description": field.schema.description,
-            })
-        })
-        .collect();
-    json!({
-        "id": q.id,
-        "type": q.rust_name,
-        "url": matches!(q.mode, QuestionMode::Url),
-        "message": q.message.source,
-        "fields": fields,
-    })
-}
-
-/// A value as one Markdown table cell: pipes escaped, lines joined.
-fn cell(value: minijinja::Value) -> String {
-    let text = if value.is_none() || value.is_undefined() {
-        String::new()
-    } else {
-        value.to_string()
-    };
-    text.replace('|', "\\|").replace('\n', " ")
-}
-
-/// What the README table shows of a tool.
-fn table_view(c: &Contract, t: &ToolDef) -> Value {
-    json!({
-        "scopes": scopes_text(&c.tool_requirement(t)),
-        "name": t.name,
-        "title": t.title,
-        "summary": first_sentence(&t.description),
-        "answers": answers(t),
-        "hints": hints_shown(t),
-        "read_only": t.hints.read_only,
-        "groups": t.groups,
-    })
-}
-
-/// Each published hint as the documents show it.
-fn hints_shown(t: &ToolDef) -> serde_json::Map<String, Value> {
-    let shown = |v: Option<bool>| v.map_or("*unset*".to_owned(), |b| b.to_string());
-    Hint::ALL
-        .map(|hint| {
-            (
-                hint.key().to_owned(),
-                shown(t.published_hints.get(hint)).into(),
-            )
-        })
-        .into_iter()
-        .collect()
-}
-
 /// What a tool answers with: text or structured, and its declared content blocks.
 fn answers(t: &ToolDef) -> String {
     if t.content.is_empty() {
@@ -342,105 +771,50 @@ fn answers(t: &ToolDef) -> String {
     }
 }
 
-/// What the reference shows of a tool: everything.
-fn tool_view(c: &Contract, t: &ToolDef) -> Value {
-    let mut parameters = Vec::new();
-    for f in &t.parameters {
-        field_rows(c, f, "", true, &mut parameters);
-    }
-    let output = match &t.output {
-        OutputDef::Text => Value::Null,
-        OutputDef::Object {
-            description,
-            fields,
-        } => {
-            let mut rows = Vec::new();
-            for f in fields {
-                field_rows(c, f, "", false, &mut rows);
-            }
-            json!({"description": description, "fields": rows})
-        }
-    };
-    let content: Vec<Value> = t
-        .content
-        .iter()
-        .map(|b| {
-            let types: Vec<String> = b.mime_types.iter().map(|m| format!("`{m}`")).collect();
-            json!({"kind": b.kind.name(), "what": b.kind.prose(), "mime_types": types.join(", ")})
-        })
-        .collect();
-    let errors: Vec<Value> = t
-        .errors
-        .iter()
-        .map(|&i| {
-            let e = &c.errors[i];
-            json!({"code": e.code, "message": e.message.source, "hint": e.hint.as_ref().map(|h| h.source.clone()), "names_argument": e.names_argument})
-        })
-        .collect();
-    json!({
-        "name": t.name,
-        "title": t.title,
-        "summary": first_sentence(&t.description),
-        "description": t.published_description,
-        "read_only": t.hints.read_only,
-        "hints": hints_shown(t),
-        "parameters": parameters,
-        "why": t.why,
-        "icons": icons_line(&t.icons),
-        "scopes": scopes_text(&c.tool_requirement(t)),
-        "output": output,
-        "content": content,
-        "answers": answers(t),
-        "errors": errors,
-        "questions": t.questions.iter().map(question).collect::<Vec<_>>(),
-        "task": t.task.as_str(),
-        "groups": t.groups,
-        "produces": t.artifacts.iter().flat_map(|a| &a.produces).map(|p| {
-            json!({"kind": p.kind, "pointer": p.pointer, "json_array": p.encoding == Some(Encoding::JsonArray)})
-        }).collect::<Vec<_>>(),
-        "consumes": t.artifacts.iter().flat_map(|a| &a.consumes).map(|c| {
-            json!({"kind": c.kind, "pointer": c.pointer, "required": c.required})
-        }).collect::<Vec<_>>(),
-        "encapsulates": t.encapsulates,
-        "meta": match crate::emit::wire::published_meta(c, t) {
-            m if m.is_empty() => Value::Null,
-            m => serde_json::to_string_pretty(&m).unwrap_or_default().into(),
-        },
-    })
-}
-
 /// One row per field, and one per nested field (`window.start`, `matches[].path`).
-fn field_rows(c: &Contract, f: &Field, prefix: &str, input: bool, rows: &mut Vec<Value>) {
+fn field_rows(out: &mut String, c: &Contract, f: &Field, prefix: &str, input: bool) -> fmt::Result {
     let name = format!("{prefix}{}", f.name);
     let description = if input {
         f.published_description()
     } else {
         f.schema.description.clone().unwrap_or_default()
     };
-    let examples: Vec<String> = f.schema.examples.iter().map(|e| format!("`{e}`")).collect();
     let schema = match &f.schema.kind {
         Kind::Named(i) => &c.types[*i].schema,
         _ => &f.schema,
     };
-    let mut constraints = constraints(&if input {
-        schema.input_constraints()
+    let mut constraints = if input {
+        constraints(&schema.input_constraints())
     } else {
-        schema.constraints.clone()
-    });
+        constraints(&schema.constraints)
+    };
     if let Some(h) = f.header.as_ref().map(|h| &h.value) {
         // Only 2026-07-28 HTTP clients mirror it; say which header it becomes.
         let sep = if constraints.is_empty() { "" } else { ", " };
-        constraints.push_str(&format!("{sep}header `Mcp-Param-{h}`"));
+        let _ = write!(constraints, "{sep}header `Mcp-Param-{h}`");
     }
-    rows.push(json!({
-        "name": name,
-        "type": type_name(c, &f.schema),
-        "required": f.required || (!input && f.default.is_some()),
-        "default": f.default.as_ref().map(|d| format!("`{d}`")),
-        "constraints": constraints,
-        "description": description,
-        "examples": examples.join(", "),
-    }));
+    let ty = type_name(c, &f.schema);
+    let required = yes_no(f.required || (!input && f.default.is_some()));
+    if input {
+        let default = f.default.as_ref().map(|d| format!("`{d}`"));
+        let examples: Vec<String> = f.schema.examples.iter().map(|e| format!("`{e}`")).collect();
+        writeln!(
+            out,
+            "| `{name}` | {} | {required} | {} | {} | {} | {} |",
+            cell(&ty),
+            cell_or_empty(default.as_deref()),
+            cell(&constraints),
+            cell(&description),
+            cell(&examples.join(", ")),
+        )?;
+    } else {
+        writeln!(
+            out,
+            "| `{name}` | {} | {required} | {} |",
+            cell(&ty),
+            cell(&description)
+        )?;
+    }
     let (inner, suffix) = match &f.schema.kind {
         Kind::Array(items) => (items.as_ref(), "[]."),
         _ => (&f.schema, "."),
@@ -449,13 +823,15 @@ fn field_rows(c: &Contract, f: &Field, prefix: &str, input: bool, rows: &mut Vec
         Kind::Object(o) => &o.fields,
         Kind::Named(i) => match &c.types[*i].schema.kind {
             Kind::Object(o) => &o.fields,
-            _ => return,
+            _ => return Ok(()),
         },
-        _ => return,
+        _ => return Ok(()),
     };
+    let prefix = format!("{name}{suffix}");
     for child in fields {
-        field_rows(c, child, &format!("{name}{suffix}"), input, rows);
+        field_rows(out, c, child, &prefix, input)?;
     }
+    Ok(())
 }
 
 /// A schema's type as a reader wants it: `string`, `array of integer`, `` `Entry` (object) ``.
@@ -489,7 +865,6 @@ fn constraints(c: &Constraints) -> String {
             .collect();
     parts.join(", ")
 }
-
 /// The description's first sentence, for a one-line summary.
 pub(crate) fn first_sentence(text: &str) -> String {
     let text = text.trim();
@@ -506,6 +881,12 @@ pub(crate) fn first_sentence(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_escapes_pipes_and_joins_lines() {
+        assert_eq!(cell("a|b\nc || d").to_string(), "a\\|b c \\|\\| d");
+        assert_eq!(cell_or_empty(None).to_string(), "");
+    }
 
     #[test]
     fn the_first_sentence_ends_at_the_first_full_stop_before_a_space() {

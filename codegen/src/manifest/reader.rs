@@ -167,7 +167,7 @@ impl<'n> Fields<'n> {
     /// The value under `key`, if written.
     pub(crate) fn get(&mut self, key: &'static str) -> Option<&'n Node> {
         self.known.push(key);
-        let i = self.entries.iter().position(|(k, _)| k.key_text() == key)?;
+        let i = self.entries.iter().position(|(k, _)| k.is_key(key))?;
         self.used[i] = true;
         Some(&self.entries[i].1)
     }

@@ -1,5 +1,9 @@
 //! Examples and defaults, checked against their own schemas once every shared type is known.
 
+use std::collections::HashMap;
+
+use serde_json::Value;
+
 use super::Validator;
 use crate::diagnostic::codes;
 use crate::manifest as raw;
@@ -16,6 +20,10 @@ impl Validator<'_> {
     /// Validates every example and default against its own schema, with an independent
     /// JSON Schema validator rather than our own reading of the keywords.
     pub(super) fn check_examples(&mut self, contract: &Contract) {
+        // Compiling a validator costs far more than running it, and most values share their
+        // schema's assertions with others (the same `type: string, minLength: 1` for every
+        // `path`): each distinct set is compiled once.
+        let mut compiled = HashMap::new();
         for pending in std::mem::take(&mut self.examples) {
             // A broken type stands in as a plain string, a recursive one would inline
             // forever, and an object that lost a property refuses it; each is reported where
@@ -23,16 +31,25 @@ impl Validator<'_> {
             if self.refused.within(&contract.types, &pending.schema) {
                 continue;
             }
-            self.check_example(contract, &pending);
+            self.check_example(contract, &pending, &mut compiled);
         }
     }
 
-    fn check_example(&mut self, contract: &Contract, pending: &PendingExample) {
-        let schema = contract.value_schema(&pending.schema);
-        let Ok(validator) = jsonschema::options()
-            .should_validate_formats(true)
-            .build(&schema)
-        else {
+    fn check_example(
+        &mut self,
+        contract: &Contract,
+        pending: &PendingExample,
+        compiled: &mut HashMap<String, Option<jsonschema::Validator>>,
+    ) {
+        let mut schema = contract.value_schema(&pending.schema);
+        without_annotations(&mut schema);
+        let validator = compiled.entry(schema.to_string()).or_insert_with(|| {
+            jsonschema::options()
+                .should_validate_formats(true)
+                .build(&schema)
+                .ok()
+        });
+        let Some(validator) = validator else {
             return; // a broken pattern is reported where it is written
         };
         let value = &pending.literal.value;
@@ -93,6 +110,22 @@ impl Validator<'_> {
                 },
             );
         }
+    }
+}
+
+/// A schema with the annotations that never change what it accepts (`description`,
+/// `examples`) removed from every node, so schemas that assert the same share a validator.
+fn without_annotations(schema: &mut Value) {
+    let Value::Object(node) = schema else {
+        return;
+    };
+    node.remove("description");
+    node.remove("examples");
+    if let Some(items) = node.get_mut("items") {
+        without_annotations(items);
+    }
+    if let Some(Value::Object(properties)) = node.get_mut("properties") {
+        properties.values_mut().for_each(without_annotations);
     }
 }
 

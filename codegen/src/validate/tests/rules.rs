@@ -1569,6 +1569,31 @@ fn invalid_example_outside_enum() {
     );
 }
 
+/// Values whose schemas differ only in their annotations share a compiled validator; values
+/// whose assertions differ do not.
+#[test]
+fn examples_sharing_assertions_are_checked_alike_and_others_on_their_own() {
+    let diags = refused_at(
+        &with(
+            "    parameters:
+      a: {type: string, description: First., example: x, minLength: 1}
+      b: {type: string, description: Second., example: \"\", minLength: 1}
+      c: {type: string, description: Third., example: ab, minLength: 3}
+      d: {type: string, description: Fourth., example: abc, minLength: 3}
+",
+        ),
+        &[
+            ("invalid-example", "tools.yaml:11:56"),
+            ("invalid-example", "tools.yaml:12:55"),
+        ],
+    );
+    assert!(
+        diags[1].message.contains("shorter than 3"),
+        "{}",
+        diags[1].message
+    );
+}
+
 #[test]
 fn invalid_example_against_format() {
     single_containing(

@@ -344,7 +344,7 @@ where
                         self.clear_line();
                         continue;
                     }
-                    let read = jsonrpc::read(line);
+                    let read = jsonrpc::read(line).map(|m| crate::tasks::reroute(m, line));
                     self.clear_line();
                     match read {
                         Ok(message) => return Some(self.admit(message)),

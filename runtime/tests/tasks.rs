@@ -743,3 +743,56 @@ async fn a_2025_11_25_call_that_does_not_fit_the_tools_task_support_is_minus_326
         .await;
     assert_eq!(text(&plain), "quick done", "{plain}");
 }
+
+#[tokio::test]
+async fn a_2025_11_25_client_is_told_of_tasks_as_its_revision_says() {
+    let (_, server) = server();
+    let mut lines = serve_lines(server.clone());
+    lines
+        .request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "old", "version": "1"}}),
+        )
+        .await;
+    let initialized = lines.answer().await["result"].clone();
+    wire("InitializeResult", &initialized);
+    let capabilities = &initialized["capabilities"];
+    assert_eq!(
+        capabilities["tasks"],
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        "{initialized}"
+    );
+    assert!(
+        capabilities
+            .pointer("/extensions/io.modelcontextprotocol~1tasks")
+            .is_none(),
+        "{initialized}"
+    );
+    lines
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    lines.request(1, "tools/list", json!({})).await;
+    let listed = lines.answer().await["result"].clone();
+    wire("ListToolsResult", &listed);
+    let support = |name: &str| {
+        let tools = listed["tools"].as_array().unwrap();
+        let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+        tool.pointer("/execution/taskSupport").cloned()
+    };
+    assert_eq!(support("slow"), Some(json!("optional")), "{listed}");
+    assert_eq!(support("must"), Some(json!("required")));
+    assert_eq!(support("plain"), None);
+    // 2026-07-28 lists carry no `execution`, and keep the extension.
+    let mut modern = Wire::Stdio(serve_lines(server), 0);
+    let listed = modern.request("tools/list", json!({}), OPTED_IN).await;
+    assert!(
+        listed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t.get("execution").is_none()),
+        "{listed}"
+    );
+}

@@ -9,10 +9,13 @@
 //! custom request, which reaches [`Server::legacy_task`] whole.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use mcp_contract_spec::Revision;
 
 use rmcp::model::{
     CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, CustomRequest, CustomResult,
-    ErrorCode, GetExtensions as _, Task,
+    ErrorCode, GetExtensions as _, ServerJsonRpcMessage, ServerResult, TASKS_EXTENSION_ID, Task,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
@@ -250,5 +253,81 @@ impl<D: Dispatch> Server<D> {
         // Never polled when there is no room: the handler has not run at all.
         let created = tasks.start(owner, cancel, rerun, run).map_err(|_| full())?;
         Ok(CustomResult(json!({ "task": task_json(&created.task) })))
+    }
+}
+
+/// What a 2025-11-25 client is told of tasks that rmcp 3.11's types cannot carry: the
+/// `tasks` capability in `initialize` (in place of the 2026-07-28 extension) and each task
+/// tool's `execution.taskSupport` in `tools/list`. The stdio transport writes the server's
+/// answers through [`Publish::reshape`].
+pub(crate) struct Publish {
+    /// Each tool that may run as a task, by name, with its `taskSupport`.
+    tools: Vec<(String, &'static str)>,
+    /// Set once this connection's `initialize` answered 2025-11-25.
+    legacy: AtomicBool,
+}
+
+impl Publish {
+    /// For a server with task tools; `None` otherwise, when nothing is reshaped.
+    pub(crate) fn new<D: Dispatch>(dispatch: &D) -> Option<Publish> {
+        if !dispatch.has_tasks() {
+            return None;
+        }
+        let names = dispatch.published().tools.iter().enumerate();
+        let tools = names
+            .filter_map(|(i, tool)| {
+                let support = match dispatch.task_support(i) {
+                    TaskSupport::Forbidden => return None,
+                    TaskSupport::Optional => "optional",
+                    TaskSupport::Required => "required",
+                };
+                Some((tool.name.to_string(), support))
+            })
+            .collect();
+        Some(Publish {
+            tools,
+            legacy: AtomicBool::new(false),
+        })
+    }
+
+    /// `message` as a 2025-11-25 client must read it, when that differs from what rmcp
+    /// writes: the `initialize` result that chose 2025-11-25, and every `tools/list` result
+    /// after it.
+    pub(crate) fn reshape(&self, message: &ServerJsonRpcMessage) -> Option<Value> {
+        let ServerJsonRpcMessage::Response(response) = message else {
+            return None;
+        };
+        match &response.result {
+            ServerResult::InitializeResult(result)
+                if result.protocol_version.as_str() == Revision::V2025_11_25.as_str() =>
+            {
+                self.legacy.store(true, Ordering::Relaxed);
+                let mut shaped = serde_json::to_value(message).ok()?;
+                let capabilities = shaped.pointer_mut("/result/capabilities")?.as_object_mut()?;
+                if let Some(Value::Object(extensions)) = capabilities.get_mut("extensions") {
+                    extensions.remove(TASKS_EXTENSION_ID);
+                    if extensions.is_empty() {
+                        capabilities.remove("extensions");
+                    }
+                }
+                capabilities.insert(
+                    "tasks".to_owned(),
+                    json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+                );
+                Some(shaped)
+            }
+            ServerResult::ListToolsResult(_) if self.legacy.load(Ordering::Relaxed) => {
+                let mut shaped = serde_json::to_value(message).ok()?;
+                let tools = shaped.pointer_mut("/result/tools")?.as_array_mut()?;
+                for tool in tools {
+                    let name = tool.get("name").and_then(Value::as_str);
+                    if let Some((_, support)) = self.tools.iter().find(|(n, _)| Some(n.as_str()) == name) {
+                        tool["execution"] = json!({ "taskSupport": support });
+                    }
+                }
+                Some(shaped)
+            }
+            _ => None,
+        }
     }
 }

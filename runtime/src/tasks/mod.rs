@@ -56,7 +56,7 @@ mod store;
 
 use std::time::Duration;
 
-pub(crate) use legacy::{is_legacy_task, reroute};
+pub(crate) use legacy::{Publish, is_legacy_task, reroute};
 pub(crate) use store::{Owner, Tasks};
 
 /// Whether a tool may run as a task: the manifest's `task:` (the 2025-11-25 spec's

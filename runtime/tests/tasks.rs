@@ -511,7 +511,7 @@ impl Old {
                 0,
                 "initialize",
                 json!({"protocolVersion": "2025-11-25",
-                       "capabilities": {"tasks": {"list": {}, "cancel": {}}},
+                       "capabilities": {"tasks": {"list": {}, "cancel": {}}, "elicitation": {}},
                        "clientInfo": {"name": "old", "version": "1"}}),
             )
             .await;
@@ -795,4 +795,28 @@ async fn a_2025_11_25_client_is_told_of_tasks_as_its_revision_says() {
             .all(|t| t.get("execution").is_none()),
         "{listed}"
     );
+}
+
+#[tokio::test]
+async fn a_question_in_a_2025_11_25_task_is_asked_of_the_client() {
+    let (seen, server) = server();
+    let mut old = Old::open(server).await;
+    let id = old.task("asks_later").await;
+    let asked = old.0.answer().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    wire("ElicitRequest", &asked);
+    let answer = json!({"jsonrpc": "2.0", "id": asked["id"],
+                        "result": {"action": "accept", "content": {"ok": true}}});
+    wire("JSONRPCResultResponse", &answer);
+    old.0.send(&answer.to_string()).await;
+    let result = old
+        .ask(
+            "GetTaskPayloadRequest",
+            "tasks/result",
+            json!({"taskId": id}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(text(&result), r#"answered {"ok":true}"#, "{result}");
+    assert_eq!(seen.runs.load(Ordering::SeqCst), 1, "asked in the one run");
 }

@@ -16,6 +16,10 @@
 //!   has finished and its answer is written (a cancelled one, whose answer rmcp drops, until
 //!   its handler has finished); while every slot is held, nothing more is read, not even a
 //!   notification, and the client's writes wait in the pipe.
+//!
+//! It also carries what rmcp's types cannot of 2025-11-25 tasks, for a server with task tools
+//! ([`crate::tasks`]): a request for a task is handed on whole, and `initialize` and
+//! `tools/list` are written with `capabilities.tasks` and `execution.taskSupport`.
 
 use std::collections::HashMap;
 use std::io;
@@ -144,8 +148,9 @@ struct LineTransport<R, W> {
     answering: Arc<Mutex<HashMap<RequestId, Slot>>>,
     /// The answer to the last line, when it was no message and is not written yet.
     refusing: Option<Refusing<W>>,
-    /// What a 2025-11-25 client is told of tasks beyond rmcp's types, for a server with
-    /// task tools.
+    /// What a 2025-11-25 client is told of tasks beyond rmcp's types; `Some` only for a
+    /// server with task tools, the only one whose requests are rerouted
+    /// ([`crate::tasks::reroute`]).
     publish: Option<Arc<crate::tasks::Publish>>,
 }
 
@@ -358,7 +363,11 @@ where
                         self.clear_line();
                         continue;
                     }
-                    let read = jsonrpc::read(line).map(|m| crate::tasks::reroute(m, line));
+                    let mut read = jsonrpc::read(line);
+                    if self.publish.is_some() {
+                        // A server with task tools: a 2025-11-25 client may ask for a task.
+                        read = read.map(|m| crate::tasks::reroute(m, line));
+                    }
                     self.clear_line();
                     match read {
                         Ok(message) => return Some(self.admit(message)),

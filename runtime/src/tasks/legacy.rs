@@ -180,12 +180,10 @@ impl<D: Dispatch> Server<D> {
             "tasks/result" => {
                 let id = task_id(method, &params)?;
                 let mut result = tasks.ended(&id, &owner).await?;
-                let meta = result
-                    .entry("_meta")
-                    .or_insert_with(|| json!({}))
-                    .as_object_mut()
-                    .map(|meta| meta.insert(RELATED_TASK.to_owned(), json!({ "taskId": id })));
-                debug_assert!(meta.is_some(), "a result's `_meta` is an object");
+                let meta = result.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(meta) = meta.as_object_mut() {
+                    meta.insert(RELATED_TASK.to_owned(), json!({ "taskId": id }));
+                }
                 Value::Object(result)
             }
             _ => {
@@ -303,7 +301,9 @@ impl Publish {
             {
                 self.legacy.store(true, Ordering::Relaxed);
                 let mut shaped = serde_json::to_value(message).ok()?;
-                let capabilities = shaped.pointer_mut("/result/capabilities")?.as_object_mut()?;
+                let capabilities = shaped
+                    .pointer_mut("/result/capabilities")?
+                    .as_object_mut()?;
                 if let Some(Value::Object(extensions)) = capabilities.get_mut("extensions") {
                     extensions.remove(TASKS_EXTENSION_ID);
                     if extensions.is_empty() {
@@ -321,7 +321,9 @@ impl Publish {
                 let tools = shaped.pointer_mut("/result/tools")?.as_array_mut()?;
                 for tool in tools {
                     let name = tool.get("name").and_then(Value::as_str);
-                    if let Some((_, support)) = self.tools.iter().find(|(n, _)| Some(n.as_str()) == name) {
+                    if let Some((_, support)) =
+                        self.tools.iter().find(|(n, _)| Some(n.as_str()) == name)
+                    {
                         tool["execution"] = json!({ "taskSupport": support });
                     }
                 }

@@ -30,11 +30,13 @@
 //! `tasks/cancel` (`-32602` once it ended). A question inside such a task goes to the client as
 //! an `elicitation/create` request, as in any 2025-11-25 call, so the task stays `working`.
 //! `params.task` to a tool without task support, and a `task: required` tool called without
-//! it, are `-32601`; without `params.task` an optional one is a normal call. Served over stdio
-//! only, where the transport sees the raw request (rmcp 3.11 drops `params.task`); the
-//! 2025-11-25 `capabilities.tasks` and `execution.taskSupport` are not published yet, since
-//! rmcp's types carry neither.
-//!
+//! it, are `-32601`; without `params.task` an optional one is a normal call. The server
+//! advertises `capabilities.tasks` (`list`, `cancel`, `requests.tools.call`) in place of the
+//! extension, and its `tools/list` gives each task tool's `execution.taskSupport`. rmcp 3.11's
+//! types carry none of this (it drops `params.task`), so the stdio transport reads and writes
+//! it around rmcp; over HTTP a 2025-11-25 client is not offered tasks yet (its `initialize`
+//! still names the 2026-07-28 extension, and `params.task` is ignored).
+
 //! **Bounds.** At most [`TaskLimits::max_live`] tasks run at once (a `task: optional` call
 //! beyond it runs as a normal call; a `task: required` one is refused with `-32603`), at most
 //! [`TaskLimits::max_kept`] are remembered, and each is forgotten [`TaskLimits::ttl`] after it

@@ -104,6 +104,10 @@ impl<D: Dispatch> Server<D> {
         self
     }
 
+    pub(crate) fn dispatch(&self) -> &D {
+        &self.dispatch
+    }
+
     pub(crate) fn tasks(&self) -> &Arc<Tasks> {
         &self.tasks
     }
@@ -261,8 +265,17 @@ impl<D: Dispatch> Server<D> {
             .filter(|&i| self.serves(i) && published.may_call(i, caller))
     }
 
+    /// Whether `context`'s caller may call a served tool `name`.
+    pub(crate) fn knows(&self, name: &str, context: &RequestContext<RoleServer>) -> bool {
+        self.find(name, access::caller(context)).is_some()
+    }
+
     /// Whether the tool `name`, when `context`'s caller may call it, may run as a task.
-    fn task_support(&self, name: &str, context: &RequestContext<RoleServer>) -> TaskSupport {
+    pub(crate) fn task_support(
+        &self,
+        name: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> TaskSupport {
         self.find(name, access::caller(context))
             .map_or(TaskSupport::Forbidden, |i| self.dispatch.task_support(i))
     }
@@ -614,7 +627,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.tasks.cancel(&request.task_id, &self.owner(&context))
+        self.tasks
+            .cancel(&request.task_id, &self.owner(&context))
+            .map(drop)
     }
 
     async fn list_tools(
@@ -915,6 +930,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
+        if crate::tasks::is_legacy_task(&request) && revision(&context).has_initialize() {
+            return self.legacy_task(request, context).await;
+        }
         let params = request.params.as_ref();
         self.advertised(&request.method)?;
         let error = match params::problem(&request.method, params, revision(&context)) {

@@ -16,6 +16,10 @@
 //!   has finished and its answer is written (a cancelled one, whose answer rmcp drops, until
 //!   its handler has finished); while every slot is held, nothing more is read, not even a
 //!   notification, and the client's writes wait in the pipe.
+//!
+//! It also carries what rmcp's types cannot of 2025-11-25 tasks, for a server with task tools
+//! ([`crate::tasks`]): a request for a task is handed on whole, and `initialize` and
+//! `tools/list` are written with `capabilities.tasks` and `execution.taskSupport`.
 
 use std::collections::HashMap;
 use std::io;
@@ -95,8 +99,9 @@ impl<D: Dispatch> Server<D> {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let connection = self.for_connection();
+        let publish = crate::tasks::Publish::new(connection.dispatch()).map(Arc::new);
         let running = match connection
-            .serve(LineTransport::new(read, write, &options))
+            .serve(LineTransport::new(read, write, &options, publish))
             .await
         {
             Ok(running) => running,
@@ -143,6 +148,10 @@ struct LineTransport<R, W> {
     answering: Arc<Mutex<HashMap<RequestId, Slot>>>,
     /// The answer to the last line, when it was no message and is not written yet.
     refusing: Option<Refusing<W>>,
+    /// What a 2025-11-25 client is told of tasks beyond rmcp's types; `Some` only for a
+    /// server with task tools, the only one whose requests are rerouted
+    /// ([`crate::tasks::reroute`]).
+    publish: Option<Arc<crate::tasks::Publish>>,
 }
 
 /// What one read of a line found.
@@ -160,7 +169,12 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    fn new(read: R, write: W, options: &Options) -> Self {
+    fn new(
+        read: R,
+        write: W,
+        options: &Options,
+        publish: Option<Arc<crate::tasks::Publish>>,
+    ) -> Self {
         LineTransport {
             read: BufReader::new(read),
             line: Vec::new(),
@@ -172,6 +186,7 @@ where
             next: None,
             answering: Arc::default(),
             refusing: None,
+            publish,
         }
     }
 
@@ -308,13 +323,17 @@ where
     ) -> impl Future<Output = io::Result<()>> + Send + 'static {
         let write = self.write.clone();
         let answering = self.answering.clone();
+        let reshaped = self.publish.as_ref().and_then(|p| p.reshape(&message));
         async move {
             let answered = match &message {
                 ServerJsonRpcMessage::Response(response) => Some(response.id.clone()),
                 ServerJsonRpcMessage::Error(error) => error.id.clone(),
                 _ => None,
             };
-            let written = write.line(&message).await;
+            let written = match reshaped {
+                Some(reshaped) => write.line(&reshaped).await,
+                None => write.line(&message).await,
+            };
             if let Some(id) = answered {
                 answering
                     .lock()
@@ -344,7 +363,11 @@ where
                         self.clear_line();
                         continue;
                     }
-                    let read = jsonrpc::read(line);
+                    let mut read = jsonrpc::read(line);
+                    if self.publish.is_some() {
+                        // A server with task tools: a 2025-11-25 client may ask for a task.
+                        read = read.map(|m| crate::tasks::reroute(m, line));
+                    }
                     self.clear_line();
                     match read {
                         Ok(message) => return Some(self.admit(message)),
@@ -393,7 +416,7 @@ impl<W> Clone for Writer<W> {
 }
 
 impl<W: AsyncWrite + Unpin> Writer<W> {
-    async fn line(&self, message: &ServerJsonRpcMessage) -> io::Result<()> {
+    async fn line(&self, message: &impl serde::Serialize) -> io::Result<()> {
         let line = framed(message)?;
         let mut write = self.0.lock().await;
         let write = write.as_mut().ok_or_else(closed)?;
@@ -403,7 +426,7 @@ impl<W: AsyncWrite + Unpin> Writer<W> {
 }
 
 /// `message` as the line that carries it.
-fn framed(message: &ServerJsonRpcMessage) -> io::Result<Vec<u8>> {
+fn framed(message: &impl serde::Serialize) -> io::Result<Vec<u8>> {
     let mut line = serde_json::to_vec(message)?;
     line.push(b'\n');
     Ok(line)

@@ -1,7 +1,9 @@
 //! Long-running tools as tasks (the tasks extension, 2026-07-28), end to end over stdio and
 //! HTTP: a task made, polled and its result inlined; cancelled, with the handler seeing it;
 //! parked on a question and resumed by `tasks/update`; bounded; another caller's task out of
-//! reach; a client that did not opt in served a normal call; a 2025-11-25 client too.
+//! reach; a client that did not opt in served a normal call. And 2025-11-25 tasks (`params.task`,
+//! `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`), each message checked against
+//! that revision's schema.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -13,7 +15,9 @@ use mcp_contract::codegen::{
 };
 use mcp_contract::http::Host;
 use mcp_contract::tasks::TaskLimits;
-use mcp_contract::testing::{Lines, http_request, serve_lines, serve_on_loopback};
+use mcp_contract::testing::{
+    Lines, Revision, check_wire, http_request, serve_lines, serve_on_loopback,
+};
 use mcp_contract::{Context, Elicitation, Server};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
@@ -24,6 +28,7 @@ const TOOLS: &[&str] = &[
     r#"{"name":"quick","description":"Answers at once.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
     r#"{"name":"asks_later","description":"Works, then asks.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
     r#"{"name":"breaks","description":"Works, then panics.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    r#"{"name":"plain","description":"Never a task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
 ];
 
 static SPEC: ContractSpec = ContractSpec {
@@ -79,7 +84,7 @@ impl Dispatch for Handler {
                     tokio::time::sleep(Duration::from_millis(20)).await;
                     "must done".to_owned()
                 }
-                2 => "quick done".to_owned(),
+                2 | 5 => "quick done".to_owned(),
                 4 => {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                     panic!("breaks, as it should");
@@ -492,4 +497,326 @@ async fn a_2025_11_25_client_gets_a_normal_call() {
         "{answer}"
     );
     assert!(answer["result"].get("taskId").is_none());
+}
+
+/// A 2025-11-25 client over stdio, checking every message it sends and receives against that
+/// revision's schema.
+struct Old(Lines, u64);
+
+impl Old {
+    async fn open(server: Server<Handler>) -> Old {
+        let mut lines = serve_lines(server);
+        lines
+            .request(
+                0,
+                "initialize",
+                json!({"protocolVersion": "2025-11-25",
+                       "capabilities": {"tasks": {"list": {}, "cancel": {}}, "elicitation": {}},
+                       "clientInfo": {"name": "old", "version": "1"}}),
+            )
+            .await;
+        lines.answer().await;
+        lines
+            .send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .await;
+        Old(lines, 0)
+    }
+
+    /// Sends `method` (checked as the schema's `request` definition) without awaiting it;
+    /// its id.
+    async fn send(&mut self, request: &str, method: &str, params: Value) -> u64 {
+        self.1 += 1;
+        let message = json!({"jsonrpc": "2.0", "id": self.1, "method": method, "params": params});
+        wire(request, &message);
+        self.0.request(self.1, method, params).await;
+        self.1
+    }
+
+    /// The answer to the request sent last: its `result`, checked as `result`, or its
+    /// `error` object, checked as a JSON-RPC error.
+    async fn answer(&mut self, result: &str) -> Value {
+        let answer = self.0.answer().await;
+        if let Some(error) = answer.get("error") {
+            wire("JSONRPCErrorResponse", &answer);
+            return error.clone();
+        }
+        wire(result, &answer["result"]);
+        answer["result"].clone()
+    }
+
+    async fn ask(&mut self, request: &str, method: &str, params: Value, result: &str) -> Value {
+        self.send(request, method, params).await;
+        self.answer(result).await
+    }
+
+    async fn task(&mut self, tool: &str) -> String {
+        let created = self
+            .ask(
+                "CallToolRequest",
+                "tools/call",
+                json!({"name": tool, "arguments": {}, "task": {"ttl": 60000}}),
+                "CreateTaskResult",
+            )
+            .await;
+        assert_eq!(created["task"]["status"], "working", "{created}");
+        created["task"]["taskId"]
+            .as_str()
+            .expect("a taskId")
+            .to_owned()
+    }
+
+    async fn get(&mut self, id: &str) -> Value {
+        self.ask(
+            "GetTaskRequest",
+            "tasks/get",
+            json!({"taskId": id}),
+            "GetTaskResult",
+        )
+        .await
+    }
+}
+
+fn wire(definition: &str, value: &Value) {
+    check_wire(Revision::V2025_11_25, definition, value)
+        .unwrap_or_else(|e| panic!("{definition}: {e:?}\n{value}"));
+}
+
+#[tokio::test]
+async fn a_2025_11_25_task_is_made_polled_and_its_result_fetched() {
+    let (seen, server) = server();
+    let mut old = Old::open(server).await;
+    let id = old.task("slow").await;
+    let working = old.get(&id).await;
+    assert_eq!(working["status"], "working", "{working}");
+    assert_eq!(working["taskId"], id.as_str());
+    assert!(working["ttl"].as_u64().is_some_and(|t| t > 0), "{working}");
+    assert!(working.get("ttlMs").is_none(), "{working}");
+    // `tasks/result` waits for the end.
+    old.send(
+        "GetTaskPayloadRequest",
+        "tasks/result",
+        json!({"taskId": id}),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    seen.release.notify_one();
+    let result = old.answer("CallToolResult").await;
+    assert_eq!(text(&result), "released", "{result}");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+        id.as_str()
+    );
+    assert_eq!(old.get(&id).await["status"], "completed");
+    // Asked again, the same result at once.
+    let again = old
+        .ask(
+            "GetTaskPayloadRequest",
+            "tasks/result",
+            json!({"taskId": id}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(text(&again), "released");
+    assert_eq!(seen.runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_2025_11_25_client_lists_only_its_own_tasks() {
+    let (seen, server) = server();
+    let mut mine = Old::open(server.clone()).await;
+    let mut theirs = Old::open(server).await;
+    let first = mine.task("slow").await;
+    let second = mine.task("must").await;
+    let other = theirs.task("slow").await;
+    let listed = mine
+        .ask(
+            "ListTasksRequest",
+            "tasks/list",
+            json!({}),
+            "ListTasksResult",
+        )
+        .await;
+    let ids: Vec<&str> = listed["tasks"]
+        .as_array()
+        .expect("tasks")
+        .iter()
+        .map(|t| t["taskId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [first.as_str(), second.as_str()], "{listed}");
+    assert!(listed.get("nextCursor").is_none());
+    let unknown = mine.get(&other).await;
+    assert_eq!(unknown["code"], -32602, "{unknown}");
+    let bad = mine
+        .ask(
+            "ListTasksRequest",
+            "tasks/list",
+            json!({"cursor": "nope"}),
+            "ListTasksResult",
+        )
+        .await;
+    assert_eq!(bad["code"], -32602, "{bad}");
+    seen.release.notify_waiters();
+}
+
+#[tokio::test]
+async fn a_2025_11_25_task_cancelled_fires_its_handlers_cancellation() {
+    let (seen, server) = server();
+    let mut old = Old::open(server).await;
+    let id = old.task("slow").await;
+    let cancelled = old
+        .ask(
+            "CancelTaskRequest",
+            "tasks/cancel",
+            json!({"taskId": id}),
+            "CancelTaskResult",
+        )
+        .await;
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    for _ in 0..100 {
+        if seen.cancelled.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(seen.cancelled.load(Ordering::SeqCst));
+    assert_eq!(old.get(&id).await["status"], "cancelled");
+    // A task that has ended cannot be cancelled again; its result is an error.
+    let again = old
+        .ask(
+            "CancelTaskRequest",
+            "tasks/cancel",
+            json!({"taskId": id}),
+            "CancelTaskResult",
+        )
+        .await;
+    assert_eq!(again["code"], -32602, "{again}");
+    let result = old
+        .ask(
+            "GetTaskPayloadRequest",
+            "tasks/result",
+            json!({"taskId": id}),
+            "CallToolResult",
+        )
+        .await;
+    assert!(result["code"].is_i64(), "{result}");
+}
+
+#[tokio::test]
+async fn a_2025_11_25_call_that_does_not_fit_the_tools_task_support_is_minus_32601() {
+    let (_, server) = server();
+    let mut old = Old::open(server).await;
+    let required = old
+        .ask(
+            "CallToolRequest",
+            "tools/call",
+            json!({"name": "must", "arguments": {}}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(required["code"], -32601, "{required}");
+    let forbidden = old
+        .ask(
+            "CallToolRequest",
+            "tools/call",
+            json!({"name": "plain", "arguments": {}, "task": {}}),
+            "CreateTaskResult",
+        )
+        .await;
+    assert_eq!(forbidden["code"], -32601, "{forbidden}");
+    let unknown = old
+        .ask(
+            "CallToolRequest",
+            "tools/call",
+            json!({"name": "nope", "arguments": {}, "task": {}}),
+            "CreateTaskResult",
+        )
+        .await;
+    assert_eq!(unknown["code"], -32602, "{unknown}");
+    // Without `task`, a tool that may run as one is a normal call; `plain` too.
+    let plain = old
+        .ask(
+            "CallToolRequest",
+            "tools/call",
+            json!({"name": "plain", "arguments": {}}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(text(&plain), "quick done", "{plain}");
+}
+
+#[tokio::test]
+async fn a_2025_11_25_client_is_told_of_tasks_as_its_revision_says() {
+    let (_, server) = server();
+    let mut lines = serve_lines(server.clone());
+    lines
+        .request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "old", "version": "1"}}),
+        )
+        .await;
+    let initialized = lines.answer().await["result"].clone();
+    wire("InitializeResult", &initialized);
+    let capabilities = &initialized["capabilities"];
+    assert_eq!(
+        capabilities["tasks"],
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        "{initialized}"
+    );
+    assert!(
+        capabilities
+            .pointer("/extensions/io.modelcontextprotocol~1tasks")
+            .is_none(),
+        "{initialized}"
+    );
+    lines
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    lines.request(1, "tools/list", json!({})).await;
+    let listed = lines.answer().await["result"].clone();
+    wire("ListToolsResult", &listed);
+    let support = |name: &str| {
+        let tools = listed["tools"].as_array().unwrap();
+        let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+        tool.pointer("/execution/taskSupport").cloned()
+    };
+    assert_eq!(support("slow"), Some(json!("optional")), "{listed}");
+    assert_eq!(support("must"), Some(json!("required")));
+    assert_eq!(support("plain"), None);
+    // 2026-07-28 lists carry no `execution`, and keep the extension.
+    let mut modern = Wire::Stdio(serve_lines(server), 0);
+    let listed = modern.request("tools/list", json!({}), OPTED_IN).await;
+    assert!(
+        listed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t.get("execution").is_none()),
+        "{listed}"
+    );
+}
+
+#[tokio::test]
+async fn a_question_in_a_2025_11_25_task_is_asked_of_the_client() {
+    let (seen, server) = server();
+    let mut old = Old::open(server).await;
+    let id = old.task("asks_later").await;
+    let asked = old.0.answer().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    wire("ElicitRequest", &asked);
+    let answer = json!({"jsonrpc": "2.0", "id": asked["id"],
+                        "result": {"action": "accept", "content": {"ok": true}}});
+    wire("JSONRPCResultResponse", &answer);
+    old.0.send(&answer.to_string()).await;
+    let result = old
+        .ask(
+            "GetTaskPayloadRequest",
+            "tasks/result",
+            json!({"taskId": id}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(text(&result), r#"answered {"ok":true}"#, "{result}");
+    assert_eq!(seen.runs.load(Ordering::SeqCst), 1, "asked in the one run");
 }

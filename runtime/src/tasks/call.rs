@@ -8,7 +8,7 @@ use rmcp::model::{CallToolResponse, ClientCapabilities, JsonObject};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
-use super::store::{Rerun, Run};
+use super::store::{Cancel, Rerun, Run};
 use super::{InTask, Owner, TaskSupport};
 use crate::codegen::Dispatch;
 use crate::server::{Retry, Server, revision};
@@ -30,6 +30,9 @@ impl<D: Dispatch> Server<D> {
         let tasks = Arc::clone(self.tasks());
         if !opted_in || !tasks.has_room() {
             return match support {
+                TaskSupport::Required if revision(&request).has_initialize() => {
+                    Err(super::legacy::required(&name))
+                }
                 TaskSupport::Required if !opted_in => {
                     Err(ErrorData::missing_required_client_capability(
                         ClientCapabilities::builder().enable_tasks().build(),
@@ -45,6 +48,28 @@ impl<D: Dispatch> Server<D> {
                 _ => self.call_in(&name, arguments, retry, Some(request)).await,
             };
         }
+        let (owner, cancel, rerun, mut run) = self.task_of(name, arguments, retry, request);
+        // Polled once here: what ends (or asks) at once is answered as any call is.
+        let first = std::future::poll_fn(|cx| Poll::Ready(run.as_mut().poll(cx))).await;
+        if let Poll::Ready(ended) = first {
+            return ended;
+        }
+        match tasks.start(owner, cancel, rerun, run) {
+            Ok(task) => Ok(CallToolResponse::Task(task)),
+            // The room went to another call meanwhile: this one runs to its end here.
+            Err(run) => run.await,
+        }
+    }
+
+    /// What a task of tool `name` for `request` is made of: its owner, the cancellation of
+    /// its handler, its rerun with answers, and its first run (not polled yet).
+    pub(super) fn task_of(
+        &self,
+        name: String,
+        arguments: Option<JsonObject>,
+        retry: Retry,
+        request: RequestContext<RoleServer>,
+    ) -> (Owner, Cancel, Rerun, Run) {
         let owner = self.owner(&request);
         // The task outlives its request: its own cancellation, no stdio slot, and the marker.
         let mut own = request;
@@ -70,18 +95,9 @@ impl<D: Dispatch> Server<D> {
             })
         };
         let server = self.clone();
-        let mut run: Run =
+        let run: Run =
             Box::pin(async move { server.call_in(&name, arguments, retry, Some(own)).await });
-        // Polled once here: what ends (or asks) at once is answered as any call is.
-        let first = std::future::poll_fn(|cx| Poll::Ready(run.as_mut().poll(cx))).await;
-        if let Poll::Ready(ended) = first {
-            return ended;
-        }
-        match tasks.start(owner, cancel, rerun, run) {
-            Ok(task) => Ok(CallToolResponse::Task(task)),
-            // The room went to another call meanwhile: this one runs to its end here.
-            Err(run) => run.await,
-        }
+        (owner, cancel, rerun, run)
     }
 
     /// Who may reach the tasks `request` makes; see [the module](super).

@@ -1,5 +1,5 @@
 //! Long-running tools as tasks (the `io.modelcontextprotocol/tasks` extension, SEP-2663, on
-//! 2026-07-28).
+//! 2026-07-28; the tasks of 2025-11-25).
 //!
 //! A tool declares `task: optional` or `task: required` in the manifest ([`TaskSupport`]).
 //! When the client opted in (`extensions["io.modelcontextprotocol/tasks"]` in the request's
@@ -20,9 +20,23 @@
 //! same code either way: it takes a `Context`, and its progress and cancellation work inside
 //! a task.
 //!
-//! **Elsewhere** (a client that did not opt in, or 2025-11-25) a `task: optional` tool runs as
-//! a normal call; a `task: required` one is refused with `-32021` naming the extension.
+//! **Elsewhere** (a 2026-07-28 client that did not opt in) a `task: optional` tool runs as a
+//! normal call; a `task: required` one is refused with `-32021` naming the extension.
 //!
+//! **On 2025-11-25** the client decides, with `params.task` on `tools/call` (the `legacy`
+//! module): such a call to a task tool is always a task, answered `{task}` at once; the
+//! client polls `tasks/get`, awaits `tasks/result` (the tool's result or its error, once the
+//! task ended), lists its own tasks with `tasks/list` (pages of 50) and cancels one with
+//! `tasks/cancel` (`-32602` once it ended). A question inside such a task goes to the client as
+//! an `elicitation/create` request, as in any 2025-11-25 call, so the task stays `working`.
+//! `params.task` to a tool without task support, and a `task: required` tool called without
+//! it, are `-32601`; without `params.task` an optional one is a normal call. The server
+//! advertises `capabilities.tasks` (`list`, `cancel`, `requests.tools.call`) in place of the
+//! extension, and its `tools/list` gives each task tool's `execution.taskSupport`. rmcp 3.11's
+//! types carry none of this (it drops `params.task`), so the stdio transport reads and writes
+//! it around rmcp; over HTTP a 2025-11-25 client is not offered tasks yet (its `initialize`
+//! still names the 2026-07-28 extension, and `params.task` is ignored).
+
 //! **Bounds.** At most [`TaskLimits::max_live`] tasks run at once (a `task: optional` call
 //! beyond it runs as a normal call; a `task: required` one is refused with `-32603`), at most
 //! [`TaskLimits::max_kept`] are remembered, and each is forgotten [`TaskLimits::ttl`] after it
@@ -39,10 +53,12 @@
 //! `Mcp-Name` header, which carries the task id), or one process.
 
 mod call;
+mod legacy;
 mod store;
 
 use std::time::Duration;
 
+pub(crate) use legacy::{Publish, is_legacy_task, reroute};
 pub(crate) use store::{Owner, Tasks};
 
 /// Whether a tool may run as a task: the manifest's `task:` (the 2025-11-25 spec's

@@ -20,6 +20,9 @@ pub(crate) type Run = BoxFuture<'static, Result<CallToolResponse, ErrorData>>;
 /// Runs a task's handler again from the start with every answer its client gave.
 pub(crate) type Rerun = Arc<dyn Fn(InputResponses) -> Run + Send + Sync>;
 
+/// Fires a task's handler's cancellation.
+pub(crate) type Cancel = Box<dyn Fn() + Send + Sync>;
+
 /// Who may reach a task.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Owner {
@@ -42,6 +45,8 @@ impl Owner {
 pub(crate) struct Tasks {
     limits: TaskLimits,
     entries: Mutex<HashMap<String, Entry>>,
+    /// Bumped whenever a task ends, for those waiting on one (`tasks/result`, 2025-11-25).
+    ended: tokio::sync::watch::Sender<u64>,
 }
 
 struct Entry {
@@ -53,7 +58,7 @@ struct Entry {
     answers: InputResponses,
     /// Fires the handler's cancellation, and runs it again; both dropped once it finished,
     /// so a finished task holds no server (nor its connection) alive.
-    cancel: Option<Box<dyn Fn() + Send + Sync>>,
+    cancel: Option<Cancel>,
     rerun: Option<Rerun>,
 }
 
@@ -68,6 +73,7 @@ impl Entry {
 
     fn set(&mut self, payload: TaskPayload) {
         self.payload = payload;
+        self.task.status = self.payload.status();
         self.task.last_updated_at = rmcp::task_manager::current_timestamp();
         if !self.live() {
             self.rerun = None;
@@ -84,6 +90,7 @@ impl Tasks {
         Tasks {
             limits,
             entries: Mutex::default(),
+            ended: tokio::sync::watch::Sender::new(0),
         }
     }
 
@@ -136,7 +143,7 @@ impl Tasks {
     pub(crate) fn start(
         self: &Arc<Self>,
         owner: Owner,
-        cancel: Box<dyn Fn() + Send + Sync>,
+        cancel: Cancel,
         rerun: Rerun,
         run: Run,
     ) -> Result<CreateTaskResult, Run> {
@@ -178,6 +185,12 @@ impl Tasks {
     }
 
     fn record(&self, id: &str, ended: Result<CallToolResponse, ErrorData>) {
+        self.settle(id, ended);
+        // Whoever waits on this task looks again, even when it was forgotten meanwhile.
+        self.ended.send_modify(|n| *n += 1);
+    }
+
+    fn settle(&self, id: &str, ended: Result<CallToolResponse, ErrorData>) {
         let mut entries = self.lock();
         let Some(entry) = entries.get_mut(id) else {
             return;
@@ -252,16 +265,54 @@ impl Tasks {
 
     /// `tasks/cancel`: a task still running becomes `cancelled` and its handler's
     /// cancellation fires; a finished one stays as it is.
-    pub(crate) fn cancel(&self, id: &str, owner: &Owner) -> Result<(), ErrorData> {
+    /// `Ok(true)` when it was running.
+    pub(crate) fn cancel(&self, id: &str, owner: &Owner) -> Result<bool, ErrorData> {
         let mut entries = self.lock();
         reachable(&entries, id, owner)?;
-        if let Some(entry) = entries.get_mut(id)
-            && entry.live()
-        {
-            // Setting a finished status fires the handler's cancellation.
-            entry.set(TaskPayload::Cancelled);
+        let Some(entry) = entries.get_mut(id).filter(|e| e.live()) else {
+            return Ok(false);
+        };
+        // Setting a finished status fires the handler's cancellation.
+        entry.set(TaskPayload::Cancelled);
+        drop(entries);
+        self.ended.send_modify(|n| *n += 1);
+        Ok(true)
+    }
+
+    /// The task `id` of `owner` as it stands, or `-32602`.
+    pub(crate) fn task(&self, id: &str, owner: &Owner) -> Result<Task, ErrorData> {
+        Ok(reachable(&self.lock(), id, owner)?.task.clone())
+    }
+
+    /// The tasks `owner` made itself, oldest first (not those any holder reaches).
+    pub(crate) fn made_by(&self, owner: &Owner) -> Vec<Task> {
+        let entries = self.lock();
+        let mut mine: Vec<&Entry> = entries.values().filter(|e| e.owner == *owner).collect();
+        mine.sort_by_key(|e| e.made);
+        mine.into_iter().map(|e| e.task.clone()).collect()
+    }
+
+    /// How the task `id` of `owner` ended, once it has: its result, or its error; `-32602`
+    /// for an unknown one (or one forgotten meanwhile).
+    pub(crate) async fn ended(&self, id: &str, owner: &Owner) -> Result<JsonObject, ErrorData> {
+        let mut changed = self.ended.subscribe();
+        loop {
+            // Subscribed before looking, so an end between the two is not missed.
+            changed.mark_unchanged();
+            match &reachable(&self.lock(), id, owner)?.payload {
+                TaskPayload::Completed { result } => return Ok(result.clone()),
+                TaskPayload::Failed { error } => {
+                    return Err(serde_json::from_value(error.clone().into())
+                        .unwrap_or_else(|_| ErrorData::internal_error("the task failed", None)));
+                }
+                TaskPayload::Cancelled => {
+                    return Err(ErrorData::internal_error("the task was cancelled", None));
+                }
+                _ => {}
+            }
+            // The tasks outlive every waiter: the sender is never dropped while we wait.
+            let _ = changed.changed().await;
         }
-        Ok(())
     }
 }
 

@@ -2,8 +2,9 @@
 //! it is written as, which types it applies to and which way it tightens. The decoder reads
 //! them, the validator judges them, the wire schema publishes them, the docs list them and
 //! the diff classifies their changes, all from [`KEYWORDS`]; the editor schema is held to it
-//! by a test. Also the closed list of `format`s.
+//! by a test. (The closed list of `format`s is the spec crate's [`Format`].)
 
+pub(crate) use mcp_contract_spec::Format;
 use serde_json::{Number, Value};
 
 /// A constraint keyword.
@@ -172,57 +173,6 @@ impl std::fmt::Display for Limit {
             Limit::Text(t) => f.write_str(t),
             Limit::Format(format) => f.write_str(format.as_str()),
         }
-    }
-}
-
-macro_rules! formats {
-    ($($variant:ident = $name:literal,)*) => {
-        /// A format defined by JSON Schema 2020-12: the closed list `format:` takes.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub(crate) enum Format {
-            $($variant,)*
-        }
-
-        impl Format {
-            /// Every format, in the order help text lists them.
-            pub(crate) const ALL: &[Format] = &[$(Format::$variant),*];
-
-            /// The name written in `format:`.
-            pub(crate) fn as_str(self) -> &'static str {
-                match self {
-                    $(Format::$variant => $name,)*
-                }
-            }
-        }
-    };
-}
-
-formats! {
-    DateTime = "date-time",
-    Date = "date",
-    Time = "time",
-    Duration = "duration",
-    Email = "email",
-    IdnEmail = "idn-email",
-    Hostname = "hostname",
-    IdnHostname = "idn-hostname",
-    Ipv4 = "ipv4",
-    Ipv6 = "ipv6",
-    Uri = "uri",
-    UriReference = "uri-reference",
-    Iri = "iri",
-    IriReference = "iri-reference",
-    Uuid = "uuid",
-    UriTemplate = "uri-template",
-    JsonPointer = "json-pointer",
-    RelativeJsonPointer = "relative-json-pointer",
-    Regex = "regex",
-}
-
-impl Format {
-    /// The format written as `name`, if JSON Schema defines one.
-    pub(crate) fn parse(name: &str) -> Option<Format> {
-        Format::ALL.iter().copied().find(|f| f.as_str() == name)
     }
 }
 

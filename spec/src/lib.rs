@@ -5,6 +5,7 @@
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod error_codes;
+mod format;
 mod headers;
 mod hints;
 pub mod pattern;
@@ -13,6 +14,7 @@ pub mod pointer;
 mod revision;
 pub mod uri_template;
 
+pub use format::Format;
 pub use headers::{MCP_HEADER, strip_mcp_headers};
 pub use hints::{CacheHint, Hint, PublishedHints};
 pub use revision::{Revision, SERVER_INFO_META, UnknownRevision};

@@ -7,62 +7,16 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-macro_rules! formats {
-    ($($variant:ident = $name:literal,)*) => {
-        /// A format JSON Schema 2020-12 defines.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub(crate) enum Format {
-            $($variant,)*
-        }
+pub(crate) use mcp_contract_spec::Format;
 
-        impl Format {
-            /// Every format.
-            #[cfg(test)]
-            pub(crate) const ALL: &[Format] = &[$(Format::$variant),*];
-
-            /// The format named `name`.
-            pub(crate) fn parse(name: &str) -> Option<Format> {
-                match name {
-                    $($name => Some(Format::$variant),)*
-                    _ => None,
-                }
-            }
-
-            /// Its name.
-            pub(crate) fn as_str(self) -> &'static str {
-                match self {
-                    $(Format::$variant => $name,)*
-                }
-            }
-        }
-    };
-}
-
-formats! {
-    DateTime = "date-time",
-    Date = "date",
-    Time = "time",
-    Duration = "duration",
-    Email = "email",
-    IdnEmail = "idn-email",
-    Hostname = "hostname",
-    IdnHostname = "idn-hostname",
-    Ipv4 = "ipv4",
-    Ipv6 = "ipv6",
-    Uri = "uri",
-    UriReference = "uri-reference",
-    Iri = "iri",
-    IriReference = "iri-reference",
-    Uuid = "uuid",
-    UriTemplate = "uri-template",
-    JsonPointer = "json-pointer",
-    RelativeJsonPointer = "relative-json-pointer",
-    Regex = "regex",
-}
-
-impl Format {
+/// Whether `s` is a `format`.
+pub(crate) trait Accepts {
     /// Whether `s` is one.
-    pub(crate) fn accepts(self, s: &str) -> bool {
+    fn accepts(self, s: &str) -> bool;
+}
+
+impl Accepts for Format {
+    fn accepts(self, s: &str) -> bool {
         match self {
             Format::DateTime => date_time(s),
             Format::Date => date(s),

@@ -21,7 +21,7 @@ use std::fmt::Write as _;
 use mcp_contract_spec::pointer;
 use serde_json::{Map, Number, Value};
 
-use format::Format;
+use format::{Accepts as _, Format};
 
 /// How much of a rejected value's JSON a message quotes back; the rest is cut, so a call
 /// that sent megabytes does not get them back (twice: as text and as structured content).

@@ -1,6 +1,6 @@
 use serde_json::{Value, json};
 
-use super::format::Format;
+use super::format::{Accepts as _, Format};
 use super::*;
 
 fn failures(schema: Value, value: Value) -> Vec<(String, String)> {

@@ -276,6 +276,10 @@ impl<D: Dispatch> Server<D> {
         name: &str,
         context: &RequestContext<RoleServer>,
     ) -> TaskSupport {
+        // Most contracts have no task tools: their calls skip this second lookup.
+        if !self.dispatch.has_tasks() {
+            return TaskSupport::Forbidden;
+        }
         self.find(name, access::caller(context))
             .map_or(TaskSupport::Forbidden, |i| self.dispatch.task_support(i))
     }

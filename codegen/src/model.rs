@@ -179,6 +179,8 @@ pub(crate) struct ResourceDef {
     pub icons: Vec<IconDef>,
     /// The scopes a read requires, in manifest order.
     pub scopes: Vec<String>,
+    /// The questions a read may ask the user, in manifest order.
+    pub questions: Vec<QuestionDef>,
 }
 
 /// How a resource is addressed.

@@ -274,6 +274,26 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             asking("n: {type: integer, maximum: 5}"),
             vec!["QUESTION_NARROWED tools.yaml:63:7"],
         ),
+        // A prompt's and a resource's questions, under the same rules: `sure` at 72:7 on
+        // `review`, at 69:7 on `about`.
+        (
+            "QUESTION_ADDED on a prompt",
+            format!("{BASE}{REVIEW}"),
+            format!("{BASE}{REVIEW}    asks:\n      sure: {{message: Sure?}}\n"),
+            vec!["QUESTION_ADDED tools.yaml:72:7"],
+        ),
+        (
+            "QUESTION_NARROWED on a resource",
+            format!("{BASE}{ABOUT}    asks:\n      sure: {{message: Sure?, fields: {{ok: {{type: boolean}}}}}}\n"),
+            format!("{BASE}{ABOUT}    asks:\n      sure: {{message: Sure?, fields: {{ok: {{type: boolean}}, why: {{type: string}}}}}}\n"),
+            vec!["QUESTION_NARROWED tools.yaml:69:7"],
+        ),
+        (
+            "QUESTION_REMOVED on a resource",
+            format!("{BASE}{ABOUT}    asks:\n      sure: {{message: Sure?}}\n"),
+            format!("{BASE}{ABOUT}"),
+            vec!["QUESTION_REMOVED tools.yaml:69:7"],
+        ),
         ("GROUP_JOINED", grouped("[a]"), grouped("[a, b]"), vec!["GROUP_JOINED tools.yaml:58:11"]),
         ("GROUP_NO_LEAVE", grouped("[a, b]"), grouped("[a]"), vec!["GROUP_NO_LEAVE tools.yaml:58:11"]),
         ("RESOURCE_ADDED", b(), format!("{BASE}{ABOUT}"), vec!["RESOURCE_ADDED tools.yaml:63:11"]),

@@ -410,6 +410,22 @@ impl<D: Dispatch> Server<D> {
         )))
     }
 
+    /// The input-required answer of a prompt or resource read whose `round` asked
+    /// `questions`, with the `answers` it used sealed for its next round.
+    fn input_required(
+        &self,
+        revision: Revision,
+        round: Option<Run>,
+        questions: rmcp::model::InputRequests,
+        answers: std::collections::BTreeMap<String, serde_json::Value>,
+    ) -> InputRequiredResult {
+        let binding = round.map(|(_, binding)| binding).unwrap_or_default();
+        let state = self.sealer.seal(&binding, answers);
+        let mut result = InputRequiredResult::new(Some(questions), Some(state));
+        self.identify(revision, &mut result.meta);
+        result
+    }
+
     /// The call itself: arguments first, then the handler, with panics caught, until it
     /// finishes or (in a 2026-07-28 `round`) waits for an answer the client has not given.
     async fn run(
@@ -716,19 +732,44 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             return Err(not_found(None));
         };
         let resource = &self.published().spec.resources[index];
-        let (cx, _place) = self.context(context, resource.name, None);
+        let retry = Retry {
+            responses: request.input_responses,
+            state: request.request_state,
+        };
+        // A read that asks its client is bound to the URI read, as a call to its arguments.
+        let read = serde_json::json!({ "uri": uri });
+        let read = read.as_object().expect("an object");
+        let round = self.round_for(&context, "resource", resource.name, read, retry)?;
+        let (cx, _place) = self.context(
+            context,
+            resource.name,
+            round.as_ref().map(|(r, _)| Arc::clone(r)),
+        );
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?cx.request_id());
-        let body = AssertUnwindSafe(async { self.dispatch.read_resource(index, values, cx).await })
-            .catch_unwind()
-            .instrument(span)
-            .await
-            .unwrap_or_else(|_| {
-                tracing::error!(resource = resource.name, "resource handler panicked");
-                Err(ResourceError::Failed(format!(
-                    "reading `{uri}` failed unexpectedly"
-                )))
-            });
+        let handler =
+            AssertUnwindSafe(async { self.dispatch.read_resource(index, values, cx).await })
+                .catch_unwind()
+                .instrument(span);
+        let ended = match &round {
+            Some((round, _)) => round.drive(handler).await,
+            None => Ended::Finished(handler.await),
+        };
+        let body = match ended {
+            Ended::Finished(outcome) => outcome,
+            Ended::Asks { questions, answers } => {
+                return Ok(self
+                    .input_required(revision, round, questions, answers)
+                    .into());
+            }
+            Ended::Malformed(id, why) => return Err(malformed(&id, &why)),
+        };
+        let body = body.unwrap_or_else(|_| {
+            tracing::error!(resource = resource.name, "resource handler panicked");
+            Err(ResourceError::Failed(format!(
+                "reading `{uri}` failed unexpectedly"
+            )))
+        });
         let contents = match body {
             Ok(body) => resource.contents(&uri, body),
             Err(ResourceError::NotFound) => return Err(not_found(None)),
@@ -841,11 +882,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let outcome = match ended {
             Ended::Finished(outcome) => outcome,
             Ended::Asks { questions, answers } => {
-                let binding = round.map(|(_, binding)| binding).unwrap_or_default();
-                let state = self.sealer.seal(&binding, answers);
-                let mut result = InputRequiredResult::new(Some(questions), Some(state));
-                self.identify(revision, &mut result.meta);
-                return Ok(result.into());
+                return Ok(self
+                    .input_required(revision, round, questions, answers)
+                    .into());
             }
             Ended::Malformed(id, why) => return Err(malformed(&id, &why)),
         };

@@ -488,11 +488,11 @@ codes! {
         "`completion: [draft, final]` or `completion: handler`.",
         help "write `completion: [value, …]` for a fixed list, or `completion: handler` for a generated method";
     BAD_QUESTION_ID = "bad-question-id", Error,
-        "A question id under a tool's `asks:` does not match `^[a-z][a-z0-9_]{0,63}$`.",
+        "A question id under the `asks:` of a tool, prompt or resource does not match `^[a-z][a-z0-9_]{0,63}$`.",
         "`Confirm-Delete` → `confirm_delete`.",
         help "question ids are snake_case like tool names: a lowercase letter, then lowercase letters, digits or `_`";
     DUPLICATE_QUESTION = "duplicate-question", Error,
-        "Two tools declare a question with the same id; each id names one generated type.",
+        "Two tools, prompts or resources declare a question with the same id; each id names one generated type.",
         "Rename one, such as `confirm_delete` and `confirm_move`.",
         help "give each question an id of its own across the manifest";
     BAD_QUESTION_MODE = "bad-question-mode", Error,

@@ -304,7 +304,12 @@ impl<'c> Differ<'c> {
             &n.scopes,
             at,
         );
-        self.questions(o, n, &path);
+        self.questions(
+            &format!("tool `{}`", n.name),
+            &o.questions,
+            &n.questions,
+            &path,
+        );
         self.task(o, n, &path);
         self.fields(
             &o.parameters,
@@ -468,6 +473,12 @@ impl<'c> Differ<'c> {
     /// One prompt of the same name: its arguments, then what people and the model read.
     fn prompt(&mut self, o: &PromptDef, n: &PromptDef) {
         let path = format!("prompts[{}]", n.name);
+        self.questions(
+            &format!("prompt `{}`", n.name),
+            &o.questions,
+            &n.questions,
+            &path,
+        );
         self.scopes(
             &format!("prompt `{}`", n.name),
             &path,
@@ -606,6 +617,12 @@ impl<'c> Differ<'c> {
     /// One resource at the same URI: what a client decodes, then what it shows.
     fn resource(&mut self, o: &ResourceDef, n: &ResourceDef) {
         let uri = n.uri.text();
+        self.questions(
+            &format!("the resource at `{uri}`"),
+            &o.questions,
+            &n.questions,
+            &format!("resources[{}]", n.name),
+        );
         self.scopes(
             &format!("the resource at `{uri}`"),
             &format!("resources[{}]", n.name),

@@ -1,4 +1,4 @@
-//! The questions a tool may ask its user, compared by id. A client that cannot elicit is
+//! The questions a tool, prompt or resource may ask its user, compared by id. A client that cannot elicit is
 //! never asked, so a question added or removed breaks no call; a form that now demands an
 //! answer the old one did not (a field newly required, a field's kind or limits changed, a
 //! form become a URL or back) breaks a client that answers it programmatically.
@@ -7,17 +7,24 @@ use serde_json::Value;
 
 use super::compare::{Differ, Side};
 use super::rules::*;
-use crate::model::{QuestionDef, QuestionMode, ToolDef};
+use crate::model::{QuestionDef, QuestionMode};
 
 impl Differ<'_> {
-    /// Each question of the tool: added, removed, narrowed or otherwise changed.
-    pub(super) fn questions(&mut self, o: &ToolDef, n: &ToolDef, path: &str) {
-        for q in &n.questions {
+    /// Each question of `owner` (`tool `x``, `prompt `x``, …) at `path`: added, removed,
+    /// narrowed or otherwise changed.
+    pub(super) fn questions(
+        &mut self,
+        owner: &str,
+        old: &[QuestionDef],
+        new: &[QuestionDef],
+        path: &str,
+    ) {
+        for q in new {
             let at = format!("{path}.asks[{}]", q.id);
-            match o.questions.iter().find(|x| x.id == q.id) {
+            match old.iter().find(|x| x.id == q.id) {
                 None => self.push(
                     &QUESTION_ADDED,
-                    format!("tool `{}` may now ask `{}`", n.name, q.id),
+                    format!("{owner} may now ask `{}`", q.id),
                     at,
                     Side::New,
                     q.span,
@@ -31,7 +38,7 @@ impl Differ<'_> {
                         };
                         self.push(
                             rule,
-                            format!("the question `{}` of tool `{}` {how}", q.id, n.name),
+                            format!("the question `{}` of {owner} {how}", q.id),
                             at,
                             Side::New,
                             q.span,
@@ -40,14 +47,10 @@ impl Differ<'_> {
                 }
             }
         }
-        for q in o
-            .questions
-            .iter()
-            .filter(|q| !n.questions.iter().any(|x| x.id == q.id))
-        {
+        for q in old.iter().filter(|q| !new.iter().any(|x| x.id == q.id)) {
             self.push(
                 &QUESTION_REMOVED,
-                format!("tool `{}` no longer asks `{}`", n.name, q.id),
+                format!("{owner} no longer asks `{}`", q.id),
                 format!("{path}.asks[{}]", q.id),
                 Side::Old,
                 q.span,

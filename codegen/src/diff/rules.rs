@@ -176,10 +176,10 @@ rules! {
     PROMPT_ARGUMENT_ADDED = Minor, "Existing requests leave it out and keep working.";
     /// An artifact or an encapsulated tool was declared.
     PLANNING_ADDED = Minor, "Planners learn a new link; nothing that worked stops working.";
-    /// A tool may ask a new question.
-    QUESTION_ADDED = Minor, "Clients that can elicit may now be asked while it runs; clients that cannot are never asked, and calls work as before.";
-    /// A tool no longer asks a question.
-    QUESTION_REMOVED = Minor, "Users are asked less; no call fails.";
+    /// A tool, prompt or resource may ask a new question.
+    QUESTION_ADDED = Minor, "Clients that can elicit may now be asked while it runs; clients that cannot are never asked, and requests work as before.";
+    /// A tool, prompt or resource no longer asks a question.
+    QUESTION_REMOVED = Minor, "Users are asked less; no request fails.";
     /// A tool may now run as a task (`task: optional`), or no longer requires it.
     TASK_OPTIONAL = Minor, "Clients that opted in to tasks may get a task instead of a result; every other client calls it as a normal tool.";
     /// The contract now declares that its lists change (`server.list_changed`).

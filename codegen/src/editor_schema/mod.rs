@@ -284,6 +284,10 @@ pub(crate) struct Prompt {
     pub arguments: Names<PropertyName, PromptArgument>,
     /// The scopes, from `auth.scopes`, a caller needs to list and get the prompt.
     pub scopes: Option<OneOrMany<ScopeName>>,
+    /// The questions the prompt may ask the user while it is made (elicitation), by id, as
+    /// a tool's: each generates a typed struct for its answer, named after its id, with `ask`.
+    #[serde(default)]
+    pub asks: Names<QuestionId, Question>,
 }
 
 /// An argument of a prompt.
@@ -381,6 +385,10 @@ pub(crate) struct Resource {
     pub icons: Option<Vec<Icon>>,
     /// The scopes, from `auth.scopes`, a caller needs to list and read the resource.
     pub scopes: Option<OneOrMany<ScopeName>>,
+    /// The questions a read may ask the user (elicitation), by id, as a tool's: each
+    /// generates a typed struct for its answer, named after its id, with `ask`.
+    #[serde(default)]
+    pub asks: Names<QuestionId, Question>,
 }
 
 /// A tool's `artifacts:`.

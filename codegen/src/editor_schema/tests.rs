@@ -154,6 +154,8 @@ resources:
     subscribe: true
     icons: [{src: https://demo.example.com/about.png}]
     scopes: [demo:read]
+    asks:
+      agree: {message: Show it?, fields: {yes: {type: boolean}}}
 prompts:
   - name: review
     title: Review
@@ -163,6 +165,8 @@ prompts:
     scopes: [demo:read]
     arguments:
       id: {description: The item., required: true, completion: [a, b]}
+    asks:
+      depth: {message: "How deep, for `{id}`?", fields: {level: {type: integer}}}
 "#;
 
 /// Every object of the format with fixed keys: where [`BASE`] holds one, and what it is.
@@ -201,7 +205,11 @@ const OBJECTS: &[(&str, &str)] = &[
     ("/auth/scopes/demo:read", "a scope"),
     ("/resources/0", "a resource"),
     ("/resources/0/icons/0", "an icon"),
+    ("/resources/0/asks/agree", "a question"),
+    ("/resources/0/asks/agree/fields/yes", "a form field"),
     ("/prompts/0", "a prompt"),
+    ("/prompts/0/asks/depth", "a question"),
+    ("/prompts/0/asks/depth/fields/level", "a form field"),
     ("/prompts/0/icons/0", "an icon"),
     ("/prompts/0/arguments/id", "a prompt argument"),
 ];

@@ -398,6 +398,25 @@ fn resources_section(out: &mut String, c: &Contract, access: bool) -> fmt::Resul
             writeln!(out, "- Icons of `{}`: {icons}.", r.name)?;
         }
     }
+    for r in &c.resources {
+        owned_questions(out, "A read of", &r.name, &r.questions)?;
+    }
+    Ok(())
+}
+
+/// The questions of a prompt or resource, under a line naming it (`what` `name`).
+fn owned_questions(out: &mut String, what: &str, name: &str, qs: &[QuestionDef]) -> fmt::Result {
+    if qs.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "
+{what} `{name}` may ask the user (elicitation), when the client can:"
+    )?;
+    for q in qs {
+        questions(out, q)?;
+    }
     Ok(())
 }
 
@@ -451,6 +470,9 @@ fn prompts_section(out: &mut String, c: &Contract, access: bool) -> fmt::Result 
                 cell(&a.description)
             )?;
         }
+    }
+    for p in &c.prompts {
+        owned_questions(out, "The prompt", &p.name, &p.questions)?;
     }
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! A tool's `asks:` the elicitations it may put to the user while it runs, as written.
+//! `asks:` on a tool, a prompt or a resource: the elicitations it may put to the user while
+//! it runs, as written.
 
 use super::decode::schema;
 use super::reader::Decoder;
@@ -34,7 +35,7 @@ pub(crate) struct QuestionField {
     pub titles_span: Option<Span>,
 }
 
-/// `asks:` on a tool.
+/// `asks:` on a tool, a prompt or a resource.
 pub(super) fn asks(node: &Node, de: &mut Decoder<'_>) -> Vec<Question> {
     de.entries(node, "`asks`")
         .into_iter()

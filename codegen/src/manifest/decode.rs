@@ -473,8 +473,13 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         .unwrap_or_default();
     let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
     let scopes = f.get("scopes").map(|n| scope_list(n, de));
+    let asks = f
+        .get("asks")
+        .map(|n| super::asks::asks(n, de))
+        .unwrap_or_default();
     f.finish(de);
     Some(Resource {
+        asks,
         completion,
         span: node.span,
         name,

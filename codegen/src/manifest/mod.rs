@@ -145,6 +145,8 @@ pub(crate) struct Resource {
     pub icons: Vec<Icon>,
     /// The scopes a read requires.
     pub scopes: ScopeList,
+    /// `asks:` the elicitations a read may put to the user, by id.
+    pub asks: Vec<Question>,
 }
 
 /// A tool's `artifacts:`.

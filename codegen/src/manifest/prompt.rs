@@ -22,6 +22,8 @@ pub(crate) struct Prompt {
     pub arguments: Vec<PromptArgument>,
     /// The scopes a request requires.
     pub scopes: super::ScopeList,
+    /// `asks:` the elicitations it may put to the user, by id.
+    pub asks: Vec<super::Question>,
 }
 
 /// One argument of a prompt: always a string on the wire.
@@ -67,6 +69,10 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         .map(|n| super::icons::icons(n, de))
         .unwrap_or_default();
     let scopes = f.get("scopes").map(|n| super::decode::scope_list(n, de));
+    let asks = f
+        .get("asks")
+        .map(|n| super::asks::asks(n, de))
+        .unwrap_or_default();
     let mut arguments = Vec::new();
     if let Some(n) = f.get("arguments") {
         for (name, node) in de.entries(n, "`arguments`") {
@@ -96,6 +102,7 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         icons,
         arguments,
         scopes,
+        asks,
     })
 }
 

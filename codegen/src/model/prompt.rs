@@ -23,6 +23,8 @@ pub(crate) struct PromptDef {
     pub span: Span,
     /// The scopes a request requires, in manifest order.
     pub scopes: Vec<String>,
+    /// The questions it may ask the user, in manifest order.
+    pub questions: Vec<super::QuestionDef>,
 }
 
 /// One argument of a prompt: a string.

@@ -94,8 +94,8 @@ pub(crate) fn validate<'d>(
     };
     let methods = v.tools(&cx, &mut contract);
     v.relations(manifest, &mut contract);
-    contract.resources = v.resources(manifest, &methods);
-    contract.prompts = v.prompts(manifest, &methods, &mut contract);
+    contract.resources = v.resources(manifest, &methods, &scope);
+    contract.prompts = v.prompts(manifest, &methods, &scope, &mut contract);
     v.access(manifest, &mut contract);
     v.unused_errors(manifest, &contract);
     v.check_examples(&contract);

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use super::Validator;
 use super::names::{NameTable, is_tool_name};
+use super::schema::Scope;
 use crate::diagnostic::{Diagnostic, codes};
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
@@ -19,6 +20,7 @@ impl Validator<'_> {
         &mut self,
         manifest: &Manifest,
         tool_methods: &NameTable,
+        scope: &Scope<'_>,
         contract: &mut Contract,
     ) -> Vec<PromptDef> {
         let mut methods = Methods {
@@ -32,7 +34,7 @@ impl Validator<'_> {
         let prompts = manifest
             .prompts
             .iter()
-            .filter_map(|p| self.prompt(p, &mut names, &mut methods, contract))
+            .filter_map(|p| self.prompt(p, &mut names, &mut methods, scope, contract))
             .collect();
         for r in &manifest.resources {
             self.variable_completions(r, &mut methods, contract);
@@ -45,9 +47,11 @@ impl Validator<'_> {
         p: &raw::Prompt,
         names: &mut NameTable,
         methods: &mut Methods<'_>,
+        scope: &Scope<'_>,
         contract: &Contract,
     ) -> Option<PromptDef> {
         let name = p.name.as_ref()?;
+        let questions = self.questions(&p.asks, scope);
         let [title, description] =
             [("title", &p.title), ("description", &p.description)].map(|(what, field)| {
                 self.text(
@@ -99,6 +103,7 @@ impl Validator<'_> {
             args_type,
             span: name.span,
             scopes: Vec::new(),
+            questions,
         })
     }
 

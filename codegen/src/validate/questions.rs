@@ -1,5 +1,5 @@
-//! A tool's questions (`asks:`): ids, messages, modes, and form fields held to the flat
-//! object of primitives that elicitation allows.
+//! The questions (`asks:`) of a tool, a prompt or a resource: ids, messages, modes, and form
+//! fields held to the flat object of primitives that elicitation allows.
 
 use super::Validator;
 use super::names::is_tool_name;
@@ -28,10 +28,14 @@ const SECRET_WORDS: [&str; 10] = [
 ];
 
 impl Validator<'_> {
-    /// The questions of one tool, each claimed across the manifest by its id.
-    pub(super) fn questions(&mut self, t: &raw::Tool, scope: &Scope<'_>) -> Vec<QuestionDef> {
-        t.asks
-            .iter()
+    /// The questions of one tool, prompt or resource, each claimed across the manifest by its
+    /// id.
+    pub(super) fn questions(
+        &mut self,
+        asks: &[raw::Question],
+        scope: &Scope<'_>,
+    ) -> Vec<QuestionDef> {
+        asks.iter()
             .filter_map(|q| self.question(q, scope))
             .collect()
     }

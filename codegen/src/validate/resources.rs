@@ -6,6 +6,7 @@ use mcp_contract_spec::uri_template::{self, UriTemplate};
 
 use super::Validator;
 use super::names::{NameTable, is_tool_name};
+use super::schema::Scope;
 use crate::diagnostic::{Diagnostic, codes};
 use crate::ident;
 use crate::manifest::{self as raw, Manifest};
@@ -28,12 +29,13 @@ impl Validator<'_> {
         &mut self,
         manifest: &Manifest,
         methods: &NameTable,
+        scope: &Scope<'_>,
     ) -> Vec<ResourceDef> {
         let mut claims = Claims::default();
         manifest
             .resources
             .iter()
-            .filter_map(|r| self.resource(r, methods, &mut claims))
+            .filter_map(|r| self.resource(r, methods, scope, &mut claims))
             .collect()
     }
 
@@ -43,9 +45,11 @@ impl Validator<'_> {
         &mut self,
         r: &raw::Resource,
         tool_methods: &NameTable,
+        scope: &Scope<'_>,
         claims: &mut Claims,
     ) -> Option<ResourceDef> {
         let name = r.name.as_ref()?;
+        let questions = self.questions(&r.asks, scope);
         let method = self.resource_method(name, tool_methods, claims);
         let uri = self.resource_uri(r, name, &mut claims.uris);
         let [title, description] =
@@ -76,6 +80,7 @@ impl Validator<'_> {
             span: name.span,
             icons,
             scopes: Vec::new(),
+            questions,
         })
     }
 

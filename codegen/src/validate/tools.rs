@@ -160,7 +160,7 @@ impl Validator<'_> {
         let arguments = self.arguments(t, &errors, &parameters, cx.manifest);
         let meta = self.tool_meta(t);
         let icons = self.icons(&t.icons);
-        let questions = self.questions(t, cx.scope);
+        let questions = self.questions(&t.asks, cx.scope);
         let task = self.task(t);
         Some(ToolDef {
             name: name.value.clone(),

@@ -23,6 +23,9 @@ pub(crate) struct Asking {
     round: Option<Arc<Round>>,
     /// The capability [`Context::require`] found missing: the call is refused for it.
     missing: Mutex<Option<Capability>>,
+    /// The `elicitationId` of each URL question asked on 2025-11-25, by question id: what
+    /// [`Context::elicitation_complete`] names.
+    pub(super) url_ids: Mutex<std::collections::HashMap<String, String>>,
 }
 
 impl Asking {
@@ -31,6 +34,7 @@ impl Asking {
             declared,
             round,
             missing: Mutex::default(),
+            url_ids: Mutex::default(),
         }
     }
 
@@ -207,7 +211,8 @@ impl Context {
         }
         if !self.revision().has_initialize() {
             return Err(NotAsked::Failed(
-                "on 2026-07-28 only a tool call or a prompt can ask its client".into(),
+                "on 2026-07-28 only a tool call, a prompt or a resource read can ask its client"
+                    .into(),
             ));
         }
         let request = match request {

@@ -140,9 +140,9 @@ impl Sealer {
     }
 }
 
-/// The bytes a state is bound to: the tool (or prompt), its arguments in a canonical form
-/// (keys sorted at every level, so a client re-sending them in another order still matches),
-/// and the verified caller's subject, when there is one.
+/// The bytes a state is bound to: the tool, prompt or resource, its arguments (a read's URI)
+/// in a canonical form (keys sorted at every level, so a client re-sending them in another
+/// order still matches), and the verified caller's subject, when there is one.
 pub(crate) fn binding(kind: &str, name: &str, arguments: &Value, caller: Option<&str>) -> Vec<u8> {
     serde_json::to_vec(&(
         "mcp-contract/request-state/1",

@@ -1,7 +1,7 @@
 //! URL-mode elicitation: the user is sent to a page of the server's, which collects what a
 //! form must not (passwords, keys, payment), so the answer never passes through the client.
 
-use rmcp::model::{ElicitResult, ElicitationAction};
+use rmcp::model::{CustomNotification, ElicitResult, ElicitationAction, ServerNotification};
 
 use super::{Answer, Capability, NotAsked, input_request};
 use crate::Context;
@@ -25,8 +25,15 @@ impl Context {
         url: &str,
     ) -> Result<Answer<()>, NotAsked> {
         let mut params = serde_json::json!({"mode": "url", "message": message, "url": url});
-        if self.revision().has_initialize() {
-            params["elicitationId"] = elicitation_id().into();
+        if self.revision().has_initialize() && self.can(Capability::UrlElicitation) {
+            let fresh = elicitation_id();
+            params["elicitationId"] = fresh.clone().into();
+            let mut ids = self
+                .asking()
+                .url_ids
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            ids.insert(id.to_owned(), fresh);
         }
         let request = input_request("elicitation/create", Some(params))?;
         let value = self.ask(id, Capability::UrlElicitation, request).await?;
@@ -40,6 +47,44 @@ impl Context {
                 .reject(id, format!("not an elicitation result: {e}"))
                 .await),
         }
+    }
+}
+
+/// The notification a 2025-11-25 client gets when the page of a URL question is done.
+const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
+
+impl Context {
+    /// Tells the client that the user finished on the page of the URL question `id`
+    /// (asked with [`Context::elicit_url`] in this request): on 2025-11-25,
+    /// `notifications/elicitation/complete` with the `elicitationId` the runtime made for that
+    /// ask, so a client waiting on the page (or about to retry) can go on. Returns whether it
+    /// was sent: never on 2026-07-28, which has no such notification (there the answer to
+    /// the question is the client's next round), nor for a question not asked by URL here.
+    ///
+    /// It may be sent after the call has returned, from a clone of the context kept by
+    /// whatever learns that the page is done, while the connection lasts.
+    pub async fn elicitation_complete(&self, id: &str) -> bool {
+        if !self.revision().has_initialize() {
+            return false;
+        }
+        let elicitation_id = {
+            let ids = self
+                .asking()
+                .url_ids
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            ids.get(id).cloned()
+        };
+        let (Some(elicitation_id), Some(context)) = (elicitation_id, self.request_context()) else {
+            return false;
+        };
+        let params = serde_json::json!({ "elicitationId": elicitation_id });
+        let notification = CustomNotification::new(ELICITATION_COMPLETE, Some(params));
+        context
+            .peer
+            .send_notification(ServerNotification::CustomNotification(notification))
+            .await
+            .is_ok()
     }
 }
 

@@ -45,6 +45,9 @@ pub(crate) fn generate(contract: &Contract) -> String {
             code
         }));
     }
+    jobs.push(Box::new(|| {
+        format_items(questions::other_question_items(contract))
+    }));
     for part in registration_items() {
         jobs.push(Box::new(move || format_items(part(contract))));
     }

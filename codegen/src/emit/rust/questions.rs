@@ -1,4 +1,4 @@
-//! Each question a tool declares: a struct of its form's typed fields, its `Form` impl (the
+//! Each question a tool, prompt or resource declares: a struct of its form's typed fields, its `Form` impl (the
 //! `requestedSchema` the model states) and `ask`, which asks it with the manifest's id and
 //! message.
 
@@ -9,18 +9,29 @@ use super::*;
 
 /// The items of every question of `t`.
 pub(super) fn question_items(c: &Contract, t: &ToolDef) -> TokenStream {
-    let items = t.questions.iter().map(|q| question(c, t, q));
+    let items = t.questions.iter().map(|q| question(c, &t.name, q));
     quote!(#(#items)*)
 }
 
-fn question(c: &Contract, t: &ToolDef, q: &QuestionDef) -> TokenStream {
+/// The items of every question of the prompts and resources.
+pub(super) fn other_question_items(c: &Contract) -> TokenStream {
+    let prompts = c.prompts.iter().map(|p| (&p.name, &p.questions));
+    let resources = c.resources.iter().map(|r| (&r.name, &r.questions));
+    let items = prompts
+        .chain(resources)
+        .flat_map(|(owner, questions)| questions.iter().map(move |q| question(c, owner, q)));
+    quote!(#(#items)*)
+}
+
+/// One question of the tool, prompt or resource `owner`.
+fn question(c: &Contract, owner: &str, q: &QuestionDef) -> TokenStream {
     let name = ident(&q.rust_name);
     let id = &q.id;
     let args: Vec<syn::Ident> = q.placeholders.iter().map(|p| ident(&ident_of(p))).collect();
     let message = message(q);
     let summary = format!(
         "The answer to `{id}`, a question `{}` may ask: “{}”",
-        t.name, q.message.source
+        owner, q.message.source
     );
     let ask_doc = doc(&format!(
         "Asks the user `{id}`{}. Await it before anything the answer decides: on 2026-07-28 the handler runs again from the start once the client answers.",
@@ -72,7 +83,7 @@ fn question(c: &Contract, t: &ToolDef, q: &QuestionDef) -> TokenStream {
         QuestionMode::Url => {
             let summary = doc(&format!(
                 "`{id}`, a question `{}` may ask on a page of its own (URL mode): “{}”",
-                t.name, q.message.source
+                owner, q.message.source
             ));
             quote! {
                 #summary

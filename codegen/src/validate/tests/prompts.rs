@@ -154,3 +154,66 @@ fn a_prompt_method_may_not_repeat_a_tools() {
     );
     refused_at(&text, &[("ident-collision", "tools.yaml:10:11")]);
 }
+
+// Questions on prompts and resources: a tool's rules, codes and places.
+
+#[test]
+fn a_prompt_and_a_resource_ask_typed_questions() {
+    let text = with(&format!(
+        "{}resources:\n  - name: about\n    uri: demo://about\n    title: About\n    description: What.\n    mime_type: text/plain\n    asks:\n      show_all: {{message: Show all of it?, fields: {{yes: {{type: boolean}}}}}}\n",
+        prompt(
+            "review",
+            "    asks:\n      depth:\n        message: How deep?\n        fields:\n          level: {type: integer, minimum: 1}\n",
+        )
+    ));
+    let c = loads(&text);
+    let q = &c.prompts[0].questions[0];
+    assert_eq!((q.id.as_str(), q.rust_name.as_str()), ("depth", "Depth"));
+    assert_eq!(
+        q.requested_schema().unwrap(),
+        serde_json::json!({
+            "type": "object",
+            "properties": {"level": {"type": "integer", "minimum": 1}},
+            "required": ["level"],
+        })
+    );
+    assert_eq!(c.resources[0].questions[0].rust_name, "ShowAll");
+}
+
+#[test]
+fn a_bad_form_field_of_a_prompt_is_located_at_its_line() {
+    let text = with(&prompt(
+        "review",
+        "    asks:\n      depth:\n        message: How deep?\n        fields:\n          level: {type: object}\n",
+    ));
+    let d = single(
+        &text,
+        "bad-form-field",
+        "a form field cannot be `type: object`",
+        "tools.yaml:17:25",
+    );
+    assert!(d.help.unwrap().starts_with("a form field is a string"));
+}
+
+#[test]
+fn a_bad_question_mode_of_a_resource_is_located() {
+    let text = with(
+        "resources:\n  - name: about\n    uri: demo://about\n    title: About\n    description: What.\n    mime_type: text/plain\n    asks:\n      a: {message: A?, mode: page}\n",
+    );
+    refused_at(&text, &[("bad-question-mode", "tools.yaml:16:30")]);
+}
+
+#[test]
+fn a_question_id_is_the_manifests_across_tools_and_prompts() {
+    let text = with(&format!(
+        "    asks:\n      sure: {{message: Sure?}}\n{}",
+        prompt("review", "    asks:\n      sure: {message: Really?}\n")
+    ));
+    let d = single(
+        &text,
+        "duplicate-question",
+        "the question `sure` is declared twice",
+        "tools.yaml:16:7",
+    );
+    assert_eq!(d.related[0].0.start, text.find("sure").unwrap());
+}

@@ -1,7 +1,7 @@
 //! Asking the client while a call runs: elicitation (a question to the user), sampling (a
 //! completion from the client's model) and the client's roots, one way on both revisions.
 //!
-//! A handler asks through its [`Context`]: [`Context::elicit`], [`Context::elicit_form`],
+//! A tool's, a prompt's or a resource's handler asks through its [`Context`]: [`Context::elicit`], [`Context::elicit_form`],
 //! [`Context::elicit_url`] (URL mode, for what a form must not carry), [`Context::sample`],
 //! [`Context::roots`]. Each question has an id, stable across runs of
 //! the handler (`"confirm"`, `"user_name"`), and each ask is a future to await before
@@ -33,7 +33,7 @@
 //!
 //! **2026-07-28.** Servers send no requests. The first time the handler awaits a question
 //! the client has not answered, the runtime stops the handler (drops its future) and answers
-//! the call with an input-required result: every question asked and unanswered so far, keyed
+//! the call (`tools/call`, `prompts/get` or `resources/read`) with an input-required result: every question asked and unanswered so far, keyed
 //! by id, and a sealed `requestState`. The client calls again with the same arguments, its
 //! answers in `inputResponses` and the same `requestState`; the runtime runs the handler
 //! **again from the start**, and this time each answered question returns its answer at once.
@@ -68,14 +68,20 @@
 //!
 //! An HMAC-SHA256 (rmcp's request-state codec) over the earlier answers and an expiry
 //! ([`Server::request_state_ttl`](crate::Server::request_state_ttl), 10 minutes by default),
-//! with the tool's name, its arguments (canonical JSON) and the verified caller bound in as
-//! associated data. The key is random per process unless configured
-//! ([`Server::request_state_key`](crate::Server::request_state_key)): replicas behind a load
-//! balancer need the same key. A state that does not verify (altered, another tool's, other
+//! with the tool's (prompt's, resource's) name, its arguments (canonical JSON; a read's URI)
+//! and the verified caller bound in as associated data. The key is random per process unless
+//! configured ([`Server::request_state_key`](crate::Server::request_state_key)): replicas
+//! behind a load balancer need the same key. A state that does not verify (altered, another tool's, other
 //! arguments', another caller's) or has expired is refused with `-32602`; so is an answer
 //! that is not the kind of result its question asks for. Arguments pass the whole input
 //! schema on every round. `inputResponses` without a state are taken as first-round
 //! answers; answers to questions the handler does not ask are ignored.
+//!
+//! # URL questions
+//!
+//! On 2025-11-25 each [`Context::elicit_url`] carries a fresh `elicitationId`; once the page is
+//! done, [`Context::elicitation_complete`] tells the client
+//! (`notifications/elicitation/complete`), which 2026-07-28 does not have.
 //!
 //! # Capabilities
 //!
@@ -92,6 +98,7 @@
 //! [`Context::sample`]: crate::Context::sample
 //! [`Context::roots`]: crate::Context::roots
 //! [`Context::require`]: crate::Context::require
+//! [`Context::elicitation_complete`]: crate::Context::elicitation_complete
 
 mod asking;
 pub(crate) mod round;

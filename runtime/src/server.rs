@@ -354,11 +354,7 @@ impl<D: Dispatch> Server<D> {
                 round.as_ref().map(|(r, _)| &**r),
             )
             .await;
-        if let Some(capability) = asked.asking().missing() {
-            return Err(ErrorData::missing_required_client_capability(
-                capability.as_required(),
-            ));
-        }
+        required(&asked)?;
         match ended {
             Ended::Finished(Err(failure)) if in_task => {
                 Err(ErrorData::internal_error(failure, None))
@@ -593,6 +589,17 @@ pub(crate) struct Retry {
     pub(crate) state: Option<String>,
 }
 
+/// The missing-capability error (`-32021`) when the handler of `cx` required a capability
+/// its client lacks ([`Context::require`]), whatever it returned.
+fn required(cx: &Context) -> Result<(), ErrorData> {
+    match cx.asking().missing() {
+        Some(capability) => Err(ErrorData::missing_required_client_capability(
+            capability.as_required(),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The `-32602` of an answer that is not one to its question.
 fn malformed(id: &str, why: &str) -> ErrorData {
     ErrorData::invalid_params(
@@ -745,6 +752,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             resource.name,
             round.as_ref().map(|(r, _)| Arc::clone(r)),
         );
+        let asked = cx.clone();
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?cx.request_id());
         let handler =
@@ -755,6 +763,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             Some((round, _)) => round.drive(handler).await,
             None => Ended::Finished(handler.await),
         };
+        required(&asked)?;
         let body = match ended {
             Ended::Finished(outcome) => outcome,
             Ended::Asks { questions, answers } => {
@@ -870,6 +879,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             prompt.name,
             round.as_ref().map(|(r, _)| Arc::clone(r)),
         );
+        let asked = cx.clone();
         let span = tracing::info_span!("prompt", name = prompt.name, request_id = ?cx.request_id());
         let handler =
             AssertUnwindSafe(async { self.dispatch.get_prompt(index, arguments, cx).await })
@@ -879,6 +889,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             Some((round, _)) => round.drive(handler).await,
             None => Ended::Finished(handler.await),
         };
+        required(&asked)?;
         let outcome = match ended {
             Ended::Finished(outcome) => outcome,
             Ended::Asks { questions, answers } => {

@@ -744,9 +744,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             state: request.request_state,
         };
         // A read that asks its client is bound to the URI read, as a call to its arguments.
-        let read = serde_json::json!({ "uri": uri });
-        let read = read.as_object().expect("an object");
-        let round = self.round_for(&context, "resource", resource.name, read, retry)?;
+        let read = rmcp::model::JsonObject::from_iter([("uri".to_owned(), uri.clone().into())]);
+        let round = self.round_for(&context, "resource", resource.name, &read, retry)?;
         let (cx, _place) = self.context(
             context,
             resource.name,

@@ -90,6 +90,7 @@ use crate::{DEFAULT_MAX_IN_FLIGHT, Server};
 
 mod front;
 mod sessions;
+mod tasks25;
 
 pub use sessions::SessionLimits;
 
@@ -184,9 +185,10 @@ impl Host {
                 spec: server.published().spec,
             });
             self.attach.push(Box::new(move |router, config, sessions| {
+                let legacy = tasks25::Legacy::new(server.dispatch(), config.max_request_body_bytes);
                 let factory = move || Ok(server.for_connection());
-                match sessions {
-                    None => router.route_service(
+                let one = match sessions {
+                    None => Router::new().route_service(
                         &route,
                         StreamableHttpService::new(
                             factory,
@@ -194,7 +196,7 @@ impl Host {
                             config,
                         ),
                     ),
-                    Some(limits) => router.route_service(
+                    Some(limits) => Router::new().route_service(
                         &route,
                         StreamableHttpService::new(
                             factory,
@@ -202,7 +204,14 @@ impl Host {
                             config.with_legacy_session_mode(true),
                         ),
                     ),
-                }
+                };
+                // Only a server with task tools pays for reading 2025-11-25 bodies first.
+                let one = match legacy {
+                    Some(legacy) => one
+                        .route_layer(axum::middleware::from_fn_with_state(legacy, tasks25::serve)),
+                    None => one,
+                };
+                router.merge(one)
             }));
         }
         self

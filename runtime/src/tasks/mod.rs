@@ -56,9 +56,12 @@ mod call;
 mod legacy;
 mod store;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 pub(crate) use legacy::{Publish, is_legacy_task, reroute};
+#[cfg(feature = "http")]
+pub(crate) use legacy::{hide, shape_initialize, unhide};
 pub(crate) use store::{Owner, Tasks};
 
 /// Whether a tool may run as a task: the manifest's `task:` (the 2025-11-25 spec's
@@ -99,6 +102,37 @@ impl Default for TaskLimits {
 pub(crate) const POLL_INTERVAL_MS: u64 = 500;
 
 /// The marker in a task's request extensions: its handler runs as a task, where a panic fails
-/// the task instead of becoming a tool error.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct InTask;
+/// the task instead of becoming a tool error; and which task it is.
+#[derive(Clone)]
+pub(crate) struct InTask(pub(crate) Option<Arc<Mark>>);
+
+/// The task a handler runs as.
+pub(crate) struct Mark {
+    tasks: std::sync::Weak<Tasks>,
+    id: String,
+}
+
+/// Held while a 2025-11-25 task's handler waits on its client: the task is
+/// `input_required` until it is dropped.
+pub(crate) struct Asking(Option<Arc<Mark>>);
+
+/// The [`Asking`] of a request whose `extensions` are those of a task's handler.
+pub(crate) fn asking(extensions: &rmcp::model::Extensions) -> Asking {
+    let mark = extensions.get::<InTask>().and_then(|t| t.0.clone());
+    if let Some(mark) = &mark
+        && let Some(tasks) = mark.tasks.upgrade()
+    {
+        tasks.asking(&mark.id, true);
+    }
+    Asking(mark)
+}
+
+impl Drop for Asking {
+    fn drop(&mut self) {
+        if let Some(mark) = &self.0
+            && let Some(tasks) = mark.tasks.upgrade()
+        {
+            tasks.asking(&mark.id, false);
+        }
+    }
+}

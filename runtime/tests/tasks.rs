@@ -1027,8 +1027,10 @@ impl OldHttp {
             .iter()
             .map(|(n, v)| (n.as_str(), v.as_str()))
             .collect();
-        let response = http_request(self.addr, "POST", "/mcp", &headers, message.to_string())
+        let sent = http_request(self.addr, "POST", "/mcp", &headers, message.to_string());
+        let response = tokio::time::timeout(Duration::from_secs(10), sent)
             .await
+            .unwrap_or_else(|_| panic!("no answer to {method} within 10 seconds"))
             .expect("an HTTP answer");
         if let Some(session) = response.header("mcp-session-id") {
             self.session = Some(session.to_owned());

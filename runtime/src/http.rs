@@ -40,6 +40,13 @@
 //! deployment one process or session affinity. Without it a 2025-11-25 client is never
 //! asked: the handler sees [`NotAsked::Unsupported`](crate::ask::NotAsked::Unsupported).
 //!
+//! **Tasks** ([`crate::tasks`]). On a route whose server has task tools, a 2025-11-25 POST is
+//! read whole before rmcp reads it, so that its task requests (`params.task`, `tasks/*`)
+//! reach the server and its `initialize` and `tools/list` answers tell of tasks as that
+//! revision does (`http/tasks25.rs`); other routes, and 2026-07-28 requests, are not read
+//! twice. Such a task belongs to the verified caller, else to the session; without sessions
+//! its 128-bit id is what reaches it.
+//!
 //! **Bounded.** At most [`Host::max_in_flight`] requests are served at once, by all routes
 //! together; a request past it waits, its body unread, until one before it is answered.
 //!

@@ -40,6 +40,13 @@
 //! deployment one process or session affinity. Without it a 2025-11-25 client is never
 //! asked: the handler sees [`NotAsked::Unsupported`](crate::ask::NotAsked::Unsupported).
 //!
+//! **Tasks** ([`crate::tasks`]). On a route whose server has task tools, a 2025-11-25 POST is
+//! read whole before rmcp reads it, so that its task requests (`params.task`, `tasks/*`)
+//! reach the server and its `initialize` and `tools/list` answers tell of tasks as that
+//! revision does (`http/tasks25.rs`); other routes, and 2026-07-28 requests, are not read
+//! twice. Such a task belongs to the verified caller, else to the session; without sessions
+//! its 128-bit id is what reaches it.
+//!
 //! **Bounded.** At most [`Host::max_in_flight`] requests are served at once, by all routes
 //! together; a request past it waits, its body unread, until one before it is answered.
 //!
@@ -90,6 +97,7 @@ use crate::{DEFAULT_MAX_IN_FLIGHT, Server};
 
 mod front;
 mod sessions;
+mod tasks25;
 
 pub use sessions::SessionLimits;
 
@@ -184,9 +192,10 @@ impl Host {
                 spec: server.published().spec,
             });
             self.attach.push(Box::new(move |router, config, sessions| {
+                let legacy = tasks25::Legacy::new(server.dispatch(), config.max_request_body_bytes);
                 let factory = move || Ok(server.for_connection());
-                match sessions {
-                    None => router.route_service(
+                let one = match sessions {
+                    None => Router::new().route_service(
                         &route,
                         StreamableHttpService::new(
                             factory,
@@ -194,7 +203,7 @@ impl Host {
                             config,
                         ),
                     ),
-                    Some(limits) => router.route_service(
+                    Some(limits) => Router::new().route_service(
                         &route,
                         StreamableHttpService::new(
                             factory,
@@ -202,7 +211,14 @@ impl Host {
                             config.with_legacy_session_mode(true),
                         ),
                     ),
-                }
+                };
+                // Only a server with task tools pays for reading 2025-11-25 bodies first.
+                let one = match legacy {
+                    Some(legacy) => one
+                        .route_layer(axum::middleware::from_fn_with_state(legacy, tasks25::serve)),
+                    None => one,
+                };
+                router.merge(one)
             }));
         }
         self

@@ -980,9 +980,11 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     /// on 2026-07-28 too, which that revision removed).
     async fn on_custom_request(
         &self,
-        request: CustomRequest,
+        #[cfg_attr(not(feature = "http"), expect(unused_mut))] mut request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
+        #[cfg(feature = "http")]
+        crate::tasks::unhide(&mut request, &context);
         if crate::tasks::is_legacy_task(&request) && revision(&context).has_initialize() {
             return self.legacy_task(request, context).await;
         }

@@ -99,6 +99,7 @@ impl<D: Dispatch> Server<D> {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let connection = self.for_connection();
+        let (tasks, id) = (Arc::clone(connection.tasks()), connection.connection_id());
         let publish = crate::tasks::Publish::new(connection.dispatch()).map(Arc::new);
         let running = match connection
             .serve(LineTransport::new(read, write, &options, publish))
@@ -108,7 +109,10 @@ impl<D: Dispatch> Server<D> {
             Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
             Err(e) => return Err(io::Error::other(e)),
         };
-        running.waiting().await.map_err(io::Error::other)?;
+        let ended = running.waiting().await;
+        // The connection's tasks have nobody left to ask for their results.
+        tasks.forget(&crate::tasks::Owner::Connection(id));
+        ended.map_err(io::Error::other)?;
         Ok(())
     }
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use mcp_contract::codegen::{
     BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, TaskSupport,
 };
-use mcp_contract::http::Host;
+use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::tasks::TaskLimits;
 use mcp_contract::testing::{
     Lines, Revision, check_wire, http_request, serve_lines, serve_on_loopback,
@@ -501,7 +501,12 @@ async fn a_2025_11_25_client_gets_a_normal_call() {
 
 /// A 2025-11-25 client over stdio, checking every message it sends and receives against that
 /// revision's schema.
-struct Old(Lines, u64);
+struct Old {
+    lines: Lines,
+    id: u64,
+    /// The `notifications/tasks/status` received, in order.
+    told: Vec<Value>,
+}
 
 impl Old {
     async fn open(server: Server<Handler>) -> Old {
@@ -519,23 +524,46 @@ impl Old {
         lines
             .send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
             .await;
-        Old(lines, 0)
+        Old {
+            lines,
+            id: 0,
+            told: Vec::new(),
+        }
+    }
+
+    /// The next message from the server that is not a `notifications/tasks/status`; those
+    /// are checked and kept in `told`.
+    async fn next(&mut self) -> Value {
+        loop {
+            let message = self.lines.answer().await;
+            if message["method"] != "notifications/tasks/status" {
+                return message;
+            }
+            wire("TaskStatusNotification", &message);
+            self.told.push(message["params"].clone());
+        }
+    }
+
+    /// The statuses `told` of task `id`, in order.
+    fn statuses(&self, id: &str) -> Vec<&str> {
+        let of = self.told.iter().filter(|t| t["taskId"] == id);
+        of.map(|t| t["status"].as_str().unwrap_or("")).collect()
     }
 
     /// Sends `method` (checked as the schema's `request` definition) without awaiting it;
     /// its id.
     async fn send(&mut self, request: &str, method: &str, params: Value) -> u64 {
-        self.1 += 1;
-        let message = json!({"jsonrpc": "2.0", "id": self.1, "method": method, "params": params});
+        self.id += 1;
+        let message = json!({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params});
         wire(request, &message);
-        self.0.request(self.1, method, params).await;
-        self.1
+        self.lines.request(self.id, method, params).await;
+        self.id
     }
 
     /// The answer to the request sent last: its `result`, checked as `result`, or its
     /// `error` object, checked as a JSON-RPC error.
     async fn answer(&mut self, result: &str) -> Value {
-        let answer = self.0.answer().await;
+        let answer = self.next().await;
         if let Some(error) = answer.get("error") {
             wire("JSONRPCErrorResponse", &answer);
             return error.clone();
@@ -802,13 +830,13 @@ async fn a_question_in_a_2025_11_25_task_is_asked_of_the_client() {
     let (seen, server) = server();
     let mut old = Old::open(server).await;
     let id = old.task("asks_later").await;
-    let asked = old.0.answer().await;
+    let asked = old.next().await;
     assert_eq!(asked["method"], "elicitation/create", "{asked}");
     wire("ElicitRequest", &asked);
     let answer = json!({"jsonrpc": "2.0", "id": asked["id"],
                         "result": {"action": "accept", "content": {"ok": true}}});
     wire("JSONRPCResultResponse", &answer);
-    old.0.send(&answer.to_string()).await;
+    old.lines.send(&answer.to_string()).await;
     let result = old
         .ask(
             "GetTaskPayloadRequest",
@@ -819,4 +847,445 @@ async fn a_question_in_a_2025_11_25_task_is_asked_of_the_client() {
         .await;
     assert_eq!(text(&result), r#"answered {"ok":true}"#, "{result}");
     assert_eq!(seen.runs.load(Ordering::SeqCst), 1, "asked in the one run");
+}
+
+#[tokio::test]
+async fn a_2025_11_25_task_keeps_the_ttl_its_client_asked_for_within_the_servers() {
+    let (_, server) = server();
+    let server = server.task_limits(TaskLimits {
+        ttl: Duration::from_secs(60),
+        ..TaskLimits::default()
+    });
+    let mut old = Old::open(server).await;
+    let mut made = async |task: Value| {
+        let created = old
+            .ask(
+                "CallToolRequest",
+                "tools/call",
+                json!({"name": "quick", "arguments": {}, "task": task}),
+                "CreateTaskResult",
+            )
+            .await;
+        let task = &created["task"];
+        (
+            task["taskId"].as_str().unwrap().to_owned(),
+            task["ttl"].clone(),
+        )
+    };
+    assert_eq!(made(json!({"ttl": 1500})).await.1, 1500);
+    assert_eq!(
+        made(json!({"ttl": 3_600_000})).await.1,
+        60_000,
+        "at most the server's"
+    );
+    assert_eq!(
+        made(json!({})).await.1,
+        60_000,
+        "the server's when none is asked"
+    );
+    // Forgotten once the asked ttl has passed.
+    let (short, _) = made(json!({"ttl": 30})).await;
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    let gone = old.get(&short).await;
+    assert_eq!(gone["code"], -32602, "{gone}");
+}
+
+#[tokio::test]
+async fn a_2025_11_25_task_waiting_on_its_client_is_input_required_and_tells_its_statuses() {
+    let (_, server) = server();
+    let mut old = Old::open(server).await;
+    let id = old.task("asks_later").await;
+    let asked = old.next().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    let waiting = old.get(&id).await;
+    assert_eq!(waiting["status"], "input_required", "{waiting}");
+    let answer = json!({"jsonrpc": "2.0", "id": asked["id"],
+                        "result": {"action": "accept", "content": {"ok": true}}});
+    old.lines.send(&answer.to_string()).await;
+    let result = old
+        .ask(
+            "GetTaskPayloadRequest",
+            "tasks/result",
+            json!({"taskId": id}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(text(&result), r#"answered {"ok":true}"#, "{result}");
+    assert_eq!(old.get(&id).await["status"], "completed");
+    // Each change told, in order (`tasks/get` read after the last one was queued).
+    for _ in 0..100 {
+        if old.statuses(&id).len() == 3 {
+            break;
+        }
+        old.ask("PingRequest", "ping", json!({}), "EmptyResult")
+            .await;
+    }
+    assert_eq!(
+        old.statuses(&id),
+        ["input_required", "working", "completed"],
+        "{:?}",
+        old.told
+    );
+}
+
+#[tokio::test]
+async fn a_closed_connections_2025_11_25_tasks_are_cancelled_and_forgotten() {
+    let (seen, server) = server();
+    let server = server.task_limits(TaskLimits {
+        max_live: 1,
+        ..TaskLimits::default()
+    });
+    let mut old = Old::open(server.clone()).await;
+    old.task("slow").await;
+    old.lines.close().await;
+    for _ in 0..200 {
+        if seen.cancelled.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(seen.cancelled.load(Ordering::SeqCst), "the handler saw it");
+    // Its room is free: another connection's task runs.
+    let mut next = Old::open(server).await;
+    let id = next.task("quick").await;
+    assert_ne!(next.get(&id).await["status"], "failed");
+}
+
+/// A 2025-11-25 client over HTTP, with a session when the host gives one; every message
+/// checked against that revision's schema.
+struct OldHttp {
+    addr: SocketAddr,
+    session: Option<String>,
+    id: u64,
+    /// The media type of the last answer.
+    media: String,
+}
+
+impl OldHttp {
+    /// Initializes; the client and its `initialize` result.
+    async fn open(addr: SocketAddr) -> (OldHttp, Value) {
+        let mut old = OldHttp {
+            addr,
+            session: None,
+            id: 0,
+            media: String::new(),
+        };
+        let initialized = old
+            .ask(
+                "InitializeRequest",
+                "initialize",
+                json!({"protocolVersion": "2025-11-25",
+                       "capabilities": {"tasks": {"list": {}, "cancel": {}}},
+                       "clientInfo": {"name": "old", "version": "1"}}),
+                "InitializeResult",
+            )
+            .await;
+        let mut headers = old.headers();
+        headers.push(("content-type".into(), "application/json".into()));
+        let headers: Vec<(&str, &str)> = headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let sent = http_request(
+            addr,
+            "POST",
+            "/mcp",
+            &headers,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        )
+        .await
+        .expect("an HTTP answer");
+        assert_eq!(sent.status, 202, "{sent:?}");
+        (old, initialized)
+    }
+
+    fn headers(&self) -> Vec<(String, String)> {
+        let mut headers = vec![
+            (
+                "accept".into(),
+                "application/json, text/event-stream".into(),
+            ),
+            ("mcp-protocol-version".into(), "2025-11-25".into()),
+        ];
+        if let Some(session) = &self.session {
+            headers.push(("mcp-session-id".into(), session.clone()));
+        }
+        headers
+    }
+
+    /// The answer to `method`: its `result`, checked as `result`, or its `error` object.
+    async fn ask(&mut self, request: &str, method: &str, params: Value, result: &str) -> Value {
+        self.id += 1;
+        let message = json!({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params});
+        wire(request, &message);
+        let mut headers = self.headers();
+        if method == "initialize" {
+            headers.retain(|(n, _)| n != "mcp-protocol-version");
+        }
+        headers.push(("content-type".into(), "application/json".into()));
+        let headers: Vec<(&str, &str)> = headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let sent = http_request(self.addr, "POST", "/mcp", &headers, message.to_string());
+        let response = tokio::time::timeout(Duration::from_secs(10), sent)
+            .await
+            .unwrap_or_else(|_| panic!("no answer to {method} within 10 seconds"))
+            .expect("an HTTP answer");
+        if let Some(session) = response.header("mcp-session-id") {
+            self.session = Some(session.to_owned());
+        }
+        self.media = response
+            .header("content-type")
+            .unwrap_or_default()
+            .to_owned();
+        let answer = response.json().unwrap_or_else(|| {
+            let data = response
+                .body
+                .lines()
+                .filter_map(|l| l.strip_prefix("data:"));
+            data.filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .find(|m| m["id"] == self.id)
+                .unwrap_or_else(|| panic!("no answer in {response:?}"))
+        });
+        if let Some(error) = answer.get("error") {
+            wire("JSONRPCErrorResponse", &answer);
+            return error.clone();
+        }
+        wire(result, &answer["result"]);
+        answer["result"].clone()
+    }
+
+    async fn task(&mut self, tool: &str) -> String {
+        let created = self
+            .ask(
+                "CallToolRequest",
+                "tools/call",
+                json!({"name": tool, "arguments": {}, "task": {"ttl": 60000}}),
+                "CreateTaskResult",
+            )
+            .await;
+        assert_eq!(created["task"]["status"], "working", "{created}");
+        created["task"]["taskId"]
+            .as_str()
+            .expect("a taskId")
+            .to_owned()
+    }
+
+    async fn get(&mut self, id: &str) -> Value {
+        let params = json!({"taskId": id});
+        self.ask("GetTaskRequest", "tasks/get", params, "GetTaskResult")
+            .await
+    }
+
+    async fn list(&mut self) -> Vec<String> {
+        let listed = self
+            .ask(
+                "ListTasksRequest",
+                "tasks/list",
+                json!({}),
+                "ListTasksResult",
+            )
+            .await;
+        let tasks = listed["tasks"].as_array().expect("tasks");
+        tasks
+            .iter()
+            .map(|t| t["taskId"].as_str().unwrap().to_owned())
+            .collect()
+    }
+}
+
+/// A host serving `server` at `/mcp`, with 2025-11-25 sessions or without.
+async fn host<D: Dispatch>(server: Server<D>, sessions: bool) -> SocketAddr {
+    let host = Host::new().mount("/mcp", server);
+    let host = if sessions {
+        host.sessions(SessionLimits::default())
+    } else {
+        host
+    };
+    serve_on_loopback(host).await
+}
+
+#[tokio::test]
+async fn over_http_a_2025_11_25_client_is_told_of_tasks_in_json_and_in_event_streams() {
+    for sessions in [true, false] {
+        let (_, server) = server();
+        let (mut old, initialized) = OldHttp::open(host(server, sessions).await).await;
+        // With sessions rmcp answers in an event stream; without, as JSON.
+        let media = if sessions {
+            "text/event-stream"
+        } else {
+            "application/json"
+        };
+        assert!(old.media.starts_with(media), "{sessions}: {}", old.media);
+        let capabilities = &initialized["capabilities"];
+        assert_eq!(
+            capabilities["tasks"],
+            json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+            "{initialized}"
+        );
+        assert!(
+            capabilities
+                .pointer("/extensions/io.modelcontextprotocol~1tasks")
+                .is_none(),
+            "{initialized}"
+        );
+        let listed = old
+            .ask(
+                "ListToolsRequest",
+                "tools/list",
+                json!({}),
+                "ListToolsResult",
+            )
+            .await;
+        assert!(old.media.starts_with(media), "{sessions}: {}", old.media);
+        let support = |name: &str| {
+            let tools = listed["tools"].as_array().unwrap();
+            let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+            tool.pointer("/execution/taskSupport").cloned()
+        };
+        assert_eq!(support("slow"), Some(json!("optional")), "{listed}");
+        assert_eq!(support("must"), Some(json!("required")));
+        assert_eq!(support("plain"), None);
+    }
+}
+
+#[tokio::test]
+async fn over_http_a_2025_11_25_task_is_made_polled_fetched_listed_and_cancelled() {
+    let (seen, server) = server();
+    let addr = host(server, true).await;
+    let (mut mine, _) = OldHttp::open(addr).await;
+    let (mut theirs, _) = OldHttp::open(addr).await;
+    let slow = mine.task("slow").await;
+    let working = mine.get(&slow).await;
+    assert_eq!(working["status"], "working", "{working}");
+    assert_eq!(working["ttl"], 60000, "{working}");
+    assert_eq!(mine.list().await, std::slice::from_ref(&slow));
+    // Another session neither sees nor reaches it.
+    assert!(theirs.list().await.is_empty());
+    assert_eq!(theirs.get(&slow).await["code"], -32602);
+    let params = json!({"taskId": slow});
+    let refused = theirs
+        .ask(
+            "CancelTaskRequest",
+            "tasks/cancel",
+            params.clone(),
+            "CancelTaskResult",
+        )
+        .await;
+    assert_eq!(refused["code"], -32602, "{refused}");
+    let cancelled = mine
+        .ask(
+            "CancelTaskRequest",
+            "tasks/cancel",
+            params,
+            "CancelTaskResult",
+        )
+        .await;
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    for _ in 0..200 {
+        if seen.cancelled.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(seen.cancelled.load(Ordering::SeqCst), "the handler saw it");
+    // `task: required`: as a task its result is fetched; without `task`, -32601.
+    let must = mine.task("must").await;
+    let result = mine
+        .ask(
+            "GetTaskPayloadRequest",
+            "tasks/result",
+            json!({"taskId": must}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(text(&result), "must done", "{result}");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+        must.as_str()
+    );
+    let plain = json!({"name": "must", "arguments": {}});
+    let required = mine
+        .ask("CallToolRequest", "tools/call", plain, "CallToolResult")
+        .await;
+    assert_eq!(required["code"], -32601, "{required}");
+}
+
+#[tokio::test]
+async fn over_stateless_http_a_2025_11_25_task_is_reached_by_its_id_and_listed_to_nobody() {
+    let (seen, server) = server();
+    let addr = host(server, false).await;
+    let (mut one, _) = OldHttp::open(addr).await;
+    let id = one.task("slow").await;
+    // Every request is served on its own: the id is what reaches the task.
+    let (mut other, _) = OldHttp::open(addr).await;
+    assert_eq!(other.get(&id).await["status"], "working");
+    assert!(one.list().await.is_empty(), "ids are not handed out");
+    seen.release.notify_one();
+    let result = one
+        .ask(
+            "GetTaskPayloadRequest",
+            "tasks/result",
+            json!({"taskId": id}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(text(&result), "released", "{result}");
+}
+
+/// The same tools, none of which runs as a task.
+struct NoTasks(Handler);
+
+impl Dispatch for NoTasks {
+    fn published(&self) -> &'static Published {
+        self.0.published()
+    }
+
+    fn call(
+        &self,
+        tool: usize,
+        arguments: JsonObject,
+        cx: Context,
+    ) -> BoxFuture<'_, CallToolResult> {
+        self.0.call(tool, arguments, cx)
+    }
+}
+
+#[tokio::test]
+async fn over_http_a_server_without_task_tools_is_unchanged() {
+    let seen = Arc::new(Seen::default());
+    let server = Server::new(NoTasks(Handler(seen)));
+    let (mut old, initialized) = OldHttp::open(host(server, true).await).await;
+    assert!(
+        initialized["capabilities"].get("tasks").is_none(),
+        "{initialized}"
+    );
+    assert!(
+        initialized["capabilities"].get("extensions").is_none(),
+        "{initialized}"
+    );
+    let listed = old
+        .ask(
+            "ListToolsRequest",
+            "tools/list",
+            json!({}),
+            "ListToolsResult",
+        )
+        .await;
+    let tools = listed["tools"].as_array().unwrap();
+    assert!(
+        tools.iter().all(|t| t.get("execution").is_none()),
+        "{listed}"
+    );
+    // `params.task` is not read: a normal call.
+    let called = old
+        .ask(
+            "CallToolRequest",
+            "tools/call",
+            json!({"name": "quick", "arguments": {}, "task": {}}),
+            "CallToolResult",
+        )
+        .await;
+    assert_eq!(text(&called), "quick done", "{called}");
 }

@@ -221,6 +221,8 @@ impl Context {
             InputRequest::ListRoots(r) => ServerRequest::ListRootsRequest(r),
             _ => return Err(NotAsked::Invalid("an unknown kind of question".into())),
         };
+        // A 2025-11-25 task is `input_required` while its handler waits here.
+        let _asking = crate::tasks::asking(&context.extensions);
         tokio::select! {
             answered = context.peer.send_request(request) => match answered {
                 Ok(result) => serde_json::to_value(result).map_err(|e| NotAsked::Failed(e.to_string())),

@@ -8,7 +8,7 @@ use rmcp::model::{CallToolResponse, ClientCapabilities, JsonObject};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
-use super::store::{Cancel, Rerun, Run};
+use super::store::{Made, Rerun, Run, new_id};
 use super::{InTask, Owner, TaskSupport};
 use crate::codegen::Dispatch;
 use crate::server::{Retry, Server, revision};
@@ -48,34 +48,39 @@ impl<D: Dispatch> Server<D> {
                 _ => self.call_in(&name, arguments, retry, Some(request)).await,
             };
         }
-        let (owner, cancel, rerun, mut run) = self.task_of(name, arguments, retry, request);
+        let mut made = self.task_of(name, arguments, retry, request);
         // Polled once here: what ends (or asks) at once is answered as any call is.
-        let first = std::future::poll_fn(|cx| Poll::Ready(run.as_mut().poll(cx))).await;
+        let first = std::future::poll_fn(|cx| Poll::Ready(made.run.as_mut().poll(cx))).await;
         if let Poll::Ready(ended) = first {
             return ended;
         }
-        match tasks.start(owner, cancel, rerun, run) {
+        match tasks.start(made) {
             Ok(task) => Ok(CallToolResponse::Task(task)),
             // The room went to another call meanwhile: this one runs to its end here.
             Err(run) => run.await,
         }
     }
 
-    /// What a task of tool `name` for `request` is made of: its owner, the cancellation of
-    /// its handler, its rerun with answers, and its first run (not polled yet).
+    /// What a task of tool `name` for `request` is made of: its id and owner, the
+    /// cancellation of its handler, its rerun with answers, and its first run (not polled
+    /// yet); kept for the server's `TTL`, told of nobody.
     pub(super) fn task_of(
         &self,
         name: String,
         arguments: Option<JsonObject>,
         retry: Retry,
         request: RequestContext<RoleServer>,
-    ) -> (Owner, Cancel, Rerun, Run) {
+    ) -> Made {
         let owner = self.owner(&request);
+        let id = new_id();
         // The task outlives its request: its own cancellation, no stdio slot, and the marker.
         let mut own = request;
         own.ct = Default::default();
         own.extensions.remove::<crate::stdio::InFlight>();
-        own.extensions.insert(InTask);
+        own.extensions.insert(InTask(Some(Arc::new(super::Mark {
+            tasks: Arc::downgrade(self.tasks()),
+            id: id.clone(),
+        }))));
         let token = own.ct.clone();
         let cancel = Box::new(move || token.cancel());
         let rerun: Rerun = {
@@ -97,7 +102,15 @@ impl<D: Dispatch> Server<D> {
         let server = self.clone();
         let run: Run =
             Box::pin(async move { server.call_in(&name, arguments, retry, Some(own)).await });
-        (owner, cancel, rerun, run)
+        Made {
+            id,
+            owner,
+            cancel,
+            rerun,
+            run,
+            ttl: None,
+            tell: None,
+        }
     }
 
     /// Who may reach the tasks `request` makes; see [the module](super).
@@ -105,12 +118,12 @@ impl<D: Dispatch> Server<D> {
         if let Some(caller) = crate::access::caller(request) {
             return Owner::Caller(caller.subject.clone());
         }
+        // Over HTTP, a 2025-11-25 request outside a session (a host without sessions) is as
+        // stateless as a 2026-07-28 one: its server lives for that one request.
         #[cfg(feature = "http")]
-        if !revision(request).has_initialize()
-            && request
-                .extensions
-                .get::<axum::http::request::Parts>()
-                .is_some()
+        if let Some(parts) = request.extensions.get::<axum::http::request::Parts>()
+            && (!revision(request).has_initialize()
+                || !parts.headers.contains_key("mcp-session-id"))
         {
             return Owner::Holder;
         }

@@ -10,32 +10,39 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use mcp_contract_spec::Revision;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, CustomRequest, CustomResult,
-    ErrorCode, GetExtensions as _, ServerJsonRpcMessage, ServerResult, TASKS_EXTENSION_ID, Task,
+    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, CustomNotification, CustomRequest,
+    CustomResult, ErrorCode, GetExtensions as _, ServerJsonRpcMessage, ServerNotification,
+    ServerResult, TASKS_EXTENSION_ID, Task,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 
-use super::TaskSupport;
+use super::{Owner, TaskSupport};
 use crate::codegen::Dispatch;
 use crate::server::{Retry, Server, revision};
 
 /// The most tasks one `tasks/list` page holds.
 const PAGE: usize = 50;
 
+/// The notification telling a 2025-11-25 client its task's new status.
+const STATUS: &str = "notifications/tasks/status";
+
 /// The `_meta` key tying a message to its task.
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
-/// What [`reroute`] reads of a request's raw bytes.
+/// What [`task_request`] reads of a request's raw bytes.
 #[derive(Deserialize)]
 struct Peek {
+    #[serde(default)]
+    method: Option<String>,
     #[serde(default)]
     params: Option<PeekParams>,
 }
@@ -60,31 +67,85 @@ struct Whole {
     params: Option<Value>,
 }
 
-/// `message`, read from `raw`, as the server must see it: a `tools/call` with a `task`, or a
-/// `tasks/get` or `tasks/cancel`, from a client that names no 2026-07-28 revision in its
-/// `_meta`, becomes a custom request with its params whole. Anything else is left as it is.
+/// The method of the 2025-11-25 task request `raw` holds, if it holds one: a `tools/call`
+/// with a `task`, or one of the four `tasks/*`, from a client that names no 2026-07-28
+/// revision in its `_meta`. Both transports decide by this alone.
+pub(crate) fn task_request(raw: &[u8]) -> Option<&'static str> {
+    let peek = serde_json::from_slice::<Peek>(raw).ok()?;
+    let params = peek.params.unwrap_or_default();
+    if params.meta.and_then(|m| m.version).is_some() {
+        return None;
+    }
+    match peek.method.as_deref()? {
+        "tools/call" if params.task.is_some() => Some("tools/call"),
+        "tasks/get" => Some("tasks/get"),
+        "tasks/result" => Some("tasks/result"),
+        "tasks/list" => Some("tasks/list"),
+        "tasks/cancel" => Some("tasks/cancel"),
+        _ => None,
+    }
+}
+
+/// `message`, read from `raw`, as the server must see it: a [`task_request`] rmcp read as one
+/// of its own types (`tools/call`, `tasks/get`, `tasks/cancel`) becomes a custom request with
+/// its params whole. Anything else is left as it is.
 pub(crate) fn reroute(message: ClientJsonRpcMessage, raw: &[u8]) -> ClientJsonRpcMessage {
     let ClientJsonRpcMessage::Request(mut request) = message else {
         return message;
     };
-    let method = match &request.request {
-        ClientRequest::CallToolRequest(_) => "tools/call",
-        ClientRequest::GetTaskRequest(_) => "tasks/get",
-        ClientRequest::CancelTaskRequest(_) => "tasks/cancel",
-        _ => return ClientJsonRpcMessage::Request(request),
-    };
-    let Ok(peek) = serde_json::from_slice::<Peek>(raw) else {
+    if !matches!(
+        request.request,
+        ClientRequest::CallToolRequest(_)
+            | ClientRequest::GetTaskRequest(_)
+            | ClientRequest::CancelTaskRequest(_)
+    ) {
         return ClientJsonRpcMessage::Request(request);
-    };
-    let peek = peek.params.unwrap_or_default();
-    let legacy = peek.meta.and_then(|m| m.version).is_none()
-        && (method != "tools/call" || peek.task.is_some());
-    if legacy && let Ok(Whole { params }) = serde_json::from_slice::<Whole>(raw) {
+    }
+    if let Some(method) = task_request(raw)
+        && let Ok(Whole { params }) = serde_json::from_slice::<Whole>(raw)
+    {
         let mut custom = CustomRequest::new(method, params);
         custom.extensions = std::mem::take(request.request.extensions_mut());
         request.request = ClientRequest::CustomRequest(custom);
     }
     ClientJsonRpcMessage::Request(request)
+}
+
+/// The method an HTTP body held before [`hide`] renamed it, carried in the HTTP request's
+/// extensions (and so in the `http::request::Parts` rmcp hands the server).
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hidden(pub(crate) &'static str);
+
+/// The method a [`hide`]n body names: no client's method, and unknown (`-32601`) to a
+/// request that does not carry its [`Hidden`] original.
+#[cfg(feature = "http")]
+const HIDDEN_METHOD: &str = "mcp-contract/2025-task";
+
+/// The HTTP body `raw`, when it holds a [`task_request`], renamed so that rmcp reads it as a
+/// custom request with its params whole, and the method it had. Over HTTP rmcp reads the body
+/// itself, so this is done to the bytes before it does.
+#[cfg(feature = "http")]
+pub(crate) fn hide(raw: &[u8]) -> Option<(Hidden, Vec<u8>)> {
+    let method = task_request(raw)?;
+    let mut message = serde_json::from_slice::<serde_json::Map<String, Value>>(raw).ok()?;
+    message.insert("method".to_owned(), HIDDEN_METHOD.into());
+    Some((Hidden(method), serde_json::to_vec(&message).ok()?))
+}
+
+/// A [`hide`]n request given its own method back, before the server looks at it.
+#[cfg(feature = "http")]
+pub(crate) fn unhide(request: &mut CustomRequest, context: &RequestContext<RoleServer>) {
+    if request.method != HIDDEN_METHOD {
+        return;
+    }
+    let hidden = context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Hidden>());
+    if let Some(Hidden(method)) = hidden {
+        request.method = (*method).to_owned();
+    }
 }
 
 /// Whether `request` is one [`Server::legacy_task`] answers.
@@ -98,6 +159,28 @@ pub(crate) fn is_legacy_task(request: &CustomRequest) -> bool {
             .is_some_and(|t| !t.is_null()),
         _ => false,
     }
+}
+
+/// Sends `notifications/tasks/status` to the client of `peer`, in the order the status
+/// changed (the store calls it locked: it only queues).
+fn teller(peer: Peer<RoleServer>) -> super::store::Tell {
+    let (queue, mut queued) = tokio::sync::mpsc::unbounded_channel::<Value>();
+    tokio::spawn(async move {
+        while let Some(task) = queued.recv().await {
+            let status = CustomNotification::new(STATUS, Some(task));
+            // A client gone is told nothing more; its task is cancelled or forgotten.
+            if peer
+                .send_notification(ServerNotification::CustomNotification(status))
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    Box::new(move |task| {
+        let _ = queue.send(task_json(task));
+    })
 }
 
 /// A task as 2025-11-25 shapes it (`ttl` and `pollInterval` rather than `ttlMs` and
@@ -196,7 +279,11 @@ impl<D: Dispatch> Server<D> {
                             ErrorData::invalid_params(format!("Invalid cursor: {cursor}"), None)
                         })?,
                 };
-                let mine = tasks.made_by(&owner);
+                // Ids are the capability on a stateless host: listing them would hand them out.
+                let mine = match owner {
+                    Owner::Holder => Vec::new(),
+                    _ => tasks.made_by(&owner),
+                };
                 let page: Vec<Value> = mine.iter().skip(from).take(PAGE).map(task_json).collect();
                 let mut answer = json!({ "tasks": page });
                 if from + PAGE < mine.len() {
@@ -246,10 +333,18 @@ impl<D: Dispatch> Server<D> {
         if !tasks.has_room() {
             return Err(full());
         }
-        let (owner, cancel, rerun, run) =
-            self.task_of(name, call.arguments, Retry::default(), context);
+        let peer = context.peer.clone();
+        let mut made = self.task_of(name, call.arguments, Retry::default(), context);
+        made.ttl = params
+            .pointer("/task/ttl")
+            .and_then(Value::as_u64)
+            .map(Duration::from_millis);
+        // Told where a connection or session outlives the request: not a stateless one.
+        if made.owner != Owner::Holder {
+            made.tell = Some(teller(peer));
+        }
         // Never polled when there is no room: the handler has not run at all.
-        let created = tasks.start(owner, cancel, rerun, run).map_err(|_| full())?;
+        let created = tasks.start(made).map_err(|_| full())?;
         Ok(CustomResult(json!({ "task": task_json(&created.task) })))
     }
 }
@@ -290,46 +385,68 @@ impl Publish {
 
     /// `message` as a 2025-11-25 client must read it, when that differs from what rmcp
     /// writes: the `initialize` result that chose 2025-11-25, and every `tools/list` result
-    /// after it.
+    /// after it (stdio, where the connection remembers its revision).
     pub(crate) fn reshape(&self, message: &ServerJsonRpcMessage) -> Option<Value> {
         let ServerJsonRpcMessage::Response(response) = message else {
             return None;
         };
-        match &response.result {
-            ServerResult::InitializeResult(result)
-                if result.protocol_version.as_str() == Revision::V2025_11_25.as_str() =>
-            {
-                self.legacy.store(true, Ordering::Relaxed);
-                let mut shaped = serde_json::to_value(message).ok()?;
-                let capabilities = shaped
-                    .pointer_mut("/result/capabilities")?
-                    .as_object_mut()?;
-                if let Some(Value::Object(extensions)) = capabilities.get_mut("extensions") {
-                    extensions.remove(TASKS_EXTENSION_ID);
-                    if extensions.is_empty() {
-                        capabilities.remove("extensions");
-                    }
-                }
-                capabilities.insert(
-                    "tasks".to_owned(),
-                    json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
-                );
-                Some(shaped)
+        let mut shaped = match &response.result {
+            ServerResult::InitializeResult(_) | ServerResult::ListToolsResult(_) => {
+                serde_json::to_value(message).ok()?
             }
-            ServerResult::ListToolsResult(_) if self.legacy.load(Ordering::Relaxed) => {
-                let mut shaped = serde_json::to_value(message).ok()?;
-                let tools = shaped.pointer_mut("/result/tools")?.as_array_mut()?;
-                for tool in tools {
-                    let name = tool.get("name").and_then(Value::as_str);
-                    if let Some((_, support)) =
-                        self.tools.iter().find(|(n, _)| Some(n.as_str()) == name)
-                    {
-                        tool["execution"] = json!({ "taskSupport": support });
-                    }
-                }
-                Some(shaped)
+            _ => return None,
+        };
+        if shape_initialize(&mut shaped) {
+            self.legacy.store(true, Ordering::Relaxed);
+            return Some(shaped);
+        }
+        (self.legacy.load(Ordering::Relaxed) && self.shape_tools(&mut shaped)).then_some(shaped)
+    }
+
+    /// Gives each task tool of the `tools/list` answer `message` (a JSON-RPC response) its
+    /// `execution.taskSupport`; whether `message` was such an answer.
+    pub(crate) fn shape_tools(&self, message: &mut Value) -> bool {
+        let Some(tools) = message
+            .pointer_mut("/result/tools")
+            .and_then(Value::as_array_mut)
+        else {
+            return false;
+        };
+        for tool in tools {
+            let name = tool.get("name").and_then(Value::as_str);
+            if let Some((_, support)) = self.tools.iter().find(|(n, _)| Some(n.as_str()) == name) {
+                tool["execution"] = json!({ "taskSupport": support });
             }
-            _ => None,
+        }
+        true
+    }
+}
+
+/// Tells of tasks as 2025-11-25 does in the `initialize` answer `message` (a JSON-RPC
+/// response) when it chose that revision: `capabilities.tasks` in place of the 2026-07-28
+/// extension. Whether `message` was such an answer.
+pub(crate) fn shape_initialize(message: &mut Value) -> bool {
+    let chose = message
+        .pointer("/result/protocolVersion")
+        .and_then(Value::as_str);
+    if chose != Some(Revision::V2025_11_25.as_str()) {
+        return false;
+    }
+    let Some(capabilities) = message
+        .pointer_mut("/result/capabilities")
+        .and_then(Value::as_object_mut)
+    else {
+        return false;
+    };
+    if let Some(Value::Object(extensions)) = capabilities.get_mut("extensions") {
+        extensions.remove(TASKS_EXTENSION_ID);
+        if extensions.is_empty() {
+            capabilities.remove("extensions");
         }
     }
+    capabilities.insert(
+        "tasks".to_owned(),
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+    );
+    true
 }

@@ -24,18 +24,21 @@
 //! normal call; a `task: required` one is refused with `-32021` naming the extension.
 //!
 //! **On 2025-11-25** the client decides, with `params.task` on `tools/call` (the `legacy`
-//! module): such a call to a task tool is always a task, answered `{task}` at once; the
-//! client polls `tasks/get`, awaits `tasks/result` (the tool's result or its error, once the
-//! task ended), lists its own tasks with `tasks/list` (pages of 50) and cancels one with
-//! `tasks/cancel` (`-32602` once it ended). A question inside such a task goes to the client as
-//! an `elicitation/create` request, as in any 2025-11-25 call, so the task stays `working`.
-//! `params.task` to a tool without task support, and a `task: required` tool called without
-//! it, are `-32601`; without `params.task` an optional one is a normal call. The server
-//! advertises `capabilities.tasks` (`list`, `cancel`, `requests.tools.call`) in place of the
-//! extension, and its `tools/list` gives each task tool's `execution.taskSupport`. rmcp 3.11's
-//! types carry none of this (it drops `params.task`), so the stdio transport reads and writes
-//! it around rmcp; over HTTP a 2025-11-25 client is not offered tasks yet (its `initialize`
-//! still names the 2026-07-28 extension, and `params.task` is ignored).
+//! module): such a call to a task tool is always a task, answered `{task}` at once, kept for
+//! the `ttl` the client asks (at most [`TaskLimits::ttl`]); the client polls `tasks/get`,
+//! awaits `tasks/result` (the tool's result or its error, once the task ended), lists its own
+//! tasks with `tasks/list` (pages of 50) and cancels one with `tasks/cancel` (`-32602` once it
+//! ended). A question inside such a task goes to the client as an `elicitation/create`
+//! request, as in any 2025-11-25 call, and the task is `input_required` until it is answered.
+//! Each change of status is sent as `notifications/tasks/status` to the connection or session
+//! that made the task. `params.task` to a tool without task support, and a `task: required`
+//! tool called without it, are `-32601`; without `params.task` an optional one is a normal
+//! call. The server advertises `capabilities.tasks` (`list`, `cancel`, `requests.tools.call`)
+//! in place of the extension, and its `tools/list` gives each task tool's
+//! `execution.taskSupport`. rmcp 3.11's types carry none of this (it drops `params.task`), so
+//! the transports read and write it around rmcp: stdio on its lines, HTTP in a layer on the
+//! routes of servers with task tools (`http/tasks25.rs`; other routes read nothing twice). A
+//! stdio connection that closes cancels its tasks and forgets them.
 
 //! **Bounds.** At most [`TaskLimits::max_live`] tasks run at once (a `task: optional` call
 //! beyond it runs as a normal call; a `task: required` one is refused with `-32603`), at most
@@ -44,9 +47,10 @@
 //! `-32602`.
 //!
 //! **Who sees a task.** The caller that made it: the verified principal when the host
-//! verifies tokens; otherwise the stdio connection or the HTTP session. A stateless
-//! 2026-07-28 HTTP request has no connection to bind to, so there the task's id, 128 random
-//! bits, is what a client must hold to reach it.
+//! verifies tokens; otherwise the stdio connection or the 2025-11-25 HTTP session. A
+//! stateless HTTP request (2026-07-28, or 2025-11-25 on a host without sessions) has no
+//! connection to bind to, so there the task's id, 128 random bits, is what a client must hold
+//! to reach it, and a 2025-11-25 `tasks/list` lists none (it would hand the ids out).
 //!
 //! **Deployment.** Tasks live in the process that made them: a deployment with several
 //! replicas needs the client's `tasks/*` requests to reach that process (affinity on the
@@ -56,9 +60,12 @@ mod call;
 mod legacy;
 mod store;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 pub(crate) use legacy::{Publish, is_legacy_task, reroute};
+#[cfg(feature = "http")]
+pub(crate) use legacy::{hide, shape_initialize, unhide};
 pub(crate) use store::{Owner, Tasks};
 
 /// Whether a tool may run as a task: the manifest's `task:` (the 2025-11-25 spec's
@@ -99,6 +106,37 @@ impl Default for TaskLimits {
 pub(crate) const POLL_INTERVAL_MS: u64 = 500;
 
 /// The marker in a task's request extensions: its handler runs as a task, where a panic fails
-/// the task instead of becoming a tool error.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct InTask;
+/// the task instead of becoming a tool error; and which task it is.
+#[derive(Clone)]
+pub(crate) struct InTask(pub(crate) Option<Arc<Mark>>);
+
+/// The task a handler runs as.
+pub(crate) struct Mark {
+    tasks: std::sync::Weak<Tasks>,
+    id: String,
+}
+
+/// Held while a 2025-11-25 task's handler waits on its client: the task is
+/// `input_required` until it is dropped.
+pub(crate) struct Asking(Option<Arc<Mark>>);
+
+/// The [`Asking`] of a request whose `extensions` are those of a task's handler.
+pub(crate) fn asking(extensions: &rmcp::model::Extensions) -> Asking {
+    let mark = extensions.get::<InTask>().and_then(|t| t.0.clone());
+    if let Some(mark) = &mark
+        && let Some(tasks) = mark.tasks.upgrade()
+    {
+        tasks.asking(&mark.id, true);
+    }
+    Asking(mark)
+}
+
+impl Drop for Asking {
+    fn drop(&mut self) {
+        if let Some(mark) = &self.0
+            && let Some(tasks) = mark.tasks.upgrade()
+        {
+            tasks.asking(&mark.id, false);
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
 use rmcp::ErrorData;
@@ -22,6 +22,23 @@ pub(crate) type Rerun = Arc<dyn Fn(InputResponses) -> Run + Send + Sync>;
 
 /// Fires a task's handler's cancellation.
 pub(crate) type Cancel = Box<dyn Fn() + Send + Sync>;
+
+/// Tells the task's client of each change of its status (2025-11-25's
+/// `notifications/tasks/status`); called with the store locked, so it only queues.
+pub(crate) type Tell = Box<dyn Fn(&Task) + Send + Sync>;
+
+/// A task about to start: what [`Tasks::start`] keeps of it.
+pub(crate) struct Made {
+    /// Its id, chosen before its handler runs so the handler's context can name it.
+    pub(crate) id: String,
+    pub(crate) owner: Owner,
+    pub(crate) cancel: Cancel,
+    pub(crate) rerun: Rerun,
+    pub(crate) run: Run,
+    /// How long it is kept: the client's wish, at most [`TaskLimits::ttl`].
+    pub(crate) ttl: Option<Duration>,
+    pub(crate) tell: Option<Tell>,
+}
 
 /// Who may reach a task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +69,7 @@ pub(crate) struct Tasks {
 struct Entry {
     owner: Owner,
     made: Instant,
+    ttl: Duration,
     task: Task,
     payload: TaskPayload,
     /// Every answer the client gave, for the next run.
@@ -60,6 +78,8 @@ struct Entry {
     /// so a finished task holds no server (nor its connection) alive.
     cancel: Option<Cancel>,
     rerun: Option<Rerun>,
+    /// Dropped with the others once it finished, after telling of the end.
+    tell: Option<Tell>,
 }
 
 impl Entry {
@@ -75,8 +95,12 @@ impl Entry {
         self.payload = payload;
         self.task.status = self.payload.status();
         self.task.last_updated_at = rmcp::task_manager::current_timestamp();
+        if let Some(tell) = &self.tell {
+            tell(&self.task);
+        }
         if !self.live() {
             self.rerun = None;
+            self.tell = None;
             if let Some(cancel) = self.cancel.take() {
                 // Whatever the handler still does is for nobody now.
                 cancel();
@@ -101,9 +125,8 @@ impl Tasks {
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         // Forget what outlived its ttl; a task still running then is cancelled first.
-        let ttl = self.limits.ttl;
         entries.retain(|_, entry| {
-            let keep = entry.made.elapsed() < ttl;
+            let keep = entry.made.elapsed() < entry.ttl;
             if !keep && let Some(cancel) = &entry.cancel {
                 cancel();
             }
@@ -138,20 +161,26 @@ impl Tasks {
         true
     }
 
-    /// Makes a task of `owner` whose handler is the running `run`, and drives it in the
-    /// background; `run` back when there is no room.
-    pub(crate) fn start(
-        self: &Arc<Self>,
-        owner: Owner,
-        cancel: Cancel,
-        rerun: Rerun,
-        run: Run,
-    ) -> Result<CreateTaskResult, Run> {
-        let id = new_id();
+    /// Makes the task `made`, whose handler is running, and drives it in the background;
+    /// its run back when there is no room.
+    pub(crate) fn start(self: &Arc<Self>, made: Made) -> Result<CreateTaskResult, Run> {
+        let Made {
+            id,
+            owner,
+            cancel,
+            rerun,
+            run,
+            ttl,
+            tell,
+        } = made;
+        let ttl = ttl.unwrap_or(self.limits.ttl).clamp(
+            Duration::from_millis(1),
+            self.limits.ttl.max(Duration::from_millis(1)),
+        );
         let now = rmcp::task_manager::current_timestamp();
-        let ttl = u64::try_from(self.limits.ttl.as_millis()).unwrap_or(u64::MAX);
+        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
         let task = Task::new(id.clone(), TaskStatus::Working, now.clone(), now)
-            .with_ttl_ms(ttl.max(1))
+            .with_ttl_ms(ttl_ms)
             .with_poll_interval_ms(POLL_INTERVAL_MS);
         {
             let mut entries = self.lock();
@@ -163,16 +192,51 @@ impl Tasks {
                 Entry {
                     owner,
                     made: Instant::now(),
+                    ttl,
                     task: task.clone(),
                     payload: TaskPayload::Working,
                     answers: InputResponses::default(),
                     cancel: Some(cancel),
                     rerun: Some(rerun),
+                    tell,
                 },
             );
         }
         self.drive(id, run);
         Ok(CreateTaskResult::new(task))
+    }
+
+    /// A 2025-11-25 task's handler waits on its client (`asking`) or no longer does: the
+    /// task is `input_required` meanwhile, as that revision's status says.
+    pub(crate) fn asking(&self, id: &str, asking: bool) {
+        let mut entries = self.lock();
+        let Some(entry) = entries.get_mut(id).filter(|e| e.live()) else {
+            return;
+        };
+        match (&entry.payload, asking) {
+            (TaskPayload::Working, true) => entry.set(TaskPayload::InputRequired {
+                input_requests: Default::default(),
+            }),
+            (TaskPayload::InputRequired { .. }, false) => entry.set(TaskPayload::Working),
+            _ => {}
+        }
+    }
+
+    /// Forgets every task of `owner`, whose connection closed; a running one is cancelled
+    /// first, so its handler stops.
+    pub(crate) fn forget(&self, owner: &Owner) {
+        let mut entries = self.lock();
+        entries.retain(|_, entry| {
+            if entry.owner != *owner {
+                return true;
+            }
+            if let Some(cancel) = &entry.cancel {
+                cancel();
+            }
+            false
+        });
+        drop(entries);
+        self.ended.send_modify(|n| *n += 1);
     }
 
     /// Runs `run` in the background and records how it ended.
@@ -337,7 +401,7 @@ fn object(value: &impl serde::Serialize) -> JsonObject {
 }
 
 /// 128 random bits, in hex: an id nobody guesses.
-fn new_id() -> String {
+pub(crate) fn new_id() -> String {
     let mut bytes = [0u8; 16];
     // The system's random source failing leaves zeros; the counter still keeps ids apart.
     let _ = getrandom::fill(&mut bytes);

@@ -18,11 +18,13 @@ mod prompts;
 mod questions;
 mod registration;
 mod rustdoc;
+mod text;
 
 use errors::*;
 use items::*;
 use registration::*;
 use rustdoc::*;
+use text::{Code, id, string};
 
 /// The generated module's text, formatted and headed.
 ///
@@ -32,14 +34,32 @@ use rustdoc::*;
 /// job builds its tokens and prints them where it runs; printed items concatenate exactly as
 /// one file would print.
 pub(crate) fn generate(contract: &Contract) -> String {
+    generate_as(contract, Layout::Text)
+}
+
+/// How the items every tool repeats are laid out: written as text where the text writer can
+/// (the build's way), or all printed from tokens (what the text must equal, in the tests).
+#[derive(Clone, Copy, PartialEq)]
+enum Layout {
+    Text,
+    #[cfg_attr(not(test), allow(dead_code))]
+    Tokens,
+}
+
+fn generate_as(contract: &Contract, layout: Layout) -> String {
     type Job<'a> = Box<dyn Fn() -> String + Send + Sync + 'a>;
     let mut jobs: Vec<Job<'_>> = vec![Box::new(|| format_items(preamble(contract)))];
     for tools in contract.tools.chunks(TOOLS_PER_JOB) {
         jobs.push(Box::new(move || {
             let mut code = String::new();
             for t in tools {
-                code.push_str(&format_items(tool_items(contract, t)));
-                code.push_str(&format_items(questions::question_items(contract, t)));
+                let text = (layout == Layout::Text)
+                    .then(|| tool_text(contract, t))
+                    .flatten();
+                code.push_str(&text.unwrap_or_else(|| format_items(tool_items(contract, t))));
+                if !t.questions.is_empty() {
+                    code.push_str(&format_items(questions::question_items(contract, t)));
+                }
                 code.push_str(&tool_error_impls(contract, t));
             }
             code
@@ -309,3 +329,6 @@ pub mod m {}
         assert_eq!(super::spaced(code), spaced);
     }
 }
+
+#[cfg(test)]
+mod layout_tests;

@@ -42,7 +42,7 @@ fn handler_trait(c: &Contract) -> TokenStream {
         .chain(c.prompts.iter().map(|p| p.method.as_str()))
         .chain(c.completion_handlers())
         .collect();
-    let self_convention = lints::self_convention(&methods);
+    let self_convention = lints::allow(lints::self_convention(&methods));
     let listed: Vec<String> = methods.iter().map(|m| format!("`{m}`")).collect();
     let note = format!(
         "implement `Tools` for it: one async method for each tool, resource, prompt and completion handler in `{braced}`: {}",

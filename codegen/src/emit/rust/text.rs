@@ -1,0 +1,134 @@
+//! Rust written directly in the layout prettyplease gives it, for what every tool repeats:
+//! parsing a thousand tools' tokens with `syn` and printing them again was most of
+//! generation's time.
+//!
+//! The writer lays out only what fits on its lines: prettyplease keeps a line whole while it
+//! fits the margin, and breaks it by rules this writer does not repeat. [`Code::finish`] says
+//! `None` when a line would not fit, and the caller prints that item from tokens instead, so
+//! the output is the same either way (`text_and_tokens_print_alike` in the tests holds the two
+//! to it). Identifiers are checked as `quote` checks them ([`id`]), string literals are
+//! written by `proc_macro2` ([`string`]) and doc comments as prettyplease prints `#[doc]`
+//! ([`Code::doc`]).
+
+use super::rustdoc::{comment_safe, rustdoc_safe};
+
+/// prettyplease's margin, and the least room it leaves a deeply indented line.
+const MARGIN: usize = 89;
+const MIN_SPACE: usize = 60;
+
+/// Lines of Rust, each at a depth of four spaces a level.
+pub(super) struct Code {
+    text: String,
+    fits: bool,
+}
+
+impl Code {
+    pub(super) fn new() -> Self {
+        Code {
+            text: String::with_capacity(1024),
+            fits: true,
+        }
+    }
+
+    /// One line whose parts are written one after another.
+    pub(super) fn line(&mut self, depth: usize, parts: &[&str]) {
+        let indent = 4 * depth;
+        let start = self.text.len();
+        for _ in 0..indent {
+            self.text.push(' ');
+        }
+        for part in parts {
+            self.text.push_str(part);
+        }
+        let width = self.text.len() - start - indent;
+        if width > MARGIN.saturating_sub(indent).max(MIN_SPACE) {
+            self.fits = false;
+        }
+        self.text.push('\n');
+    }
+
+    /// A line prettyplease never breaks (a doc comment, a constant, a literal), however long.
+    fn whole_line(&mut self, depth: usize, parts: &[&str]) {
+        let fits = self.fits;
+        self.line(depth, parts);
+        self.fits = fits;
+    }
+
+    /// A text as `///` lines, as [`super::doc`]'s attributes print: each line made safe for
+    /// rustdoc, with a space after `///` and no trailing spaces.
+    pub(super) fn doc(&mut self, depth: usize, text: &str) {
+        for line in rustdoc_safe(&comment_safe(text)) {
+            let line = line.trim_end_matches(' ');
+            if line.is_empty() {
+                self.whole_line(depth, &["///"]);
+            } else {
+                self.whole_line(depth, &["/// ", line]);
+            }
+        }
+    }
+
+    /// A constant, which prettyplease keeps on one line whatever its length.
+    pub(super) fn constant(&mut self, depth: usize, parts: &[&str]) {
+        self.whole_line(depth, parts);
+    }
+
+    /// Lines already laid out (by prettyplease or another [`Code`]), as they are.
+    pub(super) fn push_laid_out(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+
+    /// The text, or `None` when a line would not fit and prettyplease would break it.
+    pub(super) fn finish(self) -> Option<String> {
+        self.fits.then_some(self.text)
+    }
+}
+
+/// A string literal exactly as `quote` writes one (and prettyplease prints it back).
+pub(super) fn string(s: &str) -> String {
+    proc_macro2::Literal::string(s).to_string()
+}
+
+/// An identifier of the model (`r#type` for a keyword), checked as `quote` checks it: a name
+/// that is no identifier panics here as it would in [`super::ident`].
+pub(super) fn id(name: &str) -> &str {
+    let _ = super::ident(name);
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_past_the_margin_does_not_fit_and_a_doc_or_constant_always_does() {
+        let mut code = Code::new();
+        code.line(1, &[&"x".repeat(85)]);
+        code.doc(1, &"y".repeat(200));
+        code.constant(1, &["pub const A: &str = ", &string(&"z".repeat(200)), ";"]);
+        assert!(code.finish().is_some());
+        let mut code = Code::new();
+        code.line(1, &[&"x".repeat(86)]);
+        assert!(code.finish().is_none());
+        // Deep lines keep at least sixty columns.
+        let mut code = Code::new();
+        code.line(10, &[&"x".repeat(60)]);
+        assert!(code.finish().is_some());
+    }
+
+    #[test]
+    fn strings_and_docs_are_escaped_as_quote_and_prettyplease_would() {
+        assert_eq!(string("a\"b\\c\u{0}é"), r#""a\"b\\c\0é""#);
+        let mut code = Code::new();
+        code.doc(0, "One */ two \"three\"\n\n  - item  \n\u{202E}");
+        assert_eq!(
+            code.finish().as_deref(),
+            Some("/// One */ two \"three\"\n///\n/// - item\n///   \\u{202E}\n")
+        );
+    }
+
+    #[test]
+    #[should_panic]
+    fn a_name_that_is_no_identifier_is_refused() {
+        id("two words");
+    }
+}

@@ -18,7 +18,7 @@ mod prompts;
 mod questions;
 mod registration;
 mod rustdoc;
-mod text;
+pub(crate) mod text;
 
 use errors::*;
 use items::*;
@@ -48,7 +48,10 @@ enum Layout {
 
 fn generate_as(contract: &Contract, layout: Layout) -> String {
     type Job<'a> = Box<dyn Fn() -> String + Send + Sync + 'a>;
-    let mut jobs: Vec<Job<'_>> = vec![Box::new(|| format_items(preamble(contract)))];
+    let mut jobs: Vec<Job<'_>> = vec![Box::new(|| match layout {
+        Layout::Text => tool_constants_text(contract) + &format_items(preamble(contract, false)),
+        Layout::Tokens => format_items(preamble(contract, true)),
+    })];
     for tools in contract.tools.chunks(TOOLS_PER_JOB) {
         jobs.push(Box::new(move || {
             let mut code = String::new();
@@ -66,7 +69,11 @@ fn generate_as(contract: &Contract, layout: Layout) -> String {
         }));
     }
     for part in registration_items() {
-        jobs.push(Box::new(move || format_items(part(contract))));
+        jobs.push(Box::new(move || {
+            let text = (layout == Layout::Text).then(|| (part.text)(contract));
+            text.flatten()
+                .unwrap_or_else(|| format_items((part.tokens)(contract)))
+        }));
     }
     let code = run_in_order(&jobs);
     format!(
@@ -159,8 +166,17 @@ fn format_items(tokens: TokenStream) -> String {
 /// control character; the characters that change the direction of text, which rustc denies in
 /// a literal, are escaped here the JSON way (`\u202e`), which leaves the value as it was.
 pub(crate) fn json_literal(json: &str) -> TokenStream {
+    match json_text(json).parse::<proc_macro2::Literal>() {
+        Ok(literal) => quote!(#literal),
+        // Unreachable: `json_text` writes a literal.
+        Err(_) => quote!(#json),
+    }
+}
+
+/// [`json_literal`] as text.
+pub(crate) fn json_text(json: &str) -> String {
     if !json.contains(['"', '\\']) {
-        return quote!(#json);
+        return string(json);
     }
     let mut text = String::with_capacity(json.len());
     for c in json.chars() {
@@ -179,11 +195,7 @@ pub(crate) fn json_literal(json: &str) -> TokenStream {
         .max()
         .unwrap_or(0);
     let hashes = "#".repeat(longest + 1);
-    match format!("r{hashes}\"{text}\"{hashes}").parse::<proc_macro2::Literal>() {
-        Ok(literal) => quote!(#literal),
-        // Unreachable: the hashes outnumber every run in the text.
-        Err(_) => quote!(#json),
-    }
+    format!("r{hashes}\"{text}\"{hashes}")
 }
 
 pub(super) fn ident(name: &str) -> syn::Ident {
@@ -193,11 +205,37 @@ pub(super) fn ident(name: &str) -> syn::Ident {
     }
 }
 
-/// The constants and shared types.
-fn preamble(c: &Contract) -> TokenStream {
+/// The `names` and `titles` modules, as [`preamble`] prints them, written as text: constants
+/// and docs are lines prettyplease never breaks.
+fn tool_constants_text(c: &Contract) -> String {
+    let mut w = Code::new();
+    let modules: [(&str, fn(&ToolDef) -> &String); 2] =
+        [("names", |t| &t.name), ("titles", |t| &t.title)];
+    for (module, value) in modules {
+        w.doc(0, &format!("The published tool {module}."));
+        w.line(0, &["#[allow(dead_code)]"]);
+        if c.tools.is_empty() {
+            w.line(0, &["pub mod ", module, " {}"]);
+            continue;
+        }
+        w.line(0, &["pub mod ", module, " {"]);
+        for t in &c.tools {
+            w.doc(1, &format!("`{}`: {}", t.name, t.title));
+            let name = id(&t.constant);
+            w.constant(
+                1,
+                &["pub const ", name, ": &str = ", &string(value(t)), ";"],
+            );
+        }
+        w.line(0, &["}"]);
+    }
+    w.finish().unwrap_or_default()
+}
+
+/// The constants and shared types; with `tool_modules` false, without `names` and `titles`
+/// (which [`tool_constants_text`] writes).
+fn preamble(c: &Contract, tool_modules: bool) -> TokenStream {
     let source = &c.source_name;
-    let names = constants(c, |t| &t.name);
-    let titles = constants(c, |t| &t.title);
     let sentence_items = c.sentences.iter().map(|s| {
         let name = ident(&s.constant);
         let text = &s.text;
@@ -242,13 +280,20 @@ fn preamble(c: &Contract) -> TokenStream {
         }
     });
     let vocabulary = vocabulary(c);
+    let tool_modules = tool_modules.then(|| {
+        let names = constants(c, |t| &t.name);
+        let titles = constants(c, |t| &t.title);
+        quote! {
+            /// The published tool names.
+            #[allow(dead_code)]
+            pub mod names { #(#names)* }
+            /// The published tool titles.
+            #[allow(dead_code)]
+            pub mod titles { #(#titles)* }
+        }
+    });
     quote! {
-        /// The published tool names.
-        #[allow(dead_code)]
-        pub mod names { #(#names)* }
-        /// The published tool titles.
-        #[allow(dead_code)]
-        pub mod titles { #(#titles)* }
+        #tool_modules
         /// Pinned description sentences; each published description contains its sentences verbatim.
         #[allow(dead_code)]
         pub mod sentences { #(#sentence_items)* }

@@ -17,13 +17,13 @@ const MARGIN: usize = 89;
 const MIN_SPACE: usize = 60;
 
 /// Lines of Rust, each at a depth of four spaces a level.
-pub(super) struct Code {
+pub(crate) struct Code {
     text: String,
     fits: bool,
 }
 
 impl Code {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Code {
             text: String::with_capacity(1024),
             fits: true,
@@ -31,7 +31,7 @@ impl Code {
     }
 
     /// One line whose parts are written one after another.
-    pub(super) fn line(&mut self, depth: usize, parts: &[&str]) {
+    pub(crate) fn line(&mut self, depth: usize, parts: &[&str]) {
         let indent = 4 * depth;
         let start = self.text.len();
         for _ in 0..indent {
@@ -40,8 +40,7 @@ impl Code {
         for part in parts {
             self.text.push_str(part);
         }
-        let width = self.text.len() - start - indent;
-        if width > MARGIN.saturating_sub(indent).max(MIN_SPACE) {
+        if self.text.len() - start - indent > room(depth) {
             self.fits = false;
         }
         self.text.push('\n');
@@ -56,7 +55,7 @@ impl Code {
 
     /// A text as `///` lines, as [`super::doc`]'s attributes print: each line made safe for
     /// rustdoc, with a space after `///` and no trailing spaces.
-    pub(super) fn doc(&mut self, depth: usize, text: &str) {
+    pub(crate) fn doc(&mut self, depth: usize, text: &str) {
         for line in rustdoc_safe(&comment_safe(text)) {
             let line = line.trim_end_matches(' ');
             if line.is_empty() {
@@ -68,29 +67,83 @@ impl Code {
     }
 
     /// A constant, which prettyplease keeps on one line whatever its length.
-    pub(super) fn constant(&mut self, depth: usize, parts: &[&str]) {
+    pub(crate) fn constant(&mut self, depth: usize, parts: &[&str]) {
         self.whole_line(depth, parts);
     }
 
-    /// Lines already laid out (by prettyplease or another [`Code`]), as they are.
-    pub(super) fn push_laid_out(&mut self, text: &str) {
-        self.text.push_str(text);
-    }
-
     /// The text, or `None` when a line would not fit and prettyplease would break it.
-    pub(super) fn finish(self) -> Option<String> {
+    pub(crate) fn finish(self) -> Option<String> {
         self.fits.then_some(self.text)
     }
 }
 
+/// The width a line at `depth` has before prettyplease breaks it.
+fn room(depth: usize) -> usize {
+    MARGIN.saturating_sub(4 * depth).max(MIN_SPACE)
+}
+
+/// Whether prettyplease keeps `line` whole at `depth`, where the writer chooses between a
+/// line and its broken form; `None` a character either side of the margin, where a closing
+/// `,` or `;` may or may not count, so the caller falls back to tokens.
+pub(crate) fn fits(depth: usize, line: &str) -> Option<bool> {
+    let room = room(depth);
+    match line.len() {
+        n if n < room => Some(true),
+        n if n > room + 1 => Some(false),
+        _ => None,
+    }
+}
+
+/// `printed` with `lines` after its line `open`, when it has one.
+pub(crate) fn insert_after(printed: &str, open: &str, lines: &str) -> Option<String> {
+    let at = line_start(printed, open)? + open.len() + 1;
+    Some([&printed[..at], lines, &printed[at..]].concat())
+}
+
+/// `printed` with its line `open` + `}` (an empty body) opened around `lines`.
+pub(crate) fn fill_empty(printed: &str, open: &str, lines: &str) -> Option<String> {
+    let empty = format!("{open}}}");
+    let at = line_start(printed, &empty)?;
+    let end = at + empty.len();
+    Some([&printed[..at], open, "\n", lines, "}", &printed[end..]].concat())
+}
+
+/// `printed` with `lines` before its line `before`, when it has one.
+pub(crate) fn insert_before(printed: &str, before: &str, lines: &str) -> Option<String> {
+    let at = line_start(printed, before)?;
+    Some([&printed[..at], lines, &printed[at..]].concat())
+}
+
+/// `printed` with its line `line` replaced by `by`.
+pub(crate) fn replace_line(printed: &str, line: &str, by: &str) -> Option<String> {
+    let at = line_start(printed, line)?;
+    Some([&printed[..at], by, &printed[at + line.len()..]].concat())
+}
+
+/// Where the one line of `text` that is exactly `line` starts; `None` when none or several are.
+fn line_start(text: &str, line: &str) -> Option<usize> {
+    let mut found = None;
+    let mut at = 0;
+    for l in text.split_inclusive('\n') {
+        if l.strip_suffix('\n') == Some(line) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(at);
+        }
+        at += l.len();
+    }
+    found
+}
+
 /// A string literal exactly as `quote` writes one (and prettyplease prints it back).
-pub(super) fn string(s: &str) -> String {
+pub(crate) fn string(s: &str) -> String {
     proc_macro2::Literal::string(s).to_string()
 }
 
 /// An identifier of the model (`r#type` for a keyword), checked as `quote` checks it: a name
 /// that is no identifier panics here as it would in [`super::ident`].
-pub(super) fn id(name: &str) -> &str {
+pub(crate) fn id(name: &str) -> &str {
     let _ = super::ident(name);
     name
 }

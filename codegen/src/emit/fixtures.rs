@@ -106,16 +106,16 @@ pub(crate) fn fixtures_text(c: &Contract) -> Option<String> {
             &mut w,
             "properties",
             strings(t.parameters.iter().map(|f| &f.name).collect()),
-        )?;
+        );
         let required = t.parameters.iter().filter(|f| f.required).map(|f| &f.name);
-        list(&mut w, "required", strings(required.collect()))?;
+        list(&mut w, "required", strings(required.collect()));
         let sentences = t.sentences.iter().map(|&i| &c.sentences[i].text);
-        list(&mut w, "sentences", strings(sentences.collect()))?;
+        list(&mut w, "sentences", strings(sentences.collect()));
         let defaults = t.parameters.iter().filter_map(|f| {
             let json = json_text(&f.default.as_ref()?.to_string());
             Some(format!("({}, {json})", string(&f.name)))
         });
-        list(&mut w, "defaults", defaults.collect())?;
+        list(&mut w, "defaults", defaults.collect());
         let example_call = json_text(&example_call(t).to_string());
         w.constant(2, &["example_call: ", &example_call, ","]);
         let structured = matches!(t.output, OutputDef::Object { .. });
@@ -127,17 +127,15 @@ pub(crate) fn fixtures_text(c: &Contract) -> Option<String> {
 }
 
 /// A field of a fixture that is a slice: on one line when it fits, else one value a line.
-fn list(w: &mut Code, key: &str, values: Vec<String>) -> Option<()> {
+fn list(w: &mut Code, key: &str, values: Vec<String>) {
     let one_line = format!("{key}: &[{}],", values.join(", "));
-    match text::fits(2, &one_line)? {
-        true => w.line(2, &[&one_line]),
-        false => {
-            w.line(2, &[key, ": &["]);
-            for v in &values {
-                w.line(3, &[v, ","]);
-            }
-            w.line(2, &["],"]);
+    if text::fits(2, &one_line) {
+        w.line(2, &[&one_line]);
+    } else {
+        w.line(2, &[key, ": &["]);
+        for v in &values {
+            w.line(3, &[v, ","]);
         }
+        w.line(2, &["],"]);
     }
-    Some(())
 }

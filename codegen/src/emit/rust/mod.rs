@@ -209,9 +209,7 @@ pub(super) fn ident(name: &str) -> syn::Ident {
 /// and docs are lines prettyplease never breaks.
 fn tool_constants_text(c: &Contract) -> String {
     let mut w = Code::new();
-    let modules: [(&str, fn(&ToolDef) -> &String); 2] =
-        [("names", |t| &t.name), ("titles", |t| &t.title)];
-    for (module, value) in modules {
+    for (module, titles) in [("names", false), ("titles", true)] {
         w.doc(0, &format!("The published tool {module}."));
         w.line(0, &["#[allow(dead_code)]"]);
         if c.tools.is_empty() {
@@ -222,10 +220,8 @@ fn tool_constants_text(c: &Contract) -> String {
         for t in &c.tools {
             w.doc(1, &format!("`{}`: {}", t.name, t.title));
             let name = id(&t.constant);
-            w.constant(
-                1,
-                &["pub const ", name, ": &str = ", &string(value(t)), ";"],
-            );
+            let value = string(if titles { &t.title } else { &t.name });
+            w.constant(1, &["pub const ", name, ": &str = ", &value, ";"]);
         }
         w.line(0, &["}"]);
     }

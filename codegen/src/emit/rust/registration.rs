@@ -544,14 +544,12 @@ fn trait_method_text(c: &Contract, t: &ToolDef) -> Option<String> {
     );
     let future = "impl ::core::future::Future<";
     let last = format!(") -> {future}Output = {output}> + Send;");
-    match text::fits(1, &last) {
-        Some(true) => w.line(1, &[&last]),
-        Some(false) => {
-            w.line(1, &[") -> ", future]);
-            w.line(2, &["Output = ", &output, ","]);
-            w.line(1, &["> + Send;"]);
-        }
-        None => return None,
+    if text::fits(1, &last) {
+        w.line(1, &[&last]);
+    } else {
+        w.line(1, &[") -> ", future]);
+        w.line(2, &["Output = ", &output, ","]);
+        w.line(1, &["> + Send;"]);
     }
     w.finish()
 }
@@ -569,7 +567,8 @@ fn trait_method_output(t: &ToolDef) -> String {
 }
 
 /// [`dispatch_arm`] as text, for a tool without declared content (whose check breaks over
-/// lines).
+/// lines): the arguments' type and the handler's call on their lines, or broken as
+/// prettyplease breaks them when they do not fit.
 fn dispatch_arm_text(index: usize, t: &ToolDef) -> Option<String> {
     if !t.content.is_empty() {
         return None;
@@ -584,23 +583,24 @@ fn dispatch_arm_text(index: usize, t: &ToolDef) -> Option<String> {
     );
     let mut w = Code::new();
     w.line(4, &[&index.to_string(), " => {"]);
-    w.line(
-        5,
-        &[
-            "match call::arguments::<",
-            id(&t.args_type()),
-            ">(&SPEC.argument_codes, arguments) {",
-        ],
-    );
-    let ok = format!("Ok(args) => {call},");
-    match text::fits(6, &ok) {
-        Some(true) => w.line(6, &[&ok]),
-        Some(false) => {
-            w.line(6, &["Ok(args) => {"]);
-            w.line(7, &[&call]);
-            w.line(6, &["}"]);
-        }
-        None => return None,
+    // prettyplease breaks a long turbofish before the type: `call::arguments::<\n Args,\n >(…)`.
+    let args = id(&t.args_type()).to_owned();
+    let matched = format!("match call::arguments::<{args}>(&SPEC.argument_codes, arguments) {{");
+    if text::fits(5, &matched) {
+        w.line(5, &[&matched]);
+    } else {
+        w.line(5, &["match call::arguments::<"]);
+        w.line(6, &[&args, ","]);
+        w.line(5, &[">(&SPEC.argument_codes, arguments) {"]);
+    }
+    // The arm's closing comma is not counted: prettyplease breaks the arm, not the comma.
+    let ok = format!("Ok(args) => {call}");
+    if text::fits(6, &ok) {
+        w.whole_line(6, &[&ok, ","]);
+    } else {
+        w.line(6, &["Ok(args) => {"]);
+        w.line(7, &[&call]);
+        w.line(6, &["}"]);
     }
     w.line(6, &["Err(refused) => refused.into_result(),"]);
     w.line(5, &["}"]);

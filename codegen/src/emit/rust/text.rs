@@ -46,8 +46,9 @@ impl Code {
         self.text.push('\n');
     }
 
-    /// A line prettyplease never breaks (a doc comment, a constant, a literal), however long.
-    fn whole_line(&mut self, depth: usize, parts: &[&str]) {
+    /// A line prettyplease never breaks (a doc comment, a constant, a literal), however long,
+    /// or one the caller has measured.
+    pub(crate) fn whole_line(&mut self, depth: usize, parts: &[&str]) {
         let fits = self.fits;
         self.line(depth, parts);
         self.fits = fits;
@@ -82,16 +83,10 @@ fn room(depth: usize) -> usize {
     MARGIN.saturating_sub(4 * depth).max(MIN_SPACE)
 }
 
-/// Whether prettyplease keeps `line` whole at `depth`, where the writer chooses between a
-/// line and its broken form; `None` a character either side of the margin, where a closing
-/// `,` or `;` may or may not count, so the caller falls back to tokens.
-pub(crate) fn fits(depth: usize, line: &str) -> Option<bool> {
-    let room = room(depth);
-    match line.len() {
-        n if n < room => Some(true),
-        n if n > room + 1 => Some(false),
-        _ => None,
-    }
+/// Whether prettyplease keeps `line` whole at `depth` (its closing `,` or `;` included), where
+/// the writer chooses between a line and its broken form.
+pub(crate) fn fits(depth: usize, line: &str) -> bool {
+    line.len() <= room(depth)
 }
 
 /// `printed` with `lines` after its line `open`, when it has one.

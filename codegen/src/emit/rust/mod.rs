@@ -178,20 +178,26 @@ pub(crate) fn json_text(json: &str) -> String {
     if !json.contains(['"', '\\']) {
         return string(json);
     }
-    let mut text = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
-                text.push_str(&format!("\\u{:04x}", u32::from(c)));
+    // Only non-ASCII text can hold a direction control.
+    let text: std::borrow::Cow<'_, str> = if json.is_ascii() {
+        json.into()
+    } else {
+        let mut text = String::with_capacity(json.len());
+        for c in json.chars() {
+            match c {
+                '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                    text.push_str(&format!("\\u{:04x}", u32::from(c)));
+                }
+                c => text.push(c),
             }
-            c => text.push(c),
         }
-    }
+        text.into()
+    };
     // A raw string ends at the first `"` followed by as many `#`s as it opened with.
     let longest = text
         .split('"')
         .skip(1)
-        .map(|after| after.len() - after.trim_start_matches('#').len())
+        .map(|after| after.bytes().take_while(|&b| b == b'#').count())
         .max()
         .unwrap_or(0);
     let hashes = "#".repeat(longest + 1);

@@ -175,14 +175,33 @@ pub(crate) fn json_literal(json: &str) -> TokenStream {
 
 /// [`json_literal`] as text.
 pub(crate) fn json_text(json: &str) -> String {
-    if !json.contains(['"', '\\']) {
+    // One pass over the bytes: whether the text needs a raw string, and the longest run of
+    // `#`s after a `"` in it (a raw string ends at a `"` followed by as many as it opened with).
+    let (mut raw, mut longest) = (false, 0);
+    let bytes = json.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => {
+                raw = true;
+                let run = bytes[i + 1..].iter().take_while(|&&b| b == b'#').count();
+                longest = longest.max(run);
+            }
+            b'\\' => raw = true,
+            _ => {}
+        }
+    }
+    if !raw {
         return string(json);
     }
+    let hashes = "#".repeat(longest + 1);
+    let mut text = String::with_capacity(json.len() + 2 * hashes.len() + 3);
+    text.push('r');
+    text.push_str(&hashes);
+    text.push('"');
     // Only non-ASCII text can hold a direction control.
-    let text: std::borrow::Cow<'_, str> = if json.is_ascii() {
-        json.into()
+    if json.is_ascii() {
+        text.push_str(json);
     } else {
-        let mut text = String::with_capacity(json.len());
         for c in json.chars() {
             match c {
                 '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
@@ -191,17 +210,10 @@ pub(crate) fn json_text(json: &str) -> String {
                 c => text.push(c),
             }
         }
-        text.into()
-    };
-    // A raw string ends at the first `"` followed by as many `#`s as it opened with.
-    let longest = text
-        .split('"')
-        .skip(1)
-        .map(|after| after.bytes().take_while(|&b| b == b'#').count())
-        .max()
-        .unwrap_or(0);
-    let hashes = "#".repeat(longest + 1);
-    format!("r{hashes}\"{text}\"{hashes}")
+    }
+    text.push('"');
+    text.push_str(&hashes);
+    text
 }
 
 pub(super) fn ident(name: &str) -> syn::Ident {

@@ -52,7 +52,7 @@ pub(super) fn rustdoc_safe(text: &str) -> Vec<String> {
 /// The one line `text` is, trimmed, when none of [`made_safe`]'s rules would change it: no
 /// fence, no footnote reference, and no quote, list item or rule marker where it starts.
 /// Most manifest prose is such a line; the rules' own work is then skipped.
-fn plain(text: &str) -> Option<&str> {
+pub(super) fn plain(text: &str) -> Option<&str> {
     let line = text.trim();
     let starts_block = line
         .bytes()

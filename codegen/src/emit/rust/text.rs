@@ -10,7 +10,7 @@
 //! written by `proc_macro2` ([`string`]) and doc comments as prettyplease prints `#[doc]`
 //! ([`Code::doc`]).
 
-use super::rustdoc::{comment_safe, rustdoc_safe};
+use super::rustdoc::{comment_safe, plain, rustdoc_safe};
 
 /// prettyplease's margin, and the least room it leaves a deeply indented line.
 const MARGIN: usize = 89;
@@ -57,6 +57,15 @@ impl Code {
     /// A text as `///` lines, as [`super::doc`]'s attributes print: each line made safe for
     /// rustdoc, with a space after `///` and no trailing spaces.
     pub(crate) fn doc(&mut self, depth: usize, text: &str) {
+        // What `comment_safe` leaves as it is (no tab, carriage return or, in ASCII, direction
+        // control) and the rules leave as one line needs none of their allocations.
+        if text.is_ascii()
+            && !text.contains('\t')
+            && let Some(line) = plain(text).filter(|l| !l.is_empty())
+        {
+            self.whole_line(depth, &["/// ", line]);
+            return;
+        }
         for line in rustdoc_safe(&comment_safe(text)) {
             let line = line.trim_end_matches(' ');
             if line.is_empty() {
@@ -172,6 +181,12 @@ mod tests {
             code.finish().as_deref(),
             Some("/// One */ two \"three\"\n///\n/// - item\n///   \\u{202E}\n")
         );
+        // The one-line shortcut trims as the rules do; blank text is one empty line, none none.
+        let mut code = Code::new();
+        code.doc(1, "  padded  ");
+        code.doc(1, " ");
+        code.doc(1, "");
+        assert_eq!(code.finish().as_deref(), Some("    /// padded\n    ///\n"));
     }
 
     #[test]

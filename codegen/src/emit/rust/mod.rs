@@ -1,7 +1,9 @@
 //! The Rust module a server includes: types, constants, the handler trait and its dispatch.
 //!
-//! Built with `quote`, parsed with `syn` and printed with `prettyplease`, so what lands in
-//! `OUT_DIR` is formatted Rust a user can read when rustc points into it.
+//! Formatted Rust a user can read when rustc points into it: the few structural items are
+//! built with `quote`, parsed with `syn` and printed with `prettyplease`; what every tool
+//! repeats is written directly in the layout prettyplease would give it ([`text`]), which
+//! falls back to tokens for any item it does not lay out.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -28,11 +30,10 @@ use text::{Code, id, string};
 
 /// The generated module's text, formatted and headed.
 ///
-/// Building and printing the items is most of generation's time, and parts of the module do
-/// not depend on each other: the preamble, each run of tools' types, and each item of the
-/// registration are jobs that worker threads take in turn. Tokens cannot cross threads, so a
-/// job builds its tokens and prints them where it runs; printed items concatenate exactly as
-/// one file would print.
+/// Parts of the module do not depend on each other: the preamble, each run of tools' types,
+/// and each item of the registration are jobs that worker threads take in turn. Tokens
+/// cannot cross threads, so a job builds its text or its tokens and prints them where it
+/// runs; printed items concatenate exactly as one file would print.
 pub(crate) fn generate(contract: &Contract) -> String {
     generate_as(contract, Layout::Text)
 }

@@ -42,6 +42,8 @@ pub(super) fn registration_items() -> [Part; 5] {
     ]
 }
 
+/// The handler trait, its tools' methods written as text at the top of its body (an empty
+/// body when it has nothing else).
 fn handler_trait_text(c: &Contract) -> Option<String> {
     let methods: String = (c.tools.iter())
         .map(|t| trait_method_text(c, t))
@@ -52,6 +54,7 @@ fn handler_trait_text(c: &Contract) -> Option<String> {
         .or_else(|| text::fill_empty(&printed, open, &methods))
 }
 
+/// The dispatcher, its tools' arms written as text before the `match`'s last arm.
 fn dispatcher_text(c: &Contract) -> Option<String> {
     let arms: String = (c.tools.iter().enumerate())
         .map(|(i, t)| dispatch_arm_text(i, t))
@@ -64,6 +67,7 @@ fn dispatcher_text(c: &Contract) -> Option<String> {
     )
 }
 
+/// `SPEC`, its tools' wire JSON written as text in place of the empty list.
 fn spec_text(c: &Contract) -> Option<String> {
     let tools: String = (c.tools.iter())
         .map(|t| spec_tool_text(c, t))

@@ -25,11 +25,16 @@ pub(crate) fn tools_list(contract: &Contract, revision: Revision) -> Value {
             tool
         })
         .collect();
-    if !revision.has_cache_hints() {
-        return json!({ "tools": tools });
+    // Built by hand: `json!` would serialize the tools into a second copy of them.
+    let mut result = Map::new();
+    if revision.has_cache_hints() {
+        let cache = contract.server.cache.unwrap_or(CacheHint::UNSTATED);
+        result.insert("resultType".into(), "complete".into());
+        result.insert("ttlMs".into(), json!(cache.ttl_ms));
+        result.insert("cacheScope".into(), json!(cache.scope()));
     }
-    let cache = contract.server.cache.unwrap_or(CacheHint::UNSTATED);
-    json!({ "resultType": "complete", "ttlMs": cache.ttl_ms, "cacheScope": cache.scope(), "tools": tools })
+    result.insert("tools".into(), Value::Array(tools));
+    result.into()
 }
 
 /// The published `Tool` object, exactly as a 2026-07-28 `tools/list` carries it.

@@ -49,7 +49,22 @@ pub(super) fn vocabulary(c: &Contract) -> TokenStream {
 /// with the vocabulary's variant and fields.
 pub(super) fn tool_error(c: &Contract, t: &ToolDef) -> TokenStream {
     let defs = declared(c, t);
-    let summary = if defs.is_empty() {
+    let summary = tool_error_summary(c, t, &defs);
+    let argument = (!t.arguments.is_empty()).then(|| t.argument_type());
+    let arguments = argument_enum(t);
+    let item = enum_item(
+        &t.error_type(),
+        &summary,
+        &defs,
+        argument.as_deref(),
+        quote!(),
+    );
+    quote!(#arguments #item)
+}
+
+/// What a tool's error enum says of itself: the codes it holds, or that it holds none.
+fn tool_error_summary(c: &Contract, t: &ToolDef, defs: &[&ErrorDef]) -> String {
+    if defs.is_empty() {
         format!(
             "`{}` declares no errors, so this enum has no values. To return one, list it under \
              the tool's `errors:` in `{}`.",
@@ -64,17 +79,7 @@ pub(super) fn tool_error(c: &Contract, t: &ToolDef) -> TokenStream {
             codes.join(", "),
             c.source_name
         )
-    };
-    let argument = (!t.arguments.is_empty()).then(|| t.argument_type());
-    let arguments = argument_enum(t);
-    let item = enum_item(
-        &t.error_type(),
-        &summary,
-        &defs,
-        argument.as_deref(),
-        quote!(),
-    );
-    quote!(#arguments #item)
+    }
 }
 
 /// `{Prefix}Argument`, when an error the tool declares names its argument: one variant per
@@ -98,7 +103,7 @@ fn argument_enum(t: &ToolDef) -> TokenStream {
         quote!(Self::#v => #argument,)
     });
     let variant_names: Vec<&str> = t.arguments.iter().map(|(_, v)| v.as_str()).collect();
-    let lints = lints::variant_names(&name, &variant_names);
+    let lints = lints::allow(lints::variant_names(&name, &variant_names));
     let id = ident(&name);
     quote! {
         #summary
@@ -177,7 +182,7 @@ fn enum_item(
             quote! { #d #v { #named #(#fields: String),* }, }
         }
     });
-    let lints = lints::error_enum(name, defs);
+    let lints = lints::allow(lints::error_enum(name, defs));
     let name = ident(name);
     quote! {
         #summary
@@ -326,4 +331,78 @@ fn shape(e: &ErrorDef, naming: bool) -> String {
 /// A template field's Rust name.
 fn field(name: &str) -> syn::Ident {
     ident(&crate::ident::snake(name))
+}
+
+/// [`tool_error`] as text: the argument enum, when there is one, and the error enum. A
+/// variant's fields go on its line when they fit there, one a line when the argument's doc
+/// comes first; a line that fits neither way makes the item fall back to tokens.
+pub(super) fn tool_error_text(w: &mut Code, c: &Contract, t: &ToolDef) {
+    let defs = declared(c, t);
+    if !t.arguments.is_empty() {
+        argument_enum_text(w, t);
+    }
+    w.doc(0, &tool_error_summary(c, t, &defs));
+    lints::write_allows(w, 0, lints::error_enum(&t.error_type(), &defs));
+    w.line(0, &["#[derive(Debug, Clone, PartialEq, Eq)]"]);
+    let name = t.error_type();
+    if defs.is_empty() {
+        w.line(0, &["pub enum ", id(&name), " {}"]);
+        return;
+    }
+    w.line(0, &["pub enum ", id(&name), " {"]);
+    let argument = t.argument_type();
+    for e in &defs {
+        w.doc(1, &format!("`{}`: {}", e.code, e.message.source));
+        let v = id(&e.variant);
+        let fields: Vec<String> = e.fields.iter().map(|f| field(f).to_string()).collect();
+        if !t.arguments.is_empty() && e.names_argument {
+            w.line(1, &[v, " {"]);
+            w.doc(2, "The argument the error concerns.");
+            w.line(2, &[ARGUMENT_FIELD, ": ", id(&argument), ","]);
+            for f in &fields {
+                w.line(2, &[f, ": String,"]);
+            }
+            w.line(1, &["},"]);
+        } else if fields.is_empty() {
+            w.line(1, &[v, ","]);
+        } else {
+            let typed: Vec<String> = fields.iter().map(|f| format!("{f}: String")).collect();
+            w.line(1, &[v, " { ", &typed.join(", "), " },"]);
+        }
+    }
+    w.line(0, &["}"]);
+}
+
+/// [`argument_enum`] as text.
+fn argument_enum_text(w: &mut Code, t: &ToolDef) {
+    let name = t.argument_type();
+    w.doc(
+        0,
+        &format!(
+            "The arguments of `{}`, for the errors that name the one they concern.",
+            t.name
+        ),
+    );
+    let variants: Vec<&str> = t.arguments.iter().map(|(_, v)| v.as_str()).collect();
+    lints::write_allows(w, 0, lints::variant_names(&name, &variants));
+    w.line(0, &["#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]"]);
+    w.line(0, &["pub enum ", id(&name), " {"]);
+    for (argument, variant) in &t.arguments {
+        w.doc(1, &format!("`{argument}`"));
+        w.line(1, &[id(variant), ","]);
+    }
+    w.line(0, &["}"]);
+    w.line(0, &["impl ", id(&name), " {"]);
+    w.doc(
+        1,
+        "The argument's published name, which the error envelope carries as `argument`.",
+    );
+    w.line(1, &["pub const fn name(self) -> &'static str {"]);
+    w.line(2, &["match self {"]);
+    for (argument, variant) in &t.arguments {
+        w.line(3, &["Self::", id(variant), " => ", &string(argument), ","]);
+    }
+    w.line(2, &["}"]);
+    w.line(1, &["}"]);
+    w.line(0, &["}"]);
 }

@@ -69,7 +69,7 @@ pub(super) fn type_items(c: &Contract, schema: &Schema, name: &str, top: bool) -
                 quote! { #d #[serde(rename = #value)] #v, }
             });
             let names: Vec<&str> = e.values.iter().map(|(_, v)| v.as_str()).collect();
-            let lints = lints::variant_names(enum_name, &names);
+            let lints = lints::allow(lints::variant_names(enum_name, &names));
             quote! {
                 #summary
                 #lints
@@ -110,7 +110,7 @@ pub(super) fn struct_item(
             } else {
                 limits::Declared::default()
             };
-            constants.extend(declared.constants);
+            constants.extend(declared.constants.iter().map(limits::Constant::tokens));
             let field = ident(&f.ident);
             let ty = rust_type(c, &f.schema);
             let doc = doc(&f.published_description());
@@ -125,9 +125,10 @@ pub(super) fn struct_item(
                     // An associated function: unique by construction, as field names are.
                     let func = format_ident!("default_{}", f.ident.trim_start_matches("r#"));
                     let path = format!("{name}::{func}");
-                    let value = declared
-                        .default
-                        .unwrap_or_else(|| value_expr(c, &f.schema, default));
+                    let value = declared.default.map_or_else(
+                        || value_expr(c, &f.schema, default),
+                        |text| limits::tokens(&text),
+                    );
                     default_fns.push(quote! { fn #func() -> #ty { #value } });
                     quote! { #doc #rename #[serde(default = #path)] pub #field: #ty, }
                 }
@@ -140,7 +141,7 @@ pub(super) fn struct_item(
             }
         })
         .collect();
-    let allow = lints::nested_arrays(c, fields);
+    let allow = lints::allow(lints::nested_arrays(c, fields));
     // The constants are there to be used; a server that never names one is not at fault.
     let unused = (!constants.is_empty()).then(|| quote!(#[allow(dead_code)]));
     let defaults = if default_fns.is_empty() && constants.is_empty() {
@@ -160,35 +161,28 @@ pub(super) fn struct_item(
 }
 
 pub(super) fn rust_type(c: &Contract, schema: &Schema) -> TokenStream {
+    limits::tokens(&rust_type_text(c, schema))
+}
+
+/// The Rust type a schema becomes, as prettyplease prints it (`Vec<Vec<String>>`).
+pub(super) fn rust_type_text(c: &Contract, schema: &Schema) -> String {
     match &schema.kind {
-        Kind::String => quote!(String),
+        Kind::String => "String".into(),
         Kind::Integer => match schema.rust_integer() {
-            Some(RustInteger::U64) => quote!(u64),
-            _ => quote!(i64),
+            Some(RustInteger::U64) => "u64".into(),
+            _ => "i64".into(),
         },
-        Kind::Number => quote!(f64),
-        Kind::Boolean => quote!(bool),
-        Kind::Json => quote!(::mcp_contract::serde_json::Value),
-        Kind::Enum(e) => {
-            let i = ident(&e.rust_name);
-            quote!(#i)
-        }
-        Kind::Array(items) => {
-            let inner = rust_type(c, items);
-            quote!(Vec<#inner>)
-        }
-        Kind::Object(o) => {
-            let i = ident(&o.rust_name);
-            quote!(#i)
-        }
+        Kind::Number => "f64".into(),
+        Kind::Boolean => "bool".into(),
+        Kind::Json => "::mcp_contract::serde_json::Value".into(),
+        Kind::Enum(e) => id(&e.rust_name).to_owned(),
+        Kind::Array(items) => format!("Vec<{}>", rust_type_text(c, items)),
+        Kind::Object(o) => id(&o.rust_name).to_owned(),
         Kind::Named(i) => {
             let t = &c.types[*i];
             match &t.schema.kind {
-                Kind::Object(_) | Kind::Enum(_) => {
-                    let i = ident(&t.name);
-                    quote!(#i)
-                }
-                _ => rust_type(c, &t.schema),
+                Kind::Object(_) | Kind::Enum(_) => id(&t.name).to_owned(),
+                _ => rust_type_text(c, &t.schema),
             }
         }
     }
@@ -243,6 +237,15 @@ pub(super) fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> TokenS
     }
 }
 
+/// `Type::Variant` for an enum's (validated) value.
+pub(super) fn enum_text(name: &str, e: &EnumDef, value: &Value) -> Option<String> {
+    let (_, variant) = e
+        .values
+        .iter()
+        .find(|(v, _)| Some(v.as_str()) == value.as_str())?;
+    Some(format!("{}::{}", id(name), id(variant)))
+}
+
 pub(super) fn enum_expr(name: &str, e: &EnumDef, value: &Value) -> TokenStream {
     let ty = ident(name);
     let variant = e
@@ -276,4 +279,155 @@ pub(super) fn object_expr(
         quote!(#field: #expr)
     });
     quote!(#ty { #(#inits),* })
+}
+
+/// [`tool_items`] as text (see [`text`](super::text)), or `None` when one of its lines needs
+/// prettyplease's breaking, a default is more than a constant, or the tool declares content.
+pub(super) fn tool_text(c: &Contract, t: &ToolDef) -> Option<String> {
+    if !t.content.is_empty() {
+        return None;
+    }
+    let mut w = Code::new();
+    let summary = format!("The arguments of `{}`.", t.name);
+    struct_text(&mut w, c, &t.args_type(), &t.parameters, &summary, true)?;
+    for f in &t.parameters {
+        type_text(&mut w, c, &f.schema)?;
+    }
+    if let OutputDef::Object { fields, .. } = &t.output {
+        let summary = format!("What `{}` returns.", t.name);
+        struct_text(&mut w, c, &t.output_type(), fields, &summary, false)?;
+        for f in fields {
+            type_text(&mut w, c, &f.schema)?;
+        }
+    }
+    tool_error_text(&mut w, c, t);
+    w.finish()
+}
+
+/// [`type_items`] of a schema nested in a tool's (`top` false), as text.
+fn type_text(w: &mut Code, c: &Contract, schema: &Schema) -> Option<()> {
+    match &schema.kind {
+        Kind::Object(obj) => {
+            let summary = schema
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("`{}`.", obj.rust_name));
+            struct_text(w, c, &obj.rust_name, &obj.fields, &summary, false)?;
+            for f in &obj.fields {
+                type_text(w, c, &f.schema)?;
+            }
+        }
+        Kind::Enum(e) => {
+            match &schema.description {
+                Some(d) => w.doc(0, d),
+                None => w.doc(0, &format!("`{}`.", e.rust_name)),
+            }
+            let names: Vec<&str> = e.values.iter().map(|(_, v)| v.as_str()).collect();
+            lints::write_allows(w, 0, lints::variant_names(&e.rust_name, &names));
+            w.line(0, &["#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]"]);
+            w.line(0, &[SERDE_DERIVE]);
+            w.line(0, &[SERDE_CRATE]);
+            let name = id(&e.rust_name);
+            if e.values.is_empty() {
+                w.line(0, &["pub enum ", name, " {}"]);
+                return Some(());
+            }
+            w.line(0, &["pub enum ", name, " {"]);
+            for (value, variant) in &e.values {
+                w.doc(1, &format!("`{value}`"));
+                w.line(1, &["#[serde(rename = ", &string(value), ")]"]);
+                w.line(1, &[id(variant), ","]);
+            }
+            w.line(0, &["}"]);
+        }
+        Kind::Array(items) => type_text(w, c, items)?,
+        Kind::Named(_)
+        | Kind::String
+        | Kind::Integer
+        | Kind::Number
+        | Kind::Boolean
+        | Kind::Json => {}
+    }
+    Some(())
+}
+
+const SERDE_DERIVE: &str =
+    "#[derive(::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize)]";
+const SERDE_CRATE: &str = "#[serde(crate = \"::mcp_contract::serde\")]";
+
+/// [`struct_item`] as text; `None` for a default that is not one of the parameter's
+/// constants (an array, an object, JSON, or a default outside `parameters`).
+fn struct_text(
+    w: &mut Code,
+    c: &Contract,
+    name: &str,
+    fields: &[Field],
+    summary: &str,
+    parameters: bool,
+) -> Option<()> {
+    let name = id(name);
+    let allow = lints::nested_arrays(c, fields);
+    w.doc(0, summary);
+    lints::write_allows(w, 0, allow);
+    w.line(0, &["#[derive(Debug, Clone, PartialEq)]"]);
+    w.line(0, &[SERDE_DERIVE]);
+    w.line(0, &[SERDE_CRATE]);
+    if fields.is_empty() {
+        w.line(0, &["pub struct ", name, " {}"]);
+        return Some(());
+    }
+    w.line(0, &["pub struct ", name, " {"]);
+    let mut constants = Vec::new();
+    let mut default_fns = Vec::new();
+    for f in fields {
+        let declared = if parameters {
+            limits::declared(c, f)
+        } else {
+            limits::Declared::default()
+        };
+        constants.extend(declared.constants);
+        let field = id(&f.ident);
+        let ty = rust_type_text(c, &f.schema);
+        w.doc(1, &f.published_description());
+        let bare = f.ident.trim_start_matches("r#");
+        if bare != f.name {
+            w.line(1, &["#[serde(rename = ", &string(&f.name), ")]"]);
+        }
+        match (&f.default, f.required) {
+            (Some(_), _) => {
+                let func = format!("default_{bare}");
+                let path = string(&format!("{name}::{func}"));
+                w.line(1, &["#[serde(default = ", &path, ")]"]);
+                w.line(1, &["pub ", field, ": ", &ty, ","]);
+                default_fns.push((func, ty, declared.default?));
+            }
+            (None, true) => w.line(1, &["pub ", field, ": ", &ty, ","]),
+            (None, false) => {
+                w.line(
+                    1,
+                    &["#[serde(default, skip_serializing_if = \"Option::is_none\")]"],
+                );
+                w.line(1, &["pub ", field, ": Option<", &ty, ">,"]);
+            }
+        }
+    }
+    w.line(0, &["}"]);
+    if constants.is_empty() && default_fns.is_empty() {
+        return Some(());
+    }
+    lints::write_allows(w, 0, allow);
+    if !constants.is_empty() {
+        w.line(0, &["#[allow(dead_code)]"]);
+    }
+    w.line(0, &["impl ", name, " {"]);
+    for constant in &constants {
+        constant.write(w, 1);
+    }
+    for (func, ty, value) in &default_fns {
+        w.line(1, &["fn ", func, "() -> ", ty, " {"]);
+        w.line(2, &[value]);
+        w.line(1, &["}"]);
+    }
+    w.line(0, &["}"]);
+    Some(())
 }

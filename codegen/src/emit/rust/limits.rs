@@ -3,7 +3,7 @@
 //! names the manifest's number instead of writing it a second time.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use serde_json::{Number, Value};
 
 use super::*;
@@ -14,9 +14,48 @@ use crate::keyword::{Keyword, Limit};
 #[derive(Default)]
 pub(super) struct Declared {
     /// `pub const DEFAULT_…`, `MIN_…`, `MAX_…`, each documented.
-    pub constants: Vec<TokenStream>,
+    pub constants: Vec<Constant>,
     /// `Self::DEFAULT_…`, as the field's type.
-    pub default: Option<TokenStream>,
+    pub default: Option<String>,
+}
+
+/// `pub const NAME: TYPE = VALUE;` under its doc, as Rust text (type and value are a handful
+/// of tokens: a literal, a path, a negative number).
+pub(super) struct Constant {
+    pub doc: String,
+    pub name: String,
+    pub ty: String,
+    pub value: String,
+}
+
+impl Constant {
+    pub(super) fn tokens(&self) -> TokenStream {
+        let d = doc(&self.doc);
+        let name = ident(&self.name);
+        let (ty, value) = (tokens(&self.ty), tokens(&self.value));
+        quote!(#d pub const #name: #ty = #value;)
+    }
+
+    pub(super) fn write(&self, w: &mut Code, depth: usize) {
+        w.doc(depth, &self.doc);
+        w.constant(
+            depth,
+            &[
+                "pub const ",
+                &self.name,
+                ": ",
+                &self.ty,
+                " = ",
+                &self.value,
+                ";",
+            ],
+        );
+    }
+}
+
+/// Rust text this module wrote, as tokens.
+pub(super) fn tokens(text: &str) -> TokenStream {
+    text.parse().unwrap_or_default()
 }
 
 /// The constants of one parameter. A default gets one when it is a value a constant can hold
@@ -25,20 +64,25 @@ pub(super) struct Declared {
 pub(super) fn declared(c: &Contract, f: &Field) -> Declared {
     let name = &f.name;
     let upper = crate::ident::shouty(f.ident.trim_start_matches("r#"));
-    let ty = rust_type(c, &f.schema);
+    let ty = rust_type_text(c, &f.schema);
     let schema = resolved(c, &f.schema);
     let mut constants = Vec::new();
     let default = f.default.as_ref().and_then(|value| {
-        let (const_ty, expr) = constant(c, &f.schema, value)?;
-        let id = format_ident!("DEFAULT_{upper}");
-        let d = doc(&format!(
-            "The default of `{name}`: what the handler receives when a call leaves it out."
-        ));
-        constants.push(quote!(#d pub const #id: #const_ty = #expr;));
-        Some(match schema.kind {
-            Kind::String => quote!(Self::#id.into()),
-            _ => quote!(Self::#id),
-        })
+        let (ty, value) = constant(c, &f.schema, value)?;
+        let id = format!("DEFAULT_{upper}");
+        let default = match schema.kind {
+            Kind::String => format!("Self::{id}.into()"),
+            _ => format!("Self::{id}"),
+        };
+        constants.push(Constant {
+            doc: format!(
+                "The default of `{name}`: what the handler receives when a call leaves it out."
+            ),
+            name: id,
+            ty,
+            value,
+        });
+        Some(default)
     });
     let bounds = [
         ("MIN", "smallest", Keyword::Minimum),
@@ -50,42 +94,39 @@ pub(super) fn declared(c: &Contract, f: &Field) -> Declared {
             Some(Limit::Count(n)) => Number::from(*n),
             _ => continue,
         };
-        let Some(expr) = number(schema, &bound) else {
+        let Some(value) = number(schema, &bound) else {
             continue;
         };
-        let id = format_ident!("{prefix}_{upper}");
-        let d = doc(&format!(
-            "The {which} `{name}` a call may pass (`{}` in the input schema).",
-            keyword.name()
-        ));
-        constants.push(quote!(#d pub const #id: #ty = #expr;));
+        constants.push(Constant {
+            doc: format!(
+                "The {which} `{name}` a call may pass (`{}` in the input schema).",
+                keyword.name()
+            ),
+            name: format!("{prefix}_{upper}"),
+            ty: ty.clone(),
+            value,
+        });
     }
     Declared { constants, default }
 }
 
 /// A scalar value as a constant's type and expression; `None` for arrays and objects, which a
 /// constant cannot hold as the field's type (`Vec`, a struct of `String`s).
-fn constant(c: &Contract, schema: &Schema, value: &Value) -> Option<(TokenStream, TokenStream)> {
+fn constant(c: &Contract, schema: &Schema, value: &Value) -> Option<(String, String)> {
     match (&schema.kind, value) {
         (Kind::Named(i), v) => {
             let t = &c.types[*i];
             match &t.schema.kind {
-                Kind::Enum(e) => {
-                    let ty = ident(&t.name);
-                    Some((quote!(#ty), enum_expr(&t.name, e, v)))
-                }
+                Kind::Enum(e) => Some((id(&t.name).to_owned(), enum_text(&t.name, e, v)?)),
                 _ => constant(c, &t.schema, v),
             }
         }
-        (Kind::String, Value::String(s)) => Some((quote!(&str), quote!(#s))),
-        (Kind::Boolean, Value::Bool(b)) => Some((quote!(bool), quote!(#b))),
+        (Kind::String, Value::String(s)) => Some(("&str".into(), string(s))),
+        (Kind::Boolean, Value::Bool(b)) => Some(("bool".into(), b.to_string())),
         (Kind::Integer | Kind::Number, Value::Number(n)) => {
-            Some((rust_type(c, schema), number(schema, n)?))
+            Some((rust_type_text(c, schema), number(schema, n)?))
         }
-        (Kind::Enum(e), v) => {
-            let ty = ident(&e.rust_name);
-            Some((quote!(#ty), enum_expr(&e.rust_name, e, v)))
-        }
+        (Kind::Enum(e), v) => Some((id(&e.rust_name).to_owned(), enum_text(&e.rust_name, e, v)?)),
         _ => None,
     }
 }
@@ -93,19 +134,18 @@ fn constant(c: &Contract, schema: &Schema, value: &Value) -> Option<(TokenStream
 /// A number as a literal of the schema's Rust type (`u64`, `i64` or `f64`), unsuffixed, since
 /// the constant states its type; `None` for an integer bound that type cannot hold exactly
 /// (`minimum: 0.5`, or beyond 64 bits).
-fn number(schema: &Schema, n: &Number) -> Option<TokenStream> {
-    let negative = |magnitude: TokenStream, below_zero: bool| {
+fn number(schema: &Schema, n: &Number) -> Option<String> {
+    let negative = |magnitude: Literal, below_zero: bool| {
         if below_zero {
-            quote!(-#magnitude)
+            format!("-{magnitude}")
         } else {
-            magnitude
+            magnitude.to_string()
         }
     };
     match schema.kind {
         Kind::Number => {
             let f = n.as_f64()?;
-            let magnitude = Literal::f64_unsuffixed(f.abs());
-            Some(negative(quote!(#magnitude), f < 0.0))
+            Some(negative(Literal::f64_unsuffixed(f.abs()), f < 0.0))
         }
         _ => {
             if !schema.rust_integer().is_some_and(|ty| ty.fits(n)) {
@@ -118,8 +158,10 @@ fn number(schema: &Schema, n: &Number) -> Option<TokenStream> {
                 (None, None, Some(f)) if f.fract() == 0.0 => f as i128,
                 _ => return None,
             };
-            let magnitude = Literal::u128_unsuffixed(whole.unsigned_abs());
-            Some(negative(quote!(#magnitude), whole < 0))
+            Some(negative(
+                Literal::u128_unsuffixed(whole.unsigned_abs()),
+                whole < 0,
+            ))
         }
     }
 }

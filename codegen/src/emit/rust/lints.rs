@@ -2,12 +2,30 @@
 //! each needs: only on the item the lint would flag, never across the board.
 
 use proc_macro2::TokenStream;
-use quote::quote;
 
 use super::*;
 
+/// `#[allow(…)]` for each lint named, as tokens.
+pub(super) fn allow(lints: impl IntoIterator<Item = &'static str>) -> TokenStream {
+    lints
+        .into_iter()
+        .flat_map(|lint| limits::tokens(&format!("#[allow({lint})]")))
+        .collect()
+}
+
+/// `#[allow(…)]` for each lint named, as lines.
+pub(super) fn write_allows(
+    w: &mut Code,
+    depth: usize,
+    lints: impl IntoIterator<Item = &'static str>,
+) {
+    for lint in lints {
+        w.line(depth, &["#[allow(", lint, ")]"]);
+    }
+}
+
 /// The allows an enum needs for its variant names, plus, for an error enum, its variant sizes.
-pub(super) fn error_enum(name: &str, defs: &[&ErrorDef]) -> TokenStream {
+pub(super) fn error_enum(name: &str, defs: &[&ErrorDef]) -> Vec<&'static str> {
     let variants: Vec<&str> = defs.iter().map(|e| e.variant.as_str()).collect();
     let names = variant_names(name, &variants);
     // clippy's large_enum_variant fires when the largest variant is more than 200 bytes larger
@@ -19,8 +37,8 @@ pub(super) fn error_enum(name: &str, defs: &[&ErrorDef]) -> TokenStream {
         [largest, next, ..] => largest - next >= 9,
         _ => false,
     };
-    let large = large.then(|| quote!(#[allow(clippy::large_enum_variant)]));
-    quote!(#names #large)
+    let large = large.then_some("clippy::large_enum_variant");
+    names.into_iter().chain(large).collect()
 }
 
 /// `#[allow(clippy::enum_variant_names)]` where clippy would flag the names: three or more
@@ -28,7 +46,7 @@ pub(super) fn error_enum(name: &str, defs: &[&ErrorDef]) -> TokenStream {
 /// `UserNotFound`, from codes or values the manifest chose), or a variant that begins or ends
 /// with the enum's own name. It is checked wherever the enum is not exported, so a server that
 /// includes the contract in a private module meets it. Erring towards the allow costs nothing.
-pub(super) fn variant_names(name: &str, variants: &[&str]) -> Option<TokenStream> {
+pub(super) fn variant_names(name: &str, variants: &[&str]) -> Option<&'static str> {
     let words: Vec<Vec<&str>> = variants.iter().map(|v| camel_words(v)).collect();
     let firsts: Vec<&str> = words.iter().map(|w| w[0]).collect();
     let lasts: Vec<&str> = words.iter().map(|w| w[w.len() - 1]).collect();
@@ -37,28 +55,28 @@ pub(super) fn variant_names(name: &str, variants: &[&str]) -> Option<TokenStream
     let named = variants
         .iter()
         .any(|v| v.starts_with(name) || v.ends_with(name));
-    (repeated || named).then(|| quote!(#[allow(clippy::enum_variant_names)]))
+    (repeated || named).then_some("clippy::enum_variant_names")
 }
 
 /// `#[allow(clippy::wrong_self_convention)]` on the handler trait when a method's name asks
 /// for another receiver: handlers take `&self` whatever the tool is called (`into_parts`,
 /// `from_url`, `to_text`, or a resource `into`, whose method is `into_resource`).
-pub(super) fn self_convention(methods: &[&str]) -> Option<TokenStream> {
+pub(super) fn self_convention(methods: &[&str]) -> Option<&'static str> {
     methods
         .iter()
         .map(|m| m.trim_start_matches("r#"))
         .any(|m| ["into_", "from_", "to_"].iter().any(|p| m.starts_with(p)))
-        .then(|| quote!(#[allow(clippy::wrong_self_convention)]))
+        .then_some("clippy::wrong_self_convention")
 }
 
 /// `#[allow(clippy::type_complexity)]` for a struct with a field of arrays nested four deep
 /// (`Option<Vec<Vec<Vec<Vec<i64>>>>>`), which clippy counts as very complex; the manifest's
 /// shape is the type's.
-pub(super) fn nested_arrays(c: &Contract, fields: &[Field]) -> Option<TokenStream> {
+pub(super) fn nested_arrays(c: &Contract, fields: &[Field]) -> Option<&'static str> {
     fields
         .iter()
         .any(|f| array_depth(c, &f.schema) >= 4)
-        .then(|| quote!(#[allow(clippy::type_complexity)]))
+        .then_some("clippy::type_complexity")
 }
 
 /// How many arrays are nested in a schema's Rust type (`Vec<Vec<f64>>` is 2).
@@ -133,9 +151,7 @@ mod tests {
             .map(|(i, &n)| code(&format!("Code{i}"), n))
             .collect();
         let refs: Vec<&ErrorDef> = defs.iter().collect();
-        error_enum("E", &refs)
-            .to_string()
-            .contains("large_enum_variant")
+        error_enum("E", &refs).contains(&"clippy::large_enum_variant")
     }
 
     /// clippy's threshold, 200 bytes, is more than eight `String`s (192) and less than nine.

@@ -1,7 +1,9 @@
 //! The Rust module a server includes: types, constants, the handler trait and its dispatch.
 //!
-//! Built with `quote`, parsed with `syn` and printed with `prettyplease`, so what lands in
-//! `OUT_DIR` is formatted Rust a user can read when rustc points into it.
+//! Formatted Rust a user can read when rustc points into it: the few structural items are
+//! built with `quote`, parsed with `syn` and printed with `prettyplease`; what every tool
+//! repeats is written directly in the layout prettyplease would give it ([`text`]), which
+//! falls back to tokens for any item it does not lay out.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -18,28 +20,50 @@ mod prompts;
 mod questions;
 mod registration;
 mod rustdoc;
+pub(crate) mod text;
 
 use errors::*;
 use items::*;
 use registration::*;
 use rustdoc::*;
+use text::{Code, id, string};
 
 /// The generated module's text, formatted and headed.
 ///
-/// Building and printing the items is most of generation's time, and parts of the module do
-/// not depend on each other: the preamble, each run of tools' types, and each item of the
-/// registration are jobs that worker threads take in turn. Tokens cannot cross threads, so a
-/// job builds its tokens and prints them where it runs; printed items concatenate exactly as
-/// one file would print.
+/// Parts of the module do not depend on each other: the preamble, each run of tools' types,
+/// and each item of the registration are jobs that worker threads take in turn. Tokens
+/// cannot cross threads, so a job builds its text or its tokens and prints them where it
+/// runs; printed items concatenate exactly as one file would print.
 pub(crate) fn generate(contract: &Contract) -> String {
+    generate_as(contract, Layout::Text)
+}
+
+/// How the items every tool repeats are laid out: written as text where the text writer can
+/// (the build's way), or all printed from tokens (what the text must equal, in the tests).
+#[derive(Clone, Copy, PartialEq)]
+enum Layout {
+    Text,
+    #[cfg_attr(not(test), allow(dead_code))]
+    Tokens,
+}
+
+fn generate_as(contract: &Contract, layout: Layout) -> String {
     type Job<'a> = Box<dyn Fn() -> String + Send + Sync + 'a>;
-    let mut jobs: Vec<Job<'_>> = vec![Box::new(|| format_items(preamble(contract)))];
+    let mut jobs: Vec<Job<'_>> = vec![Box::new(|| match layout {
+        Layout::Text => tool_constants_text(contract) + &format_items(preamble(contract, false)),
+        Layout::Tokens => format_items(preamble(contract, true)),
+    })];
     for tools in contract.tools.chunks(TOOLS_PER_JOB) {
         jobs.push(Box::new(move || {
             let mut code = String::new();
             for t in tools {
-                code.push_str(&format_items(tool_items(contract, t)));
-                code.push_str(&format_items(questions::question_items(contract, t)));
+                let text = (layout == Layout::Text)
+                    .then(|| tool_text(contract, t))
+                    .flatten();
+                code.push_str(&text.unwrap_or_else(|| format_items(tool_items(contract, t))));
+                if !t.questions.is_empty() {
+                    code.push_str(&format_items(questions::question_items(contract, t)));
+                }
                 code.push_str(&tool_error_impls(contract, t));
             }
             code
@@ -49,7 +73,11 @@ pub(crate) fn generate(contract: &Contract) -> String {
         format_items(questions::other_question_items(contract))
     }));
     for part in registration_items() {
-        jobs.push(Box::new(move || format_items(part(contract))));
+        jobs.push(Box::new(move || {
+            let text = (layout == Layout::Text).then(|| (part.text)(contract));
+            text.flatten()
+                .unwrap_or_else(|| format_items((part.tokens)(contract)))
+        }));
     }
     let code = run_in_order(&jobs);
     format!(
@@ -142,31 +170,54 @@ fn format_items(tokens: TokenStream) -> String {
 /// control character; the characters that change the direction of text, which rustc denies in
 /// a literal, are escaped here the JSON way (`\u202e`), which leaves the value as it was.
 pub(crate) fn json_literal(json: &str) -> TokenStream {
-    if !json.contains(['"', '\\']) {
-        return quote!(#json);
-    }
-    let mut text = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
-                text.push_str(&format!("\\u{:04x}", u32::from(c)));
-            }
-            c => text.push(c),
-        }
-    }
-    // A raw string ends at the first `"` followed by as many `#`s as it opened with.
-    let longest = text
-        .split('"')
-        .skip(1)
-        .map(|after| after.len() - after.trim_start_matches('#').len())
-        .max()
-        .unwrap_or(0);
-    let hashes = "#".repeat(longest + 1);
-    match format!("r{hashes}\"{text}\"{hashes}").parse::<proc_macro2::Literal>() {
+    match json_text(json).parse::<proc_macro2::Literal>() {
         Ok(literal) => quote!(#literal),
-        // Unreachable: the hashes outnumber every run in the text.
+        // Unreachable: `json_text` writes a literal.
         Err(_) => quote!(#json),
     }
+}
+
+/// [`json_literal`] as text.
+pub(crate) fn json_text(json: &str) -> String {
+    // One pass over the bytes: whether the text needs a raw string, and the longest run of
+    // `#`s after a `"` in it (a raw string ends at a `"` followed by as many as it opened with).
+    let (mut raw, mut longest) = (false, 0);
+    let bytes = json.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => {
+                raw = true;
+                let run = bytes[i + 1..].iter().take_while(|&&b| b == b'#').count();
+                longest = longest.max(run);
+            }
+            b'\\' => raw = true,
+            _ => {}
+        }
+    }
+    if !raw {
+        return string(json);
+    }
+    let hashes = "#".repeat(longest + 1);
+    let mut text = String::with_capacity(json.len() + 2 * hashes.len() + 3);
+    text.push('r');
+    text.push_str(&hashes);
+    text.push('"');
+    // Only non-ASCII text can hold a direction control.
+    if json.is_ascii() {
+        text.push_str(json);
+    } else {
+        for c in json.chars() {
+            match c {
+                '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                    text.push_str(&format!("\\u{:04x}", u32::from(c)));
+                }
+                c => text.push(c),
+            }
+        }
+    }
+    text.push('"');
+    text.push_str(&hashes);
+    text
 }
 
 pub(super) fn ident(name: &str) -> syn::Ident {
@@ -176,11 +227,33 @@ pub(super) fn ident(name: &str) -> syn::Ident {
     }
 }
 
-/// The constants and shared types.
-fn preamble(c: &Contract) -> TokenStream {
+/// The `names` and `titles` modules, as [`preamble`] prints them, written as text: constants
+/// and docs are lines prettyplease never breaks.
+fn tool_constants_text(c: &Contract) -> String {
+    let mut w = Code::new();
+    for (module, titles) in [("names", false), ("titles", true)] {
+        w.doc(0, &format!("The published tool {module}."));
+        w.line(0, &["#[allow(dead_code)]"]);
+        if c.tools.is_empty() {
+            w.line(0, &["pub mod ", module, " {}"]);
+            continue;
+        }
+        w.line(0, &["pub mod ", module, " {"]);
+        for t in &c.tools {
+            w.doc(1, &format!("`{}`: {}", t.name, t.title));
+            let name = id(&t.constant);
+            let value = string(if titles { &t.title } else { &t.name });
+            w.constant(1, &["pub const ", name, ": &str = ", &value, ";"]);
+        }
+        w.line(0, &["}"]);
+    }
+    w.finish().unwrap_or_default()
+}
+
+/// The constants and shared types; with `tool_modules` false, without `names` and `titles`
+/// (which [`tool_constants_text`] writes).
+fn preamble(c: &Contract, tool_modules: bool) -> TokenStream {
     let source = &c.source_name;
-    let names = constants(c, |t| &t.name);
-    let titles = constants(c, |t| &t.title);
     let sentence_items = c.sentences.iter().map(|s| {
         let name = ident(&s.constant);
         let text = &s.text;
@@ -225,13 +298,20 @@ fn preamble(c: &Contract) -> TokenStream {
         }
     });
     let vocabulary = vocabulary(c);
+    let tool_modules = tool_modules.then(|| {
+        let names = constants(c, |t| &t.name);
+        let titles = constants(c, |t| &t.title);
+        quote! {
+            /// The published tool names.
+            #[allow(dead_code)]
+            pub mod names { #(#names)* }
+            /// The published tool titles.
+            #[allow(dead_code)]
+            pub mod titles { #(#titles)* }
+        }
+    });
     quote! {
-        /// The published tool names.
-        #[allow(dead_code)]
-        pub mod names { #(#names)* }
-        /// The published tool titles.
-        #[allow(dead_code)]
-        pub mod titles { #(#titles)* }
+        #tool_modules
         /// Pinned description sentences; each published description contains its sentences verbatim.
         #[allow(dead_code)]
         pub mod sentences { #(#sentence_items)* }
@@ -312,3 +392,6 @@ pub mod m {}
         assert_eq!(super::spaced(code), spaced);
     }
 }
+
+#[cfg(test)]
+mod layout_tests;

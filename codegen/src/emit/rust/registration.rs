@@ -7,23 +7,87 @@ use super::icons::icon_specs;
 use super::*;
 use crate::emit::wire::tool_json;
 
+/// An item of the registration: its text, with each tool's part written as text into the
+/// rest printed from tokens (`None` when a part does not fit), and its tokens.
+pub(super) struct Part {
+    pub text: fn(&Contract) -> Option<String>,
+    pub tokens: fn(&Contract) -> TokenStream,
+}
+
 /// The registration's items, in the module's order, each built on its own (so that each can
 /// be printed on its own thread): the handler trait, its dispatch, the published contract,
 /// the fixtures and the constructor.
-pub(super) fn registration_items() -> [fn(&Contract) -> TokenStream; 5] {
+pub(super) fn registration_items() -> [Part; 5] {
     [
-        handler_trait,
-        dispatcher,
-        spec,
-        crate::emit::fixtures::fixtures,
-        constructor,
+        Part {
+            text: handler_trait_text,
+            tokens: |c| handler_trait_tokens(c, true),
+        },
+        Part {
+            text: dispatcher_text,
+            tokens: |c| dispatcher_tokens(c, true),
+        },
+        Part {
+            text: spec_text,
+            tokens: |c| spec_tokens(c, true),
+        },
+        Part {
+            text: crate::emit::fixtures::fixtures_text,
+            tokens: crate::emit::fixtures::fixtures,
+        },
+        Part {
+            text: |_| None,
+            tokens: constructor,
+        },
     ]
 }
 
-/// The handler trait: one method per tool, resource, prompt and completion handler.
-fn handler_trait(c: &Contract) -> TokenStream {
+/// The handler trait, its tools' methods written as text at the top of its body (an empty
+/// body when it has nothing else).
+fn handler_trait_text(c: &Contract) -> Option<String> {
+    let methods: String = (c.tools.iter())
+        .map(|t| trait_method_text(c, t))
+        .collect::<Option<_>>()?;
+    let printed = format_items(handler_trait_tokens(c, false));
+    let open = "pub trait Tools: Send + Sync + 'static {";
+    text::insert_after(&printed, open, &methods)
+        .or_else(|| text::fill_empty(&printed, open, &methods))
+}
+
+/// The dispatcher, its tools' arms written as text before the `match`'s last arm.
+fn dispatcher_text(c: &Contract) -> Option<String> {
+    let arms: String = (c.tools.iter().enumerate())
+        .map(|(i, t)| dispatch_arm_text(i, t))
+        .collect::<Option<_>>()?;
+    let printed = format_items(dispatcher_tokens(c, false));
+    text::insert_before(
+        &printed,
+        "                _ => call::unknown_tool(tool),",
+        &arms,
+    )
+}
+
+/// `SPEC`, its tools' wire JSON written as text in place of the empty list.
+fn spec_text(c: &Contract) -> Option<String> {
+    let tools: String = (c.tools.iter())
+        .map(|t| spec_tool_text(c, t))
+        .collect::<Option<_>>()?;
+    let printed = format_items(spec_tokens(c, false));
+    if tools.is_empty() {
+        return Some(printed);
+    }
+    text::replace_line(
+        &printed,
+        "    tools: &[],",
+        &format!("    tools: &[\n{tools}    ],"),
+    )
+}
+
+/// The handler trait: one method per tool, resource, prompt and completion handler; with
+/// `tools` false, none for the tools (their text goes in after).
+fn handler_trait_tokens(c: &Contract, tools: bool) -> TokenStream {
     let source = &c.source_name;
-    let trait_items = c.tools.iter().map(|t| trait_method(c, t));
+    let trait_items = c.tools.iter().filter(|_| tools).map(|t| trait_method(c, t));
     let resource_methods = c.resources.iter().map(resource_method);
     let prompt_methods = super::prompts::trait_methods(c);
     let trait_doc = format!(
@@ -42,7 +106,7 @@ fn handler_trait(c: &Contract) -> TokenStream {
         .chain(c.prompts.iter().map(|p| p.method.as_str()))
         .chain(c.completion_handlers())
         .collect();
-    let self_convention = lints::self_convention(&methods);
+    let self_convention = lints::allow(lints::self_convention(&methods));
     let listed: Vec<String> = methods.iter().map(|m| format!("`{m}`")).collect();
     let note = format!(
         "implement `Tools` for it: one async method for each tool, resource, prompt and completion handler in `{braced}`: {}",
@@ -60,10 +124,13 @@ fn handler_trait(c: &Contract) -> TokenStream {
     }
 }
 
-/// `Dispatcher`, which connects a `Tools` implementation to the published contract.
-fn dispatcher(c: &Contract) -> TokenStream {
+/// `Dispatcher`, which connects a `Tools` implementation to the published contract; with
+/// `tools` false, without the tools' arms.
+fn dispatcher_tokens(c: &Contract, tools: bool) -> TokenStream {
     let prompt_dispatch = super::prompts::dispatch(c);
-    let arms = c.tools.iter().enumerate().map(|(i, t)| dispatch_arm(i, t));
+    let arms = (c.tools.iter().enumerate())
+        .filter(|_| tools)
+        .map(|(i, t)| dispatch_arm(i, t));
     let resource_arms = c
         .resources
         .iter()
@@ -177,7 +244,8 @@ pub(super) fn constants(c: &Contract, value: impl Fn(&ToolDef) -> &String) -> Ve
         .collect()
 }
 
-pub(super) fn spec(c: &Contract) -> TokenStream {
+/// `SPEC`; with `tools` false, with an empty list of tools.
+fn spec_tokens(c: &Contract, tools: bool) -> TokenStream {
     let s = &c.server;
     let name = &s.name;
     let opt = |o: &Option<String>| match o {
@@ -201,6 +269,7 @@ pub(super) fn spec(c: &Contract) -> TokenStream {
     let tools = c
         .tools
         .iter()
+        .filter(|_| tools)
         .map(|t| json_literal(&serde_json::to_string(&tool_json(c, t)).unwrap_or_default()));
     let group_specs = c.groups.iter().map(|g| {
         let (name, description, tools) = (&g.name, &g.description, &g.tools);
@@ -414,18 +483,8 @@ pub(super) fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
     }
 }
 
-pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
-    let method = ident(&t.method);
-    let args = ident(&t.args_type());
-    let error = ident(&t.error_type());
-    let structure = ident(&t.output_type());
-    let content = ident(&t.content_type());
-    let output = match (&t.output, t.content.is_empty()) {
-        (OutputDef::Text, true) => quote!(String),
-        (OutputDef::Object { .. }, true) => quote!(#structure),
-        (OutputDef::Text, false) => quote!(Vec<#content>),
-        (OutputDef::Object { .. }, false) => quote!((#structure, Vec<#content>)),
-    };
+/// A tool's method doc: its title, description and the errors it may return.
+fn trait_method_doc(c: &Contract, t: &ToolDef) -> String {
     let mut text = format!("{}\n\n{}", t.title, t.published_description);
     if !t.errors.is_empty() {
         text.push_str("\n\n# Errors\n");
@@ -439,7 +498,22 @@ pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
             text.push_str(&format!("\n- `{}`{names}: {}", e.code, e.message.source));
         }
     }
-    let docs = doc(&text);
+    text
+}
+
+pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
+    let method = ident(&t.method);
+    let args = ident(&t.args_type());
+    let error = ident(&t.error_type());
+    let structure = ident(&t.output_type());
+    let content = ident(&t.content_type());
+    let output = match (&t.output, t.content.is_empty()) {
+        (OutputDef::Text, true) => quote!(String),
+        (OutputDef::Object { .. }, true) => quote!(#structure),
+        (OutputDef::Text, false) => quote!(Vec<#content>),
+        (OutputDef::Object { .. }, false) => quote!((#structure, Vec<#content>)),
+    };
+    let docs = doc(&trait_method_doc(c, t));
     quote! {
         #docs
         fn #method(
@@ -448,4 +522,92 @@ pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
             cx: ::mcp_contract::Context,
         ) -> impl ::core::future::Future<Output = Result<#output, #error>> + Send;
     }
+}
+
+/// [`spec`]'s entry for a tool: its wire JSON, on a line of its own.
+fn spec_tool_text(c: &Contract, t: &ToolDef) -> Option<String> {
+    let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
+    let mut w = Code::new();
+    w.constant(2, &[&json_text(&json), ","]);
+    w.finish()
+}
+
+/// [`trait_method`] as text: the parameters one a line, as the signature never fits on one,
+/// and the future's output on the last line or, when it does not fit there, on its own.
+fn trait_method_text(c: &Contract, t: &ToolDef) -> Option<String> {
+    let mut w = Code::new();
+    w.doc(1, &trait_method_doc(c, t));
+    w.line(1, &["fn ", id(&t.method), "("]);
+    w.line(2, &["&self,"]);
+    w.line(2, &["args: ", id(&t.args_type()), ","]);
+    w.line(2, &["cx: ::mcp_contract::Context,"]);
+    let output = format!(
+        "Result<{}, {}>",
+        trait_method_output(t),
+        id(&t.error_type())
+    );
+    let future = "impl ::core::future::Future<";
+    let last = format!(") -> {future}Output = {output}> + Send;");
+    if text::fits(1, &last) {
+        w.line(1, &[&last]);
+    } else {
+        w.line(1, &[") -> ", future]);
+        w.line(2, &["Output = ", &output, ","]);
+        w.line(1, &["> + Send;"]);
+    }
+    w.finish()
+}
+
+/// What a tool's handler returns on success, as Rust text.
+fn trait_method_output(t: &ToolDef) -> String {
+    let (structure, content) = (t.output_type(), t.content_type());
+    let (structure, content) = (id(&structure), id(&content));
+    match (&t.output, t.content.is_empty()) {
+        (OutputDef::Text, true) => "String".into(),
+        (OutputDef::Object { .. }, true) => structure.into(),
+        (OutputDef::Text, false) => format!("Vec<{content}>"),
+        (OutputDef::Object { .. }, false) => format!("({structure}, Vec<{content}>)"),
+    }
+}
+
+/// [`dispatch_arm`] as text, for a tool without declared content (whose check breaks over
+/// lines): the arguments' type and the handler's call on their lines, or broken as
+/// prettyplease breaks them when they do not fit.
+fn dispatch_arm_text(index: usize, t: &ToolDef) -> Option<String> {
+    if !t.content.is_empty() {
+        return None;
+    }
+    let finish = match t.output {
+        OutputDef::Text => "text",
+        OutputDef::Object { .. } => "structured",
+    };
+    let call = format!(
+        "call::{finish}(Tools::{}(&self.0, args, cx).await)",
+        id(&t.method)
+    );
+    let mut w = Code::new();
+    w.line(4, &[&index.to_string(), " => {"]);
+    // prettyplease breaks a long turbofish before the type: `call::arguments::<\n Args,\n >(…)`.
+    let args = id(&t.args_type()).to_owned();
+    let matched = format!("match call::arguments::<{args}>(&SPEC.argument_codes, arguments) {{");
+    if text::fits(5, &matched) {
+        w.line(5, &[&matched]);
+    } else {
+        w.line(5, &["match call::arguments::<"]);
+        w.line(6, &[&args, ","]);
+        w.line(5, &[">(&SPEC.argument_codes, arguments) {"]);
+    }
+    // The arm's closing comma is not counted: prettyplease breaks the arm, not the comma.
+    let ok = format!("Ok(args) => {call}");
+    if text::fits(6, &ok) {
+        w.whole_line(6, &[&ok, ","]);
+    } else {
+        w.line(6, &["Ok(args) => {"]);
+        w.line(7, &[&call]);
+        w.line(6, &["}"]);
+    }
+    w.line(6, &["Err(refused) => refused.into_result(),"]);
+    w.line(5, &["}"]);
+    w.line(4, &["}"]);
+    w.finish()
 }

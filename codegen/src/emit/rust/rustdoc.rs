@@ -17,6 +17,10 @@ pub(super) fn doc(text: &str) -> TokenStream {
 /// that changes the direction of text (denied in comments, since it can make code read
 /// differently from how it runs) is written as its escape, `\u{202E}`.
 pub(super) fn comment_safe(text: &str) -> String {
+    // Only non-ASCII text can hold a direction control.
+    if text.is_ascii() && !text.contains(['\r', '\t']) {
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -39,6 +43,29 @@ pub(super) fn comment_safe(text: &str) -> String {
 /// hence a doctest), and a line that continues a list item or a quote lazily is indented under
 /// the item's text or given the quote's `>` (clippy's `doc_lazy_continuation`).
 pub(super) fn rustdoc_safe(text: &str) -> Vec<String> {
+    match plain(text) {
+        Some(line) => vec![line.to_owned()],
+        None => made_safe(text),
+    }
+}
+
+/// The one line `text` is, trimmed, when none of [`made_safe`]'s rules would change it: no
+/// fence, no footnote reference, and no quote, list item or rule marker where it starts.
+/// Most manifest prose is such a line; the rules' own work is then skipped.
+pub(super) fn plain(text: &str) -> Option<&str> {
+    let line = text.trim();
+    let starts_block = line
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_digit() || b">-*_+".contains(&b));
+    let plain = !text.is_empty()
+        && !text.contains(['\n', '\r'])
+        && !starts_block
+        && !["[^", "```", "~~~"].iter().any(|s| text.contains(s));
+    plain.then_some(line)
+}
+
+fn made_safe(text: &str) -> Vec<String> {
     if text.contains("```") || text.contains("~~~") {
         let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
         let fence = "`".repeat(longest.max(3) + 1);
@@ -172,4 +199,25 @@ pub(super) fn escape_footnotes(line: &str, defined: &[&str]) -> String {
         rest = &rest[c.len_utf8()..];
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_line_reads_as_the_rules_would_leave_it() {
+        let texts = [
+            "", " ", "a", "  a b  ", "- a", "-  a", "-a", "1.  a", "1a", ">  q", ">q", "[^1] x",
+            "a [^1]", "[^1]: x", "***", "_x_", "+ x", "x```y", "x~~~", "é ü", "a\tb", "a\rb",
+            "a\nb",
+        ];
+        for text in texts {
+            if let Some(line) = plain(text) {
+                assert_eq!(vec![line.to_owned()], made_safe(text), "{text:?}");
+            }
+        }
+        assert_eq!(plain("  Does a thing.  "), Some("Does a thing."));
+        assert_eq!(plain("- a"), None);
+    }
 }

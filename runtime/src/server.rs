@@ -436,7 +436,7 @@ impl<D: Dispatch> Server<D> {
             &checks.input,
             &arguments,
         ) {
-            return Ended::Finished(Ok(envelope.into_result()));
+            return Ended::Finished(Ok(envelope.into_result_for(checks.output.is_none())));
         }
         // The dispatcher is called inside the caught future, so a panic while it makes its
         // future is caught as well as one while the future runs.

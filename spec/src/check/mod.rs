@@ -649,7 +649,8 @@ impl Rule {
                             return false;
                         }
                         fail(out, at, Kind::Required(name.clone()), || {
-                            format!("{} is a required property", Value::from(name.as_str()))
+                            let quoted = serde_json::to_string(name).unwrap_or_default();
+                            format!("{quoted} is a required property")
                         });
                     }
                 }
@@ -668,15 +669,23 @@ impl Rule {
                         if extra.peek().is_none() {
                             return true;
                         }
+                        let Some(out) = out else {
+                            return false;
+                        };
                         let names: Vec<String> = extra.map(|(n, _)| n.clone()).collect();
-                        fail(out, at, Kind::Unexpected(names.clone()), || {
-                            let quoted: Vec<String> =
-                                names.iter().map(|n| format!("'{n}'")).collect();
-                            format!(
-                                "Additional properties are not allowed ({} {} unexpected)",
-                                quoted.join(", "),
-                                if names.len() == 1 { "was" } else { "were" }
-                            )
+                        let mut message = String::from("Additional properties are not allowed (");
+                        for (i, n) in names.iter().enumerate() {
+                            let _ = write!(message, "{}'{n}'", if i == 0 { "" } else { ", " });
+                        }
+                        message.push_str(if names.len() == 1 {
+                            " was unexpected)"
+                        } else {
+                            " were unexpected)"
+                        });
+                        out.push(Failure {
+                            at: at.pointer(),
+                            kind: Kind::Unexpected(names),
+                            message,
                         });
                         false
                     }

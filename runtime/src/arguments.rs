@@ -1,6 +1,8 @@
 //! Checking a call's arguments against the whole published input schema, before any
 //! handler runs, and naming every argument that is missing, malformed or unknown.
 
+use std::fmt::Write as _;
+
 use mcp_contract_spec::error_codes::ArgumentCodes;
 use mcp_contract_spec::pointer;
 use rmcp::model::JsonObject;
@@ -103,9 +105,13 @@ pub(crate) fn check(
     // 64 bits, so one at the edge of the range passes a bound it stands beyond.
     let mut inexact = Vec::new();
     for (arg, value) in arguments {
-        if let Some(property) = checker.root().property(arg)
-            && matches!(value, Value::Number(_) | Value::Object(_) | Value::Array(_))
-        {
+        let float = |n: &serde_json::Number| !n.is_i64() && !n.is_u64();
+        let may_hold_one = match value {
+            Value::Number(n) => float(n),
+            Value::Object(_) | Value::Array(_) => true,
+            _ => false,
+        };
+        if may_hold_one && let Some(property) = checker.root().property(arg) {
             inexact_integers(
                 property,
                 value,
@@ -120,7 +126,7 @@ pub(crate) fn check(
     let mut missing = Vec::new();
     let mut invalid = Vec::new();
     // Where the checker found a value invalid, so that no value is reported twice.
-    let mut refused = std::collections::HashSet::new();
+    let mut refused = Vec::new();
     let mut unknown = Vec::new();
     for failure in checker.object_failures(arguments) {
         match failure.kind {
@@ -140,7 +146,9 @@ pub(crate) fn check(
             }
             _ => {
                 invalid.push(invalid_at(codes, &failure.at, &failure.message));
-                refused.insert(failure.at);
+                if !inexact.is_empty() {
+                    refused.push(failure.at);
+                }
             }
         }
     }
@@ -149,18 +157,16 @@ pub(crate) fn check(
             invalid.push(invalid_at(codes, &at, &problem));
         }
     }
-    let accepted: Vec<String> = checker
-        .root()
-        .property_names()
-        .map(|a| format!("`{a}`"))
-        .collect();
-    let hint = if accepted.is_empty() {
+    let mut accepted = checker.root().property_names().peekable();
+    let hint = if accepted.peek().is_none() {
         format!("`{name}` takes no arguments: call it with `{{}}`.")
     } else {
-        format!(
-            "Fix the arguments named above and call `{name}` again. It takes: {}; its inputSchema gives each one's type, constraints and an example.",
-            accepted.join(", ")
-        )
+        let mut hint = format!("Fix the arguments named above and call `{name}` again. It takes: ");
+        for (i, a) in accepted.enumerate() {
+            let _ = write!(hint, "{}`{a}`", if i == 0 { "" } else { ", " });
+        }
+        hint.push_str("; its inputSchema gives each one's type, constraints and an example.");
+        hint
     };
     missing.append(&mut invalid);
     missing.append(&mut unknown);

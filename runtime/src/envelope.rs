@@ -46,8 +46,41 @@ impl Envelope {
 
     /// The envelope as a tool execution error.
     pub fn into_result(self) -> CallToolResult {
-        let value =
-            serde_json::to_value(&self).unwrap_or_else(|_| serde_json::json!({"errors": []}));
-        CallToolResult::structured_error(value)
+        self.into_result_for(true)
+    }
+
+    /// [`Envelope::into_result`], with the envelope as structured content too only when
+    /// `structured` (a tool with an `outputSchema` sends it as text only); the text is written
+    /// straight from the envelope, not through a `Value` the answer would drop.
+    pub(crate) fn into_result_for(self, structured: bool) -> CallToolResult {
+        if structured {
+            let value =
+                serde_json::to_value(&self).unwrap_or_else(|_| serde_json::json!({"errors": []}));
+            return CallToolResult::structured_error(value);
+        }
+        let text = serde_json::to_string(&self).unwrap_or_else(|_| r#"{"errors":[]}"#.into());
+        CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_only_envelope_is_the_structured_one_s_text() {
+        let envelope = Envelope {
+            errors: vec![Problem {
+                code: "argument_missing".into(),
+                message: "`path` is \"required\" but was not given.".into(),
+                argument: Some("path".into()),
+            }],
+            hint: Some("Fix it: `a`, `b`.".into()),
+        };
+        let both = envelope.clone().into_result();
+        let text = envelope.into_result_for(false);
+        assert_eq!(text.content, both.content);
+        assert_eq!((text.is_error, text.structured_content), (Some(true), None));
+        assert!(both.structured_content.is_some());
     }
 }

@@ -90,8 +90,9 @@ pub struct Published {
     tool_groups: Box<[Box<[usize]>]>,
     /// `initialize` and `server/discover` information.
     pub(crate) info: ServerConfig,
-    /// `checks[i]`: tool `i`'s input and output checks, compiled when first needed.
-    checks: Box<[OnceLock<Checks>]>,
+    /// `checks[i]`: tool `i`'s input and output checks, compiled when first needed, or why
+    /// they do not compile.
+    checks: Box<[OnceLock<Result<Checks, String>>]>,
     index: HashMap<&'static str, usize>,
     /// Each template resource's index with its template, parsed once.
     templates: Vec<(usize, UriTemplate)>,
@@ -111,9 +112,9 @@ impl Published {
     /// # Panics
     ///
     /// When the spec is not what the generator emits (a tool that is not valid JSON or a
-    /// resource template outside the grammar; an input or output schema the checks cannot
-    /// compile panics at the tool's first call). The generator checks all three at build time,
-    /// so this marks a bug in the generator.
+    /// resource template outside the grammar). The generator checks both at build time, so
+    /// this marks a bug in the generator. An input or output schema the checks cannot compile
+    /// (a hand-built spec's) does not panic: each call of that tool is refused (`-32603`).
     pub fn new(spec: &'static ContractSpec) -> Self {
         let mut tools = Vec::with_capacity(spec.tools.len());
         let mut index = HashMap::with_capacity(spec.tools.len());
@@ -208,27 +209,22 @@ impl Published {
             .get_or_init(|| self.tools.iter().map(without_headers).collect())
     }
 
-    /// The checks of tool `i`'s input schema.
-    pub(crate) fn input_checker(&self, i: usize) -> &Checker {
-        &self.checks(i).input
-    }
-
-    /// The checks of tool `i`'s output schema, for a tool that publishes one.
-    pub(crate) fn output_checker(&self, i: usize) -> Option<&Checker> {
-        self.checks(i).output.as_ref()
-    }
-
-    fn checks(&self, i: usize) -> &Checks {
-        self.checks[i].get_or_init(|| {
-            let tool = &self.tools[i];
-            Checks {
-                input: compile(tool, "input", &tool.input_schema),
-                output: tool
-                    .output_schema
-                    .as_ref()
-                    .map(|output| compile(tool, "output", output)),
-            }
-        })
+    /// Tool `i`'s input and output checks, compiled on first use; when a schema is outside
+    /// the subset the checker compiles, the reason (the same on every call).
+    pub(crate) fn checks(&self, i: usize) -> Result<&Checks, &str> {
+        self.checks[i]
+            .get_or_init(|| {
+                let tool = &self.tools[i];
+                Ok(Checks {
+                    input: compile(tool, "input", &tool.input_schema)?,
+                    output: match &tool.output_schema {
+                        Some(output) => Some(compile(tool, "output", output)?),
+                        None => None,
+                    },
+                })
+            })
+            .as_ref()
+            .map_err(String::as_str)
     }
 
     /// The `resources/list` answer for `caller`: the fixed resources served (`lists`) that it
@@ -329,20 +325,19 @@ fn completes(spec: &ContractSpec) -> bool {
 }
 
 /// A tool's compiled checks.
-struct Checks {
-    input: Checker,
-    output: Option<Checker>,
+pub(crate) struct Checks {
+    /// Of its arguments.
+    pub(crate) input: Checker,
+    /// Of its structured results, when it publishes an outputSchema.
+    pub(crate) output: Option<Checker>,
 }
 
-/// The checks of one of `tool`'s schemas (`which` is "input" or "output"), formats included.
-///
-/// # Panics
-///
-/// When the schema is outside what the generator publishes: a bug in the generator.
-fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> Checker {
-    Checker::compile(&serde_json::Value::Object(schema.clone())).unwrap_or_else(|e| {
-        panic!(
-            "mcp-contract: the {which} schema of `{}` does not compile: {e}",
+/// The checks of one of `tool`'s schemas (`which` is "input" or "output"), formats included;
+/// when the schema is outside the checker's subset, which the generator never publishes, why.
+fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> Result<Checker, String> {
+    Checker::compile(&serde_json::Value::Object(schema.clone())).map_err(|e| {
+        format!(
+            "the {which} schema of `{}` does not compile for the argument and result checks: {e}",
             tool.name
         )
     })

@@ -24,6 +24,7 @@ use crate::codegen::CompletionSpec;
 use crate::codegen::{Dispatch, Published};
 use crate::context::LogLevel;
 use crate::lists::{CHANGING_LIST_TTL_MS, Lists};
+use crate::published::Checks;
 use crate::session::{MAX_SUBSCRIPTIONS, Refused, Session};
 use crate::tasks::{InTask, TaskLimits, TaskSupport, Tasks};
 use crate::{
@@ -329,6 +330,12 @@ impl<D: Dispatch> Server<D> {
                 None,
             ));
         };
+        // A schema outside the checks' subset (only a hand-built spec has one) refuses every
+        // call of its tool before the handler runs.
+        let checks = published.checks(index).map_err(|why| {
+            tracing::error!(tool = name, why, "a tool's schema does not compile");
+            ErrorData::internal_error(format!("mcp-contract: {why}"), None)
+        })?;
         let arguments = arguments.unwrap_or_default();
         // A task's handler that panics fails its task (`failed`, with the error).
         let in_task = request
@@ -348,6 +355,7 @@ impl<D: Dispatch> Server<D> {
         let ended = self
             .run(
                 index,
+                checks,
                 name,
                 arguments,
                 cx,
@@ -427,6 +435,7 @@ impl<D: Dispatch> Server<D> {
     async fn run(
         &self,
         index: usize,
+        checks: &Checks,
         name: &str,
         arguments: rmcp::model::JsonObject,
         cx: Context,
@@ -436,10 +445,10 @@ impl<D: Dispatch> Server<D> {
         if let Err(envelope) = arguments::check(
             &published.spec.argument_codes,
             name,
-            published.input_checker(index),
+            &checks.input,
             &arguments,
         ) {
-            return Ended::Finished(Ok(envelope.into_result()));
+            return Ended::Finished(Ok(envelope.into_result_for(checks.output.is_none())));
         }
         // The dispatcher is called inside the caught future, so a panic while it makes its
         // future is caught as well as one while the future runs.
@@ -457,7 +466,7 @@ impl<D: Dispatch> Server<D> {
             Ended::Malformed(id, why) => return Ended::Malformed(id, why),
         };
         Ended::Finished(match outcome {
-            Ok(result) => Ok(conforming(published, index, name, result)),
+            Ok(result) => Ok(conforming(checks, name, result)),
             Err(panic) => {
                 let detail = panic
                     .downcast_ref::<&str>()
@@ -1130,12 +1139,11 @@ impl<D: Dispatch> ServerHandler for Server<D> {
 /// shape, but not the constraints: a handler can still return 0 for `minimum: 1`, a string
 /// breaking a `pattern`, or NaN (sent as `null`).
 fn conforming(
-    published: &Published,
-    index: usize,
+    checks: &Checks,
     name: &str,
     result: rmcp::model::CallToolResult,
 ) -> rmcp::model::CallToolResult {
-    let Some(checker) = published.output_checker(index) else {
+    let Some(checker) = &checks.output else {
         return result;
     };
     if result.is_error == Some(true) {
@@ -1302,6 +1310,77 @@ mod tests {
                 "{bad}: {text}"
             );
         }
+    }
+
+    static UNCOMPILED: ContractSpec = ContractSpec {
+        name: "uncompiled",
+        tools: &[
+            r##"{"name":"refs","description":"Refers.","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}}}}"##,
+            r#"{"name":"iffy","description":"Conditional.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","if":{"required":["n"]}}}"#,
+            r#"{"name":"fine","description":"Fine.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+        ],
+        resources: &[],
+        ..SPEC
+    };
+    static UNCOMPILED_PUBLISHED: LazyLock<Published> =
+        LazyLock::new(|| Published::new(&UNCOMPILED));
+
+    /// A hand-built contract with schemas outside the checker's subset; its handler counts
+    /// the calls that reach it.
+    struct Uncompiled(std::sync::atomic::AtomicUsize);
+
+    impl Dispatch for Uncompiled {
+        fn published(&self) -> &'static Published {
+            &UNCOMPILED_PUBLISHED
+        }
+        fn call(
+            &self,
+            _tool: usize,
+            _arguments: JsonObject,
+            _cx: Context,
+        ) -> BoxFuture<'_, CallToolResult> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Box::pin(async { CallToolResult::structured(serde_json::json!({})) })
+        }
+        fn read_resource(
+            &self,
+            _resource: usize,
+            _values: Vec<String>,
+            _cx: Context,
+        ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
+            unreachable!("no resources")
+        }
+    }
+
+    #[tokio::test]
+    async fn a_schema_the_checks_cannot_compile_is_an_internal_error_not_a_panic() {
+        let server = Server::new(Uncompiled(Default::default()));
+        for (tool, place) in [
+            (
+                "refs",
+                "the input schema of `refs` does not compile for the argument and result checks: `/properties/a/$ref`: `$ref` is not supported",
+            ),
+            (
+                "iffy",
+                "the output schema of `iffy` does not compile for the argument and result checks: `/if`: `if` is not supported",
+            ),
+        ] {
+            // Every call, not only the first, and before the handler runs.
+            for _ in 0..2 {
+                let e = server
+                    .call(tool, None)
+                    .await
+                    .expect_err("a protocol error, not a result");
+                assert_eq!(e.code, ErrorCode::INTERNAL_ERROR, "{tool}: {e:?}");
+                assert!(e.message.contains(place), "{tool}: {}", e.message);
+            }
+        }
+        assert_eq!(
+            server.dispatch.0.load(std::sync::atomic::Ordering::SeqCst),
+            0
+        );
+        let fine = server.call("fine", None).await.expect("a result");
+        assert_eq!(fine.is_error, Some(false));
     }
 
     #[tokio::test]

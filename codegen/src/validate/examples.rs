@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use mcp_contract_spec::check::Checker;
 use serde_json::Value;
 
 use super::Validator;
@@ -17,12 +18,12 @@ pub(super) struct PendingExample {
 }
 
 impl Validator<'_> {
-    /// Validates every example and default against its own schema, with an independent
-    /// JSON Schema validator rather than our own reading of the keywords.
+    /// Validates every example and default against its own schema as published, with the
+    /// checker the runtime checks calls with (held to the `jsonschema` crate in the tests), so
+    /// an example the build accepts is one a call may copy.
     pub(super) fn check_examples(&mut self, contract: &Contract) {
-        // Compiling a validator costs far more than running it, and most values share their
-        // schema's assertions with others (the same `type: string, minLength: 1` for every
-        // `path`): each distinct set is compiled once.
+        // Most values share their schema's assertions with others (the same `type: string,
+        // minLength: 1` for every `path`): each distinct set is compiled once.
         let mut compiled = HashMap::new();
         for pending in std::mem::take(&mut self.examples) {
             // A broken type stands in as a plain string, a recursive one would inline
@@ -39,31 +40,28 @@ impl Validator<'_> {
         &mut self,
         contract: &Contract,
         pending: &PendingExample,
-        compiled: &mut HashMap<String, Option<jsonschema::Validator>>,
+        compiled: &mut HashMap<String, Option<Checker>>,
     ) {
         let mut schema = contract.value_schema(&pending.schema);
         without_annotations(&mut schema);
-        let validator = compiled.entry(schema.to_string()).or_insert_with(|| {
-            jsonschema::options()
-                .should_validate_formats(true)
-                .build(&schema)
-                .ok()
-        });
-        let Some(validator) = validator else {
+        let checker = compiled
+            .entry(schema.to_string())
+            .or_insert_with(|| Checker::compile(&schema).ok());
+        let Some(checker) = checker else {
             return; // a broken pattern is reported where it is written
         };
         let value = &pending.literal.value;
         let what = pending.what;
         let mut first = None;
-        let problems: Vec<String> = validator
-            .iter_errors(value)
-            .map(|e| {
-                let at = e.instance_path().to_string();
-                first.get_or_insert_with(|| pending.literal.span_at(&at));
-                if at.is_empty() {
-                    e.to_string()
+        let problems: Vec<String> = checker
+            .failures(value)
+            .into_iter()
+            .map(|f| {
+                first.get_or_insert_with(|| pending.literal.span_at(&f.at));
+                if f.at.is_empty() {
+                    f.message
                 } else {
-                    format!("at `{at}`: {e}")
+                    format!("at `{}`: {}", f.at, f.message)
                 }
             })
             .collect();
@@ -114,7 +112,7 @@ impl Validator<'_> {
 }
 
 /// A schema with the annotations that never change what it accepts (`description`,
-/// `examples`) removed from every node, so schemas that assert the same share a validator.
+/// `examples`) removed from every node, so schemas that assert the same share a checker.
 fn without_annotations(schema: &mut Value) {
     let Value::Object(node) = schema else {
         return;

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use mcp_contract_spec::Format;
 use mcp_contract_spec::uri_template::{self, UriTemplate};
 
 use super::Validator;
@@ -265,7 +266,7 @@ impl Validator<'_> {
 /// then ASCII characters a URI may hold, `%` only as an escape, and no template braces.
 pub(super) fn fixed_uri(uri: &str) -> Result<(), String> {
     scheme_and_characters(uri)?;
-    if !is_format("uri", uri) {
+    if !Format::Uri.accepts(uri) {
         return Err("it is not an RFC 3986 URI".into());
     }
     Ok(())
@@ -309,15 +310,6 @@ fn ascii_and_escapes(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether `text` passes the JSON Schema `format` the official MCP schemas declare for it,
-/// checked by the same validator the contract tests use.
-fn is_format(format: &str, text: &str) -> bool {
-    jsonschema::options()
-        .should_validate_formats(true)
-        .build(&serde_json::json!({ "format": format }))
-        .is_ok_and(|v| v.is_valid(&serde_json::Value::from(text)))
-}
-
 fn not_in_uri(c: char) -> bool {
     c.is_whitespace() || c.is_control() || matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '|')
 }
@@ -338,7 +330,7 @@ pub(crate) fn template(template: &str) -> Result<Vec<String>, String> {
     for v in &variables {
         expanded = expanded.replace(&format!("{{{v}}}"), "x");
     }
-    if !is_format("uri", &expanded) {
+    if !Format::Uri.accepts(&expanded) {
         return Err("it does not expand to an RFC 3986 URI".into());
     }
     Ok(variables)

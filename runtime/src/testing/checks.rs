@@ -66,7 +66,7 @@ pub(crate) fn differ(schema: &Value, at: &str, out: &mut Vec<String>) -> usize {
         let got: BTreeSet<String> = ours.failures(&value).into_iter().map(|f| f.at).collect();
         let valid = ours.is_valid(&value);
         if valid != expected.is_empty() || got != expected {
-            let shown = crate::check::quoted(value.to_string());
+            let shown = mcp_contract_spec::check::quoted(value.to_string());
             out.push(format!(
                 "{at}: {shown}: jsonschema refuses at {expected:?}, ours at {got:?} (is_valid {valid})"
             ));

@@ -4,6 +4,7 @@
 use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 
 mod content;
+mod examples;
 mod icons;
 mod key_paths;
 mod metadata;

@@ -1,5 +1,5 @@
 //! The `format`s a manifest may name, checked as the `jsonschema` crate (without its `idna`
-//! feature, as the generator builds it) checks them: dates and times by RFC 3339, addresses by
+//! feature, as the workspace builds it for the tests) checks them: dates and times by RFC 3339, addresses by
 //! the standard library, e-mail by [`email_address`], URIs and IRIs by [`fluent_uri`]. Two
 //! differ on purpose: `idn-email` and `idn-hostname` accept any string, as that build does,
 //! and `regex` is a pattern [`regex_lite`] compiles (the engine `pattern` runs on); and a
@@ -7,16 +7,11 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-pub(crate) use mcp_contract_spec::Format;
+use crate::Format;
 
-/// Whether `s` is a `format`.
-pub(crate) trait Accepts {
+impl Format {
     /// Whether `s` is one.
-    fn accepts(self, s: &str) -> bool;
-}
-
-impl Accepts for Format {
-    fn accepts(self, s: &str) -> bool {
+    pub fn accepts(self, s: &str) -> bool {
         match self {
             Format::DateTime => date_time(s),
             Format::Date => date(s),
@@ -35,7 +30,7 @@ impl Accepts for Format {
             Format::UriTemplate => uri_template(s),
             Format::JsonPointer => s.is_empty() || s.strip_prefix('/').is_some_and(tokens),
             Format::RelativeJsonPointer => relative_pointer(s),
-            Format::Regex => mcp_contract_spec::pattern::compile(s).is_ok(),
+            Format::Regex => crate::pattern::compile(s).is_ok(),
         }
     }
 }

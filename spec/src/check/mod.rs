@@ -1,0 +1,822 @@
+//! Checking JSON values against the JSON Schema (2020-12) subset that contracts publish and
+//! forms ask with, without a general schema engine: a small tree of rules compiled once from
+//! the schema, walked without allocating while a value passes, and naming every problem (with
+//! its place and the validator-style sentence users read) when it does not.
+//!
+//! The subset: `type` (one or several), `enum`, `const`, string lengths, `pattern`
+//! ([`regex_lite`]; the generator refuses a pattern it cannot compile), `format`
+//! ([`format`]), `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
+//! `items`, `minItems`, `maxItems`, `uniqueItems`, `properties`, `required`,
+//! `additionalProperties`, `minProperties`, `maxProperties`, `allOf`, `anyOf`, `oneOf`, `not`
+//! and boolean schemas. Other keywords are annotations, as JSON Schema reads unknown ones,
+//! except the applicators this subset leaves out (`$ref`, `if`, `prefixItems`, …): a schema
+//! using one does not compile, rather than be checked loosely. The contract test holds this
+//! checker to the `jsonschema` crate over every published schema (`testing::assert_checks`).
+
+mod format;
+mod number;
+
+use std::fmt::Write as _;
+
+use crate::pointer;
+use serde_json::{Map, Number, Value};
+
+use crate::Format;
+
+/// How much of a rejected value's JSON a message quotes back; the rest is cut, so a call
+/// that sent megabytes does not get them back (twice: as text and as structured content).
+pub const QUOTED_CHARS: usize = 60;
+
+/// Keywords that apply subschemas or assert in ways this checker does not implement.
+const UNSUPPORTED: &[&str] = &[
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "patternProperties",
+    "propertyNames",
+    "prefixItems",
+    "additionalItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+
+/// A compiled schema.
+#[derive(Debug)]
+pub struct Checker {
+    root: Node,
+}
+
+/// One problem: where it lies (a JSON pointer into the value), what it is, and the sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// A JSON pointer to the value concerned; empty for the whole value.
+    pub at: String,
+    /// What kind of problem.
+    pub kind: Kind,
+    /// The problem in words, the value quoted (cut to [`QUOTED_CHARS`]).
+    pub message: String,
+}
+
+/// What kind of problem a [`Failure`] is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// A required property is missing (its name).
+    Required(String),
+    /// Properties the object may not have (their names, in the value's order).
+    Unexpected(Vec<String>),
+    /// Anything else.
+    Invalid,
+}
+
+impl Checker {
+    /// Compiles `schema`.
+    ///
+    /// # Errors
+    ///
+    /// A schema outside the subset, or malformed (a keyword of the wrong type, a pattern that
+    /// does not compile): the reason, with the place in the schema.
+    pub fn compile(schema: &Value) -> Result<Checker, String> {
+        Ok(Checker {
+            root: Node::compile(schema, "")?,
+        })
+    }
+
+    /// Whether `value` passes, stopping at the first problem, without allocating.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.root
+            .visit(Instance::Value(value), &Path::ROOT, &mut None)
+    }
+
+    /// Whether the object `fields` passes: [`Checker::is_valid`] of arguments, uncopied.
+    pub fn is_valid_object(&self, fields: &Map<String, Value>) -> bool {
+        self.root
+            .visit(Instance::Object(fields), &Path::ROOT, &mut None)
+    }
+
+    /// Every problem of `value`, in the order the schema states its keywords.
+    pub fn failures(&self, value: &Value) -> Vec<Failure> {
+        let mut out = Some(Vec::new());
+        self.root
+            .visit(Instance::Value(value), &Path::ROOT, &mut out);
+        out.unwrap_or_default()
+    }
+
+    /// [`Checker::failures`] of the object `fields`.
+    pub fn object_failures(&self, fields: &Map<String, Value>) -> Vec<Failure> {
+        let mut out = Some(Vec::new());
+        self.root
+            .visit(Instance::Object(fields), &Path::ROOT, &mut out);
+        out.unwrap_or_default()
+    }
+
+    /// The root's `properties`, for walks that follow the schema's shape.
+    pub fn root(&self) -> &Node {
+        &self.root
+    }
+}
+
+/// A schema node: its rules, in the order the schema writes them.
+#[derive(Debug)]
+pub struct Node {
+    rules: Box<[Rule]>,
+}
+
+#[derive(Debug)]
+enum Rule {
+    False,
+    Type(Types),
+    Enum(Vec<Value>),
+    Const(Value),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(Box<regex_lite::Regex>),
+    Format(Format),
+    Minimum(Number),
+    Maximum(Number),
+    ExclusiveMinimum(Number),
+    ExclusiveMaximum(Number),
+    MultipleOf(Number),
+    Items(Box<Node>),
+    MinItems(u64),
+    MaxItems(u64),
+    UniqueItems,
+    Properties(Vec<(String, Node)>),
+    Required(Vec<String>),
+    /// `additionalProperties`: the properties it leaves alone, and `None` for `false`.
+    Additional(Vec<String>, Option<Box<Node>>),
+    MinProperties(u64),
+    MaxProperties(u64),
+    AllOf(Vec<Node>),
+    AnyOf(Vec<Node>),
+    OneOf(Vec<Node>),
+    Not(Box<Node>, Value),
+}
+
+/// The JSON types, as bits, and the `type` keyword's names in its order.
+#[derive(Debug)]
+struct Types {
+    mask: u8,
+    names: Vec<&'static str>,
+}
+
+const NAMES: [&str; 7] = [
+    "null", "boolean", "object", "array", "number", "string", "integer",
+];
+
+impl Types {
+    fn admits(&self, value: Instance<'_>) -> bool {
+        let bit = match value {
+            Instance::Object(_) | Instance::Value(Value::Object(_)) => 2,
+            Instance::Value(Value::Null) => 0,
+            Instance::Value(Value::Bool(_)) => 1,
+            Instance::Value(Value::Array(_)) => 3,
+            Instance::Value(Value::String(_)) => 5,
+            Instance::Value(Value::Number(n)) => {
+                if self.mask & (1 << 4) != 0 {
+                    return true;
+                }
+                if number::is_integer(n) { 6 } else { 4 }
+            }
+        };
+        self.mask & (1 << bit) != 0
+    }
+
+    fn message(&self, value: &str) -> String {
+        match self.names.as_slice() {
+            [one] => format!("{value} is not of type \"{one}\""),
+            many => {
+                let names: Vec<String> = many.iter().map(|n| format!("\"{n}\"")).collect();
+                format!("{value} is not of types {}", names.join(", "))
+            }
+        }
+    }
+}
+
+/// The value a node looks at: arguments are checked as the map they arrive in.
+#[derive(Clone, Copy)]
+enum Instance<'v> {
+    Value(&'v Value),
+    Object(&'v Map<String, Value>),
+}
+
+impl<'v> Instance<'v> {
+    fn object(self) -> Option<&'v Map<String, Value>> {
+        match self {
+            Instance::Object(o) | Instance::Value(Value::Object(o)) => Some(o),
+            Instance::Value(_) => None,
+        }
+    }
+
+    fn value(self) -> Option<&'v Value> {
+        match self {
+            Instance::Value(v) => Some(v),
+            Instance::Object(_) => None,
+        }
+    }
+
+    /// The value's JSON, cut to [`QUOTED_CHARS`] characters.
+    fn quoted(self) -> String {
+        let json = match self {
+            Instance::Value(v) => v.to_string(),
+            Instance::Object(o) => serde_json::to_string(o).unwrap_or_default(),
+        };
+        quoted(json)
+    }
+}
+
+/// `json` whole when short, else its head and its length.
+pub fn quoted(json: String) -> String {
+    match json.char_indices().nth(QUOTED_CHARS) {
+        None => json,
+        Some((cut, _)) => format!("{}… ({} bytes of JSON)", &json[..cut], json.len()),
+    }
+}
+
+/// Where a value lies, built only when a problem is named.
+struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    segment: Segment<'a>,
+}
+
+enum Segment<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+impl<'a> Path<'a> {
+    const ROOT: Path<'static> = Path {
+        parent: None,
+        segment: Segment::Root,
+    };
+
+    fn key(&'a self, key: &'a str) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            segment: Segment::Key(key),
+        }
+    }
+
+    fn index(&'a self, i: usize) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            segment: Segment::Index(i),
+        }
+    }
+
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        if let Some(parent) = self.parent {
+            parent.write(out);
+        }
+        match self.segment {
+            Segment::Root => {}
+            Segment::Key(k) => {
+                out.push('/');
+                out.push_str(&pointer::escape(k));
+            }
+            Segment::Index(i) => {
+                let _ = write!(out, "/{i}");
+            }
+        }
+    }
+}
+
+type Sink = Option<Vec<Failure>>;
+
+fn fail(out: &mut Sink, at: &Path<'_>, kind: Kind, message: impl FnOnce() -> String) {
+    if let Some(out) = out {
+        out.push(Failure {
+            at: at.pointer(),
+            kind,
+            message: message(),
+        });
+    }
+}
+
+impl Node {
+    fn compile(schema: &Value, at: &str) -> Result<Node, String> {
+        let keywords = match schema {
+            Value::Bool(true) => {
+                return Ok(Node {
+                    rules: Box::new([]),
+                });
+            }
+            Value::Bool(false) => {
+                return Ok(Node {
+                    rules: Box::new([Rule::False]),
+                });
+            }
+            Value::Object(o) => o,
+            _ => return Err(format!("`{at}` is not a schema (an object or a boolean)")),
+        };
+        let mut rules = Vec::new();
+        for (keyword, value) in keywords {
+            let here = format!("{at}/{}", pointer::escape(keyword));
+            if UNSUPPORTED.contains(&keyword.as_str()) {
+                return Err(format!("`{here}`: `{keyword}` is not supported"));
+            }
+            let count = || {
+                value
+                    .as_u64()
+                    .ok_or_else(|| format!("`{here}` is not a whole number of 0 or more"))
+            };
+            let number = || match value {
+                Value::Number(n) => Ok(n.clone()),
+                _ => Err(format!("`{here}` is not a number")),
+            };
+            let schemas = || match value {
+                Value::Array(all) if !all.is_empty() => all
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| Node::compile(s, &format!("{here}/{i}")))
+                    .collect::<Result<Vec<_>, _>>(),
+                _ => Err(format!("`{here}` is not a non-empty array of schemas")),
+            };
+            let rule = match keyword.as_str() {
+                "type" => Rule::Type(types(value, &here)?),
+                "enum" => match value {
+                    Value::Array(values) => Rule::Enum(values.clone()),
+                    _ => return Err(format!("`{here}` is not an array")),
+                },
+                "const" => Rule::Const(value.clone()),
+                "minLength" => Rule::MinLength(count()?),
+                "maxLength" => Rule::MaxLength(count()?),
+                "pattern" => {
+                    let text = value
+                        .as_str()
+                        .ok_or_else(|| format!("`{here}` is not a string"))?;
+                    let regex = crate::pattern::compile(text)
+                        .map_err(|e| format!("`{here}` does not compile: {e}"))?;
+                    Rule::Pattern(Box::new(regex))
+                }
+                "format" => match value.as_str().map(Format::parse) {
+                    Some(Some(f)) => Rule::Format(f),
+                    // An unknown format is an annotation.
+                    Some(None) => continue,
+                    None => return Err(format!("`{here}` is not a string")),
+                },
+                "minimum" => Rule::Minimum(number()?),
+                "maximum" => Rule::Maximum(number()?),
+                "exclusiveMinimum" => Rule::ExclusiveMinimum(number()?),
+                "exclusiveMaximum" => Rule::ExclusiveMaximum(number()?),
+                "multipleOf" => match number()? {
+                    n if n.as_f64().is_some_and(|f| f > 0.0) => Rule::MultipleOf(n),
+                    _ => return Err(format!("`{here}` is not above 0")),
+                },
+                "items" => Rule::Items(Box::new(Node::compile(value, &here)?)),
+                "minItems" => Rule::MinItems(count()?),
+                "maxItems" => Rule::MaxItems(count()?),
+                "uniqueItems" => match value {
+                    Value::Bool(true) => Rule::UniqueItems,
+                    Value::Bool(false) => continue,
+                    _ => return Err(format!("`{here}` is not a boolean")),
+                },
+                "properties" => match value {
+                    Value::Object(properties) => Rule::Properties(
+                        properties
+                            .iter()
+                            .map(|(name, s)| {
+                                let at = format!("{here}/{}", pointer::escape(name));
+                                Ok((name.clone(), Node::compile(s, &at)?))
+                            })
+                            .collect::<Result<_, String>>()?,
+                    ),
+                    _ => return Err(format!("`{here}` is not an object")),
+                },
+                "required" => match value {
+                    Value::Array(names) => Rule::Required(
+                        names
+                            .iter()
+                            .map(|n| n.as_str().map(str::to_owned))
+                            .collect::<Option<_>>()
+                            .ok_or_else(|| format!("`{here}` is not an array of names"))?,
+                    ),
+                    _ => return Err(format!("`{here}` is not an array")),
+                },
+                "additionalProperties" => {
+                    let known = keywords
+                        .get("properties")
+                        .and_then(Value::as_object)
+                        .map(|p| p.keys().cloned().collect())
+                        .unwrap_or_default();
+                    match value {
+                        Value::Bool(false) => Rule::Additional(known, None),
+                        other => {
+                            Rule::Additional(known, Some(Box::new(Node::compile(other, &here)?)))
+                        }
+                    }
+                }
+                "minProperties" => Rule::MinProperties(count()?),
+                "maxProperties" => Rule::MaxProperties(count()?),
+                "allOf" => Rule::AllOf(schemas()?),
+                "anyOf" => Rule::AnyOf(schemas()?),
+                "oneOf" => Rule::OneOf(schemas()?),
+                "not" => Rule::Not(Box::new(Node::compile(value, &here)?), value.clone()),
+                // Annotations: descriptions, titles, examples, defaults, `x-` extensions.
+                _ => continue,
+            };
+            rules.push(rule);
+        }
+        Ok(Node {
+            rules: rules.into_boxed_slice(),
+        })
+    }
+
+    /// The schema of property `name` of this node's objects, when it names one.
+    pub fn property(&self, name: &str) -> Option<&Node> {
+        self.rules.iter().find_map(|r| match r {
+            Rule::Properties(p) => p.iter().find(|(n, _)| n == name).map(|(_, s)| s),
+            _ => None,
+        })
+    }
+
+    /// The schema of this node's array items.
+    pub fn items(&self) -> Option<&Node> {
+        self.rules.iter().find_map(|r| match r {
+            Rule::Items(s) => Some(&**s),
+            _ => None,
+        })
+    }
+
+    /// Whether this node's type is `integer`, and its bounds.
+    pub fn integer_bounds(&self) -> Option<(Option<&Number>, Option<&Number>)> {
+        let integer = self.rules.iter().any(|r| match r {
+            Rule::Type(t) => t.names == ["integer"],
+            _ => false,
+        });
+        integer.then(|| {
+            let find = |min: bool| {
+                self.rules.iter().find_map(|r| match (r, min) {
+                    (Rule::Minimum(n), true) | (Rule::Maximum(n), false) => Some(n),
+                    _ => None,
+                })
+            };
+            (find(true), find(false))
+        })
+    }
+
+    /// The names of this node's properties, in schema order.
+    pub fn property_names(&self) -> impl Iterator<Item = &str> {
+        self.rules
+            .iter()
+            .filter_map(|r| match r {
+                Rule::Properties(p) => Some(p.iter().map(|(n, _)| n.as_str())),
+                _ => None,
+            })
+            .flatten()
+    }
+
+    /// Whether `value` passes; with a sink, every problem is pushed to it and the walk goes
+    /// on, without one it stops at the first.
+    fn visit(&self, value: Instance<'_>, at: &Path<'_>, out: &mut Sink) -> bool {
+        let mut valid = true;
+        for rule in &self.rules {
+            if !rule.visit(value, at, out) {
+                valid = false;
+                if out.is_none() {
+                    return false;
+                }
+            }
+        }
+        valid
+    }
+}
+
+impl Rule {
+    fn visit(&self, value: Instance<'_>, at: &Path<'_>, out: &mut Sink) -> bool {
+        let invalid = |out: &mut Sink, message: &dyn Fn(&str) -> String| {
+            fail(out, at, Kind::Invalid, || message(&value.quoted()));
+            false
+        };
+        let v = value.value();
+        let string = v.and_then(Value::as_str);
+        let array = v.and_then(Value::as_array);
+        let num = match v {
+            Some(Value::Number(n)) => Some(n),
+            _ => None,
+        };
+        match self {
+            Rule::False => invalid(out, &|v| format!("False schema does not allow {v}")),
+            Rule::Type(t) => t.admits(value) || invalid(out, &|v| t.message(v)),
+            Rule::Enum(options) => {
+                let found = match value {
+                    Instance::Value(v) => options.iter().any(|o| number::equal(o, v)),
+                    Instance::Object(o) => options
+                        .iter()
+                        .any(|e| e.as_object().is_some_and(|e| number::equal_maps(e, o))),
+                };
+                found || invalid(out, &|v| enum_message(v, options))
+            }
+            Rule::Const(expected) => {
+                let same = match value {
+                    Instance::Value(v) => number::equal(expected, v),
+                    Instance::Object(o) => expected
+                        .as_object()
+                        .is_some_and(|e| number::equal_maps(e, o)),
+                };
+                same || invalid(out, &|_| format!("{expected} was expected"))
+            }
+            Rule::MinLength(limit) => match string {
+                Some(s) if (s.chars().count() as u64) < *limit => invalid(out, &|v| {
+                    format!("{v} is shorter than {limit} character{}", plural(*limit))
+                }),
+                _ => true,
+            },
+            Rule::MaxLength(limit) => match string {
+                // More bytes than the limit is the cheap test that some strings pass.
+                Some(s) if s.len() as u64 > *limit && s.chars().count() as u64 > *limit => {
+                    invalid(out, &|v| {
+                        format!("{v} is longer than {limit} character{}", plural(*limit))
+                    })
+                }
+                _ => true,
+            },
+            Rule::Pattern(regex) => match string {
+                Some(s) if !regex.is_match(s) => invalid(out, &|v| {
+                    format!("{v} does not match \"{}\"", regex.as_str())
+                }),
+                _ => true,
+            },
+            Rule::Format(f) => match string {
+                Some(s) if !f.accepts(s) => {
+                    invalid(out, &|v| format!("{v} is not a \"{}\"", f.as_str()))
+                }
+                _ => true,
+            },
+            Rule::Minimum(limit) => match num {
+                Some(n) if number::less(n, limit) => {
+                    invalid(out, &|v| format!("{v} is less than the minimum of {limit}"))
+                }
+                _ => true,
+            },
+            Rule::Maximum(limit) => match num {
+                Some(n) if number::less(limit, n) => invalid(out, &|v| {
+                    format!("{v} is greater than the maximum of {limit}")
+                }),
+                _ => true,
+            },
+            Rule::ExclusiveMinimum(limit) => match num {
+                Some(n) if !number::less(limit, n) => invalid(out, &|v| {
+                    format!("{v} is less than or equal to the minimum of {limit}")
+                }),
+                _ => true,
+            },
+            Rule::ExclusiveMaximum(limit) => match num {
+                Some(n) if !number::less(n, limit) => invalid(out, &|v| {
+                    format!("{v} is greater than or equal to the maximum of {limit}")
+                }),
+                _ => true,
+            },
+            Rule::MultipleOf(of) => match num {
+                Some(n) if !number::is_multiple(n, of) => {
+                    invalid(out, &|v| format!("{v} is not a multiple of {of}"))
+                }
+                _ => true,
+            },
+            Rule::Items(node) => match array {
+                Some(items) => {
+                    let mut valid = true;
+                    for (i, item) in items.iter().enumerate() {
+                        if !node.visit(Instance::Value(item), &at.index(i), out) {
+                            valid = false;
+                            if out.is_none() {
+                                return false;
+                            }
+                        }
+                    }
+                    valid
+                }
+                None => true,
+            },
+            Rule::MinItems(limit) => match array {
+                Some(a) if (a.len() as u64) < *limit => invalid(out, &|v| {
+                    format!("{v} has less than {limit} item{}", plural(*limit))
+                }),
+                _ => true,
+            },
+            Rule::MaxItems(limit) => match array {
+                Some(a) if a.len() as u64 > *limit => invalid(out, &|v| {
+                    format!("{v} has more than {limit} item{}", plural(*limit))
+                }),
+                _ => true,
+            },
+            Rule::UniqueItems => match array {
+                Some(a) if !unique(a) => invalid(out, &|v| format!("{v} has non-unique elements")),
+                _ => true,
+            },
+            Rule::Properties(properties) => {
+                let Some(fields) = value.object() else {
+                    return true;
+                };
+                let mut valid = true;
+                // In the value's order, as the caller wrote it.
+                for (name, field) in fields {
+                    if let Some((_, node)) = properties.iter().find(|(n, _)| n == name)
+                        && !node.visit(Instance::Value(field), &at.key(name), out)
+                    {
+                        valid = false;
+                        if out.is_none() {
+                            return false;
+                        }
+                    }
+                }
+                valid
+            }
+            Rule::Required(names) => {
+                let Some(fields) = value.object() else {
+                    return true;
+                };
+                let mut valid = true;
+                for name in names {
+                    if !fields.contains_key(name) {
+                        valid = false;
+                        if out.is_none() {
+                            return false;
+                        }
+                        fail(out, at, Kind::Required(name.clone()), || {
+                            let quoted = serde_json::to_string(name).unwrap_or_default();
+                            format!("{quoted} is a required property")
+                        });
+                    }
+                }
+                valid
+            }
+            Rule::Additional(known, node) => {
+                let Some(fields) = value.object() else {
+                    return true;
+                };
+                let extra = fields
+                    .iter()
+                    .filter(|(name, _)| !known.iter().any(|k| k == *name));
+                match node {
+                    None => {
+                        let mut extra = extra.peekable();
+                        if extra.peek().is_none() {
+                            return true;
+                        }
+                        let Some(out) = out else {
+                            return false;
+                        };
+                        let names: Vec<String> = extra.map(|(n, _)| n.clone()).collect();
+                        let mut message = String::from("Additional properties are not allowed (");
+                        for (i, n) in names.iter().enumerate() {
+                            let _ = write!(message, "{}'{n}'", if i == 0 { "" } else { ", " });
+                        }
+                        message.push_str(if names.len() == 1 {
+                            " was unexpected)"
+                        } else {
+                            " were unexpected)"
+                        });
+                        out.push(Failure {
+                            at: at.pointer(),
+                            kind: Kind::Unexpected(names),
+                            message,
+                        });
+                        false
+                    }
+                    Some(node) => {
+                        let mut valid = true;
+                        for (name, field) in extra {
+                            if !node.visit(Instance::Value(field), &at.key(name), out) {
+                                valid = false;
+                                if out.is_none() {
+                                    return false;
+                                }
+                            }
+                        }
+                        valid
+                    }
+                }
+            }
+            Rule::MinProperties(limit) => match value.object() {
+                Some(o) if (o.len() as u64) < *limit => invalid(out, &|v| {
+                    format!("{v} has less than {limit} propert{}", plural_y(*limit))
+                }),
+                _ => true,
+            },
+            Rule::MaxProperties(limit) => match value.object() {
+                Some(o) if o.len() as u64 > *limit => invalid(out, &|v| {
+                    format!("{v} has more than {limit} propert{}", plural_y(*limit))
+                }),
+                _ => true,
+            },
+            Rule::AllOf(nodes) => {
+                let mut valid = true;
+                for node in nodes {
+                    if !node.visit(value, at, out) {
+                        valid = false;
+                        if out.is_none() {
+                            return false;
+                        }
+                    }
+                }
+                valid
+            }
+            Rule::AnyOf(nodes) => {
+                nodes.iter().any(|n| n.visit(value, at, &mut None))
+                    || invalid(out, &|v| {
+                        format!(
+                            "{v} is not valid under any of the schemas listed in the 'anyOf' keyword"
+                        )
+                    })
+            }
+            Rule::OneOf(nodes) => {
+                match nodes
+                    .iter()
+                    .filter(|n| n.visit(value, at, &mut None))
+                    .take(2)
+                    .count()
+                {
+                    1 => true,
+                    0 => invalid(out, &|v| {
+                        format!(
+                            "{v} is not valid under any of the schemas listed in the 'oneOf' keyword"
+                        )
+                    }),
+                    _ => invalid(out, &|v| {
+                        format!(
+                            "{v} is valid under more than one of the schemas listed in the 'oneOf' keyword"
+                        )
+                    }),
+                }
+            }
+            Rule::Not(node, schema) => {
+                !node.visit(value, at, &mut None)
+                    || invalid(out, &|v| format!("{schema} is not allowed for {v}"))
+            }
+        }
+    }
+}
+
+fn types(value: &Value, at: &str) -> Result<Types, String> {
+    let names: Vec<&Value> = match value {
+        Value::Array(names) => names.iter().collect(),
+        one => vec![one],
+    };
+    let mut types = Types {
+        mask: 0,
+        names: Vec::new(),
+    };
+    for name in names {
+        let found = NAMES
+            .iter()
+            .position(|n| Some(*n) == name.as_str())
+            .ok_or_else(|| format!("`{at}`: {name} is not a JSON type"))?;
+        types.mask |= 1 << found;
+        types.names.push(NAMES[found]);
+    }
+    Ok(types)
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn plural_y(n: u64) -> &'static str {
+    if n == 1 { "y" } else { "ies" }
+}
+
+/// The sentence for a value not in `options`: up to three named, or two and a count.
+fn enum_message(value: &str, options: &[Value]) -> String {
+    let shown: Vec<String> = options.iter().map(Value::to_string).collect();
+    let list = match shown.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        all if all.len() <= 3 => {
+            let (last, rest) = all.split_last().expect("two or more");
+            format!("{} or {last}", rest.join(", "))
+        }
+        all => format!(
+            "{} or {} other candidates",
+            all[..2].join(", "),
+            all.len() - 2
+        ),
+    };
+    format!("{value} is not one of {list}")
+}
+
+/// Whether no two items are equal (numbers by value).
+fn unique(items: &[Value]) -> bool {
+    items
+        .iter()
+        .enumerate()
+        .all(|(i, a)| items[i + 1..].iter().all(|b| !number::equal(a, b)))
+}
+
+#[cfg(test)]
+mod tests;

@@ -414,20 +414,43 @@ impl<D: Dispatch> Server<D> {
         )))
     }
 
-    /// The input-required answer of a prompt or resource read whose `round` asked
-    /// `questions`, with the `answers` it used sealed for its next round.
-    fn input_required(
+    /// The `handler` of the prompt or resource `name`, run as a tool's is: with its context
+    /// and stdio slot, panics caught, in its 2026-07-28 `round` (from [`Self::round_for`])
+    /// until it finishes or asks. `Ok(Err(_))` is the input-required answer, with the
+    /// answers it used sealed for the next round; `Err` a malformed answer or a capability
+    /// the handler required.
+    async fn run_asking<T, F: Future<Output = T>>(
         &self,
-        revision: Revision,
+        request: RequestContext<RoleServer>,
+        name: &str,
         round: Option<Run>,
-        questions: rmcp::model::InputRequests,
-        answers: std::collections::BTreeMap<String, serde_json::Value>,
-    ) -> InputRequiredResult {
-        let binding = round.map(|(_, binding)| binding).unwrap_or_default();
-        let state = self.sealer.seal(&binding, answers);
-        let mut result = InputRequiredResult::new(Some(questions), Some(state));
-        self.identify(revision, &mut result.meta);
-        result
+        span: tracing::Span,
+        handler: impl FnOnce(Context) -> F,
+    ) -> Result<Result<std::thread::Result<T>, InputRequiredResult>, ErrorData> {
+        let revision = revision(&request);
+        let (cx, _place) = self.context(request, name, round.as_ref().map(|(r, _)| Arc::clone(r)));
+        // The handler takes its context; this copy tells afterwards what it required.
+        let asked = cx.clone();
+        // Called inside the caught future, so a panic while making its future is caught too.
+        let handler = AssertUnwindSafe(async move { handler(cx).await })
+            .catch_unwind()
+            .instrument(span);
+        let ended = match &round {
+            Some((round, _)) => round.drive(handler).await,
+            None => Ended::Finished(handler.await),
+        };
+        required(&asked)?;
+        match ended {
+            Ended::Finished(outcome) => Ok(Ok(outcome)),
+            Ended::Asks { questions, answers } => {
+                let binding = round.map(|(_, binding)| binding).unwrap_or_default();
+                let state = self.sealer.seal(&binding, answers);
+                let mut result = InputRequiredResult::new(Some(questions), Some(state));
+                self.identify(revision, &mut result.meta);
+                Ok(Err(result))
+            }
+            Ended::Malformed(id, why) => Err(malformed(&id, &why)),
+        }
     }
 
     /// The call itself: arguments first, then the handler, with panics caught, until it
@@ -754,32 +777,15 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         };
         // A read that asks its client is bound to the URI read, as a call to its arguments.
         let read = rmcp::model::JsonObject::from_iter([("uri".to_owned(), uri.clone().into())]);
-        let round = self.round_for(&context, "resource", resource.name, &read, retry)?;
-        let (cx, _place) = self.context(
-            context,
-            resource.name,
-            round.as_ref().map(|(r, _)| Arc::clone(r)),
-        );
-        let asked = cx.clone();
         let span =
-            tracing::info_span!("resource", name = resource.name, request_id = ?cx.request_id());
-        let handler =
-            AssertUnwindSafe(async { self.dispatch.read_resource(index, values, cx).await })
-                .catch_unwind()
-                .instrument(span);
-        let ended = match &round {
-            Some((round, _)) => round.drive(handler).await,
-            None => Ended::Finished(handler.await),
-        };
-        required(&asked)?;
-        let body = match ended {
-            Ended::Finished(outcome) => outcome,
-            Ended::Asks { questions, answers } => {
-                return Ok(self
-                    .input_required(revision, round, questions, answers)
-                    .into());
-            }
-            Ended::Malformed(id, why) => return Err(malformed(&id, &why)),
+            tracing::info_span!("resource", name = resource.name, request_id = ?Some(&context.id));
+        let round = self.round_for(&context, "resource", resource.name, &read, retry)?;
+        let ran = self.run_asking(context, resource.name, round, span, |cx| {
+            self.dispatch.read_resource(index, values, cx)
+        });
+        let body = match ran.await? {
+            Ok(outcome) => outcome,
+            Err(asks) => return Ok(asks.into()),
         };
         let body = body.unwrap_or_else(|_| {
             tracing::error!(resource = resource.name, "resource handler panicked");
@@ -881,31 +887,15 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             responses: request.input_responses,
             state: request.request_state,
         };
+        let span =
+            tracing::info_span!("prompt", name = prompt.name, request_id = ?Some(&context.id));
         let round = self.round_for(&context, "prompt", prompt.name, &given, retry)?;
-        let (cx, _place) = self.context(
-            context,
-            prompt.name,
-            round.as_ref().map(|(r, _)| Arc::clone(r)),
-        );
-        let asked = cx.clone();
-        let span = tracing::info_span!("prompt", name = prompt.name, request_id = ?cx.request_id());
-        let handler =
-            AssertUnwindSafe(async { self.dispatch.get_prompt(index, arguments, cx).await })
-                .catch_unwind()
-                .instrument(span);
-        let ended = match &round {
-            Some((round, _)) => round.drive(handler).await,
-            None => Ended::Finished(handler.await),
-        };
-        required(&asked)?;
-        let outcome = match ended {
-            Ended::Finished(outcome) => outcome,
-            Ended::Asks { questions, answers } => {
-                return Ok(self
-                    .input_required(revision, round, questions, answers)
-                    .into());
-            }
-            Ended::Malformed(id, why) => return Err(malformed(&id, &why)),
+        let ran = self.run_asking(context, prompt.name, round, span, |cx| {
+            self.dispatch.get_prompt(index, arguments, cx)
+        });
+        let outcome = match ran.await? {
+            Ok(outcome) => outcome,
+            Err(asks) => return Ok(asks.into()),
         };
         let messages = outcome.unwrap_or_else(|_| {
             tracing::error!(prompt = prompt.name, "prompt handler panicked");

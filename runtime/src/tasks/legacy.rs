@@ -76,8 +76,15 @@ pub(crate) fn task_request(raw: &[u8]) -> Option<&'static str> {
     if params.meta.and_then(|m| m.version).is_some() {
         return None;
     }
-    match peek.method.as_deref()? {
-        "tools/call" if params.task.is_some() => Some("tools/call"),
+    task_method(peek.method.as_deref()?, params.task.is_some())
+}
+
+/// `method` as one of the 2025-11-25 task requests, given whether its params carry a `task`:
+/// the one list both [`task_request`] (on the bytes) and [`is_legacy_task`] (on the parsed
+/// request) decide by.
+fn task_method(method: &str, has_task: bool) -> Option<&'static str> {
+    match method {
+        "tools/call" if has_task => Some("tools/call"),
         "tasks/get" => Some("tasks/get"),
         "tasks/result" => Some("tasks/result"),
         "tasks/list" => Some("tasks/list"),
@@ -150,15 +157,10 @@ pub(crate) fn unhide(request: &mut CustomRequest, context: &RequestContext<RoleS
 
 /// Whether `request` is one [`Server::legacy_task`] answers.
 pub(crate) fn is_legacy_task(request: &CustomRequest) -> bool {
-    match request.method.as_str() {
-        "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" => true,
-        "tools/call" => request
-            .params
-            .as_ref()
-            .and_then(|p| p.get("task"))
-            .is_some_and(|t| !t.is_null()),
-        _ => false,
-    }
+    let has_task = (request.params.as_ref())
+        .and_then(|p| p.get("task"))
+        .is_some_and(|t| !t.is_null());
+    task_method(&request.method, has_task).is_some()
 }
 
 /// Sends `notifications/tasks/status` to the client of `peer`, in the order the status

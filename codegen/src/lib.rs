@@ -20,9 +20,11 @@
 //! shape, checked rule by rule into a validated [`Contract`], and emitted as what a server
 //! ships: its wire JSON, its Rust module, its docs and its contract fixtures. The same engine
 //! backs the `mcp-contract` command (`check`, `show`, `diff`, `generate`, `init`), so the two
-//! can never disagree; [`diff`] is its contract comparison.
+//! can never disagree.
 //!
-//! Feature `editor-schema`: `editor_schema()`, the JSON Schema of `tools.yaml` for editors.
+//! Features (none is on by default, so a build script compiles neither): `diff`, the
+//! contract comparison behind `mcp-contract diff`; `editor-schema`, `editor_schema()`, the
+//! JSON Schema of `tools.yaml` for editors.
 //!
 //! The manifest format is described in `docs/manifest.md` of the repository, the design in
 //! `docs/architecture.md`.
@@ -30,6 +32,7 @@
 #![warn(missing_docs, unreachable_pub)]
 
 mod diagnostic;
+#[cfg(feature = "diff")]
 pub mod diff;
 #[cfg(feature = "editor-schema")]
 mod editor_schema;

@@ -149,6 +149,7 @@ pub(crate) struct GroupDef {
     /// The scopes its tools and its route require, in manifest order.
     pub scopes: Vec<String>,
     /// Where the name is written.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub span: Span,
 }
 
@@ -273,6 +274,7 @@ pub(crate) struct SentenceDef {
     /// The exact text.
     pub text: String,
     /// Where the name is written, for tools that report on the contract (`diff`).
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub span: Span,
 }
 

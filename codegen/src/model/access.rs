@@ -16,6 +16,7 @@ pub(crate) struct AccessDef {
     /// The declared scopes, in manifest order, never none.
     pub scopes: Vec<ScopeDef>,
     /// Where the block is written.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub span: Span,
 }
 

@@ -20,6 +20,7 @@ pub(crate) struct PromptDef {
     /// The arguments struct (`{Prefix}PromptArgs`).
     pub args_type: String,
     /// Where the name is written.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub span: Span,
     /// The scopes a request requires, in manifest order.
     pub scopes: Vec<String>,

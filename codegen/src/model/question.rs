@@ -21,6 +21,7 @@ pub(crate) struct QuestionDef {
     /// A form, or a URL the handler gives.
     pub mode: QuestionMode,
     /// Where the id is written.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub span: Span,
 }
 

@@ -27,6 +27,7 @@ impl TaskMode {
     }
 
     /// Its name: the manifest's word and `execution.taskSupport`'s.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             TaskMode::Forbidden => "forbidden",

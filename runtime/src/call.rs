@@ -1,40 +1,28 @@
 //! The steps of a call that generated dispatch code runs: typed arguments in, result out.
 
 use mcp_contract_spec::error_codes::{ArgumentCodes, INTERNAL_ERROR};
-use mcp_contract_spec::pointer;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
-use serde::{Serialize, de::DeserializeOwned};
-use serde_path_to_error::Segment;
+use serde::Serialize;
 
 use crate::ToolError;
-use crate::arguments::{exact_integer, invalid_at};
+use crate::arguments::invalid_at;
+use crate::codegen::Read;
 use crate::content::{Block, Declared};
 use crate::envelope::Envelope;
 
-/// Reads arguments that already passed the input schema into the tool's argument struct.
+/// Reads arguments that already passed the input schema into the tool's argument struct,
+/// by the `Read` impl the generator wrote for it.
 ///
 /// The schema and the struct come from the same manifest entry, and the schema states every
 /// bound of the struct's numbers, so this does not fail; if it ever did, the value it failed
-/// on is reported like any other invalid argument, named by its argument and path, and the
-/// deserializer's own words (Rust types) go to the log, not to the caller.
-pub fn arguments<T: DeserializeOwned>(
-    codes: &ArgumentCodes,
-    arguments: JsonObject,
-) -> Result<T, Envelope> {
-    let mut value = serde_json::Value::Object(arguments);
-    whole_floats_as_integers(&mut value);
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let mut at = String::new();
-        for segment in e.path().iter() {
-            match segment {
-                Segment::Seq { index } => at.push_str(&format!("/{index}")),
-                Segment::Map { key } => at.push_str(&format!("/{}", pointer::escape(key))),
-                Segment::Enum { .. } | Segment::Unknown => {}
-            }
-        }
+/// on is reported like any other invalid argument, named by its argument and path, and what
+/// the Rust type expected goes to the log, not to the caller.
+pub fn arguments<T: Read>(codes: &ArgumentCodes, arguments: JsonObject) -> Result<T, Envelope> {
+    T::read(serde_json::Value::Object(arguments)).map_err(|e| {
+        let at = e.at();
         tracing::error!(
             at,
-            error = %e.inner(),
+            expected = e.expectation(),
             "arguments that passed the input schema do not fit the arguments struct"
         );
         Envelope {
@@ -42,22 +30,6 @@ pub fn arguments<T: DeserializeOwned>(
             hint: Some("Check each argument against the tool's inputSchema and call again.".into()),
         }
     })
-}
-
-/// JSON Schema counts `5.0` as an integer, and clients (Python's among them) send such
-/// numbers; serde would refuse them for an integer field, so they are rewritten first, when
-/// a 64-bit integer holds them exactly. A float field reads an integer number just as well.
-fn whole_floats_as_integers(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Number(n) if !n.is_i64() && !n.is_u64() => {
-            if let Some(integer) = n.as_f64().and_then(exact_integer) {
-                *value = integer;
-            }
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(whole_floats_as_integers),
-        serde_json::Value::Object(map) => map.values_mut().for_each(whole_floats_as_integers),
-        _ => {}
-    }
 }
 
 /// A structured result: the output as `structuredContent` and the same JSON as text.
@@ -164,12 +136,25 @@ mod tests {
 
     use super::*;
 
-    #[derive(Debug, serde::Deserialize, PartialEq)]
+    #[derive(Debug, PartialEq)]
     struct Args {
         count: u64,
         offset: i64,
         ratio: f64,
         nested: Vec<u64>,
+    }
+
+    /// As the generator writes it.
+    impl Read for Args {
+        fn read(v: serde_json::Value) -> crate::codegen::Reading<Self> {
+            let mut o = crate::codegen::Object::new(v)?;
+            Ok(Self {
+                count: o.field("count")?,
+                offset: o.field("offset")?,
+                ratio: o.field("ratio")?,
+                nested: o.field("nested")?,
+            })
+        }
     }
 
     #[test]

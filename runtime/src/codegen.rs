@@ -6,6 +6,9 @@ pub use mcp_contract_spec::error_codes::ArgumentCodes;
 pub use mcp_contract_spec::{CacheHint, PublishedHints, generated_file};
 pub use rmcp::model::{CallToolResult, IconTheme, JsonObject};
 
+pub use serde_json::Value;
+
+pub use self::read::{Object, Read, Reading, Unread, unknown_variant, variant};
 pub use crate::__codegen_tool_error as tool_error;
 pub use crate::access::{AccessSpec, ScopeSpec};
 pub use crate::content::{Block, Declared};
@@ -17,6 +20,7 @@ pub use crate::resource::ResourceSpec;
 pub use crate::tasks::TaskSupport;
 use crate::{Completing, Context, PromptError, PromptMessage, ResourceBody, ResourceError};
 
+mod read;
 mod tool_error;
 
 /// The URI a resource template names with `values`, in template order, each

@@ -86,7 +86,8 @@ fn assert_all_text(contract: &crate::model::Contract) {
 }
 
 /// Tools whose names (and so every type, method and path named after them), parameters,
-/// enum values and error fields are `n` characters longer, for `n` from 0 to 58 (to the longest tool name): each line of
+/// enum values and error fields are `n` characters longer (a camelCase field too, whose Rust
+/// name is one longer than its wire name, so that a reader meets even widths as well as odd), for `n` from 0 to 58 (to the longest tool name): each line of
 /// the text crosses the margin at some `n`, where prettyplease breaks it and the text must
 /// have fallen back or broken it alike.
 #[test]
@@ -119,6 +120,7 @@ fn text_and_tokens_print_alike_as_names_grow_across_the_margin() {
                  \x20     ratio: {{type: number, description: A ratio., example: 0.5, minimum: -1.5, default: 0.25}}\n\
                  \x20     tags: {{type: array, items: {{type: string}}, description: Tags., example: [a], required: false}}\n\
                  \x20     where: {{type: object, description: Where., example: {{at{x}: 1}}, required: false, properties: {{at{x}: {{type: integer, description: At.}}}}}}\n\
+                 \x20     span: {{type: object, description: Span., example: {{fromX{x}: 1}}, required: false, properties: {{fromX{x}: {{type: integer, description: From.}}}}}}\n\
                  \x20   output: {output}\n\
                  \x20   errors: [not_found{x}, busy, big{x}]\n"
             );

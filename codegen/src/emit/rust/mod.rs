@@ -263,7 +263,7 @@ fn preamble(c: &Contract, tool_modules: bool) -> TokenStream {
     let shared = c
         .types
         .iter()
-        .map(|t| type_items(c, &t.schema, &t.name, true));
+        .map(|t| type_items(c, &t.schema, &t.name, true, Role::Shared));
     let params = c.resources.iter().map(resource_params);
     let prompt_args = c.prompts.iter().map(prompts::prompt_args);
     let groups = (!c.groups.is_empty()).then(|| {

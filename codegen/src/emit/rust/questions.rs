@@ -52,8 +52,10 @@ fn question(c: &Contract, owner: &str, q: &QuestionDef) -> TokenStream {
     match &q.mode {
         QuestionMode::Form(fields) => {
             let plain: Vec<Field> = fields.iter().map(|f| f.field.clone()).collect();
-            let s = struct_item(c, &q.rust_name, &plain, &summary, false);
-            let nested = plain.iter().map(|f| type_items(c, &f.schema, "", false));
+            let s = struct_item(c, &q.rust_name, &plain, &summary, false, Role::Form);
+            let nested = plain
+                .iter()
+                .map(|f| type_items(c, &f.schema, "", false, Role::Form));
             let schema = q
                 .requested_schema()
                 .map(|s| serde_json::to_string(&s).unwrap_or_default())

@@ -1,0 +1,211 @@
+//! Arguments that passed the input schema, read into the generated structs by the `Read`
+//! impls the generator writes: each field taken out of the checked object and converted by
+//! its type. The schema has already refused every wrong shape, so this is a handful of moves
+//! and matches, not serde's visitors, which were most of a server crate's compile time.
+
+use mcp_contract_spec::pointer;
+use rmcp::model::JsonObject;
+use serde_json::Value;
+
+use crate::arguments::exact_integer;
+
+/// A value read from arguments, or why it could not be.
+pub type Reading<T> = Result<T, Unread>;
+
+/// A value that does not fit its Rust type, where it is and what was expected there. The
+/// schema checks first, so this is a generator fault; it is answered as an invalid argument.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unread {
+    /// The path to the value, innermost segment first (pushed as the error goes out).
+    inside: Vec<Segment>,
+    expected: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Segment {
+    Field(&'static str),
+    Index(usize),
+}
+
+impl Unread {
+    fn expected(expected: &'static str) -> Self {
+        Unread {
+            inside: Vec::new(),
+            expected,
+        }
+    }
+
+    fn within(mut self, segment: Segment) -> Self {
+        self.inside.push(segment);
+        self
+    }
+
+    /// The JSON pointer of the value in the arguments (`/window/start`).
+    pub(crate) fn at(&self) -> String {
+        let mut at = String::new();
+        for segment in self.inside.iter().rev() {
+            match segment {
+                Segment::Field(name) => {
+                    at.push('/');
+                    at.push_str(&pointer::escape(name));
+                }
+                Segment::Index(index) => at.push_str(&format!("/{index}")),
+            }
+        }
+        at
+    }
+
+    /// What the Rust type needed (`an integer that fits u64`), for the log.
+    pub(crate) fn expectation(&self) -> &'static str {
+        self.expected
+    }
+}
+
+/// A Rust type generated arguments hold, read from JSON the input schema accepted.
+pub trait Read: Sized {
+    /// Reads a value.
+    fn read(value: Value) -> Reading<Self>;
+
+    /// The value of a field the call left out: none, unless the type is an `Option`.
+    fn absent() -> Reading<Self> {
+        Err(Unread::expected("a value"))
+    }
+}
+
+/// An object whose fields a generated `Read` impl takes out one by one.
+pub struct Object(JsonObject);
+
+impl Object {
+    /// The object `value` is.
+    pub fn new(value: Value) -> Reading<Self> {
+        match value {
+            Value::Object(fields) => Ok(Object(fields)),
+            _ => Err(Unread::expected("an object")),
+        }
+    }
+
+    /// The field `name`, read as its type.
+    pub fn field<T: Read>(&mut self, name: &'static str) -> Reading<T> {
+        match self.0.remove(name) {
+            Some(value) => T::read(value),
+            None => T::absent(),
+        }
+        .map_err(|e| e.within(Segment::Field(name)))
+    }
+
+    /// The field `name`, or `default()` when the call left it out.
+    pub fn field_or<T: Read>(&mut self, name: &'static str, default: fn() -> T) -> Reading<T> {
+        match self.0.remove(name) {
+            Some(value) => T::read(value).map_err(|e| e.within(Segment::Field(name))),
+            None => Ok(default()),
+        }
+    }
+}
+
+/// The wire name an enum value is sent as, which a generated `Read` impl matches.
+pub fn variant(value: Value) -> Reading<String> {
+    String::read(value)
+}
+
+/// A string that names none of the enum's values.
+pub fn unknown_variant<T>() -> Reading<T> {
+    Err(Unread::expected("one of the enum's values"))
+}
+
+impl Read for String {
+    fn read(value: Value) -> Reading<Self> {
+        match value {
+            Value::String(s) => Ok(s),
+            _ => Err(Unread::expected("a string")),
+        }
+    }
+}
+
+impl Read for bool {
+    fn read(value: Value) -> Reading<Self> {
+        value.as_bool().ok_or(Unread::expected("a boolean"))
+    }
+}
+
+impl Read for f64 {
+    fn read(value: Value) -> Reading<Self> {
+        value.as_f64().ok_or(Unread::expected("a number"))
+    }
+}
+
+/// JSON Schema counts `5.0` as an integer, and clients (Python's among them) send such
+/// numbers: a whole float reads as the integer it is, when a 64-bit integer holds it exactly.
+fn integer(value: &Value) -> Option<Value> {
+    let n = value.as_number()?;
+    if n.is_i64() || n.is_u64() {
+        None
+    } else {
+        n.as_f64().and_then(exact_integer)
+    }
+}
+
+impl Read for u64 {
+    fn read(value: Value) -> Reading<Self> {
+        value
+            .as_u64()
+            .or_else(|| integer(&value)?.as_u64())
+            .ok_or(Unread::expected("an integer that fits u64"))
+    }
+}
+
+impl Read for i64 {
+    fn read(value: Value) -> Reading<Self> {
+        value
+            .as_i64()
+            .or_else(|| integer(&value)?.as_i64())
+            .ok_or(Unread::expected("an integer that fits i64"))
+    }
+}
+
+impl Read for Value {
+    /// Any JSON, as sent, but for whole floats read as integers, as everywhere else.
+    fn read(mut value: Value) -> Reading<Self> {
+        whole_floats_as_integers(&mut value);
+        Ok(value)
+    }
+}
+
+fn whole_floats_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(_) => {
+            if let Some(integer) = integer(value) {
+                *value = integer;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_floats_as_integers),
+        Value::Object(map) => map.values_mut().for_each(whole_floats_as_integers),
+        _ => {}
+    }
+}
+
+impl<T: Read> Read for Option<T> {
+    /// `null` reads as `None`, as a left-out field does.
+    fn read(value: Value) -> Reading<Self> {
+        match value {
+            Value::Null => Ok(None),
+            value => T::read(value).map(Some),
+        }
+    }
+
+    fn absent() -> Reading<Self> {
+        Ok(None)
+    }
+}
+
+impl<T: Read> Read for Vec<T> {
+    fn read(value: Value) -> Reading<Self> {
+        match value {
+            Value::Array(items) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| T::read(item).map_err(|e| e.within(Segment::Index(i))))
+                .collect(),
+            _ => Err(Unread::expected("an array")),
+        }
+    }
+}

@@ -138,14 +138,14 @@ pub(crate) fn check(
         match failure.kind {
             Kind::Required(arg) if failure.at.is_empty() => missing.push(Problem {
                 code: codes.missing.into(),
-                message: format!("`{arg}` is required but was not given."),
+                message: ["`", &arg, "` is required but was not given."].concat(),
                 argument: Some(arg),
             }),
             Kind::Unexpected(args) if failure.at.is_empty() => {
                 for arg in args {
                     unknown.push(Problem {
                         code: codes.unknown.into(),
-                        message: format!("`{arg}` is not an argument of `{name}`."),
+                        message: ["`", &arg, "` is not an argument of `", name, "`."].concat(),
                         argument: Some(arg),
                     });
                 }

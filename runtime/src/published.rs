@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use mcp_contract_spec::CacheHint;
 use mcp_contract_spec::error_codes::ArgumentCodes;
 use mcp_contract_spec::uri_template::UriTemplate;
+use mcp_contract_spec::{CacheHint, MCP_HEADER};
 use rmcp::model::{
     Implementation, Resource, ResourceTemplate, ResourcesCapability, ServerCapabilities,
     ServerConfig, Tool,
@@ -227,8 +227,8 @@ impl Published {
         self.legacy_tools
             .get_or_init(|| {
                 // The published JSON names every header, so a contract without one keeps a
-                // single list (a property called `x-mcp-header` only costs the copy).
-                let headers = self.spec.tools.iter().any(|t| t.contains(MCP_HEADER_KEY));
+                // single list (the word elsewhere, in a description, only costs the copy).
+                let headers = (self.spec.tools.iter()).any(|t| t.contains(MCP_HEADER));
                 headers.then(|| self.tools().iter().map(without_headers).collect())
             })
             .as_deref()
@@ -374,9 +374,6 @@ fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> Result
 }
 
 /// A tool as a revision without `x-mcp-header` receives it.
-/// How `x-mcp-header` appears as a key in the published JSON.
-const MCP_HEADER_KEY: &str = "\"x-mcp-header\":";
-
 fn without_headers(tool: &Tool) -> Tool {
     let mut tool = tool.clone();
     mcp_contract_spec::strip_mcp_headers(std::sync::Arc::make_mut(&mut tool.input_schema));

@@ -284,6 +284,34 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_and_an_unknown_argument_are_named_in_their_sentences_missing_first() {
+        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}},
+                            "required": ["path"], "additionalProperties": false});
+        let got: Vec<(String, String, Option<String>)> = problems(schema, json!({"extra": 1}))
+            .into_iter()
+            .map(|p| (p.code, p.message, p.argument))
+            .collect();
+        let named = |code: &str, message: &str, arg: &str| {
+            (code.to_owned(), message.to_owned(), Some(arg.to_owned()))
+        };
+        assert_eq!(
+            got,
+            [
+                named(
+                    "argument_missing",
+                    "`path` is required but was not given.",
+                    "path"
+                ),
+                named(
+                    "argument_unknown",
+                    "`extra` is not an argument of `save`.",
+                    "extra"
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn a_short_value_is_quoted_back_whole() {
         let got = problems(
             json!({"type": "object", "properties": {"name": {"type": "string", "maxLength": 3}}}),

@@ -114,7 +114,7 @@ mod tests {
     fn names_every_tool_and_gives_a_working_client_configuration() {
         let dir = std::env::temp_dir();
         let published = mcp_contract::codegen::Published::new(&contract::SPEC);
-        let text = render(&dir, &published.tools, &Transport::Stdio, false);
+        let text = render(&dir, published.tools(), &Transport::Stdio, false);
         for name in [
             contract::names::LIST_DIRECTORY,
             contract::names::READ_FILE,
@@ -159,7 +159,7 @@ mod tests {
         let routes = vec!["/mcp/read".to_owned(), "/mcp/edit".to_owned()];
         let text = render(
             &dir,
-            &published.tools,
+            published.tools(),
             &Transport::Http(addr, routes),
             false,
         );
@@ -197,7 +197,7 @@ mod tests {
     fn read_only_says_so_and_passes_the_flag_on() {
         let dir = std::env::temp_dir();
         let published = mcp_contract::codegen::Published::new(&contract::SPEC);
-        let text = render(&dir, &published.tools, &Transport::Stdio, true);
+        let text = render(&dir, published.tools(), &Transport::Stdio, true);
         assert!(text.contains("over stdio (MCP), read-only."), "{text}");
         assert!(text.contains("\"--read-only\""), "{text}");
     }

@@ -1,10 +1,11 @@
 //! The call profile's driver (written into the generated workspace by `workspace-bench`'s
 //! `callgrind` binary, next to `servers.rs`, which it generates): one rmcp client over an
 //! in-process duplex pipe to one server, every tool called once (so each has compiled its
-//! checks), then `calls` calls of one kind inside [`measured`], the only function callgrind
+//! checks) and the list asked once, then `calls` calls of one kind inside [`measured`], the only function callgrind
 //! counts (`--toggle-collect`). Client, transport and server all run on this one thread.
 //!
-//! `callgrind-driver STYLE TOOLS KIND CALLS` (STYLE `contract` or `hand`, KIND `valid` or `invalid`)
+//! `callgrind-driver STYLE TOOLS KIND CALLS` (STYLE `contract` or `hand`, KIND `valid`, `invalid`
+//! or `list`, the whole `tools/list`)
 
 mod servers;
 
@@ -55,12 +56,29 @@ async fn call(client: &Client, tools: usize, r: usize, valid_call: bool) {
     std::hint::black_box(result);
 }
 
+/// What is measured: a valid call, an invalid one, or the whole `tools/list`.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Valid,
+    Invalid,
+    List,
+}
+
+async fn list(client: &Client, tools: usize) {
+    let listed = client.list_all_tools().await.expect("tools/list");
+    assert_eq!(listed.len(), tools);
+    std::hint::black_box(listed);
+}
+
 /// The calls callgrind counts.
 #[inline(never)]
-fn measured(rt: &tokio::runtime::Runtime, client: &Client, tools: usize, calls: usize, valid_call: bool) {
+fn measured(rt: &tokio::runtime::Runtime, client: &Client, tools: usize, calls: usize, kind: Kind) {
     rt.block_on(async {
         for r in 0..calls {
-            call(client, tools, r, valid_call).await;
+            match kind {
+                Kind::List => list(client, tools).await,
+                _ => call(client, tools, r, kind == Kind::Valid).await,
+            }
         }
     });
 }
@@ -73,10 +91,11 @@ fn main() {
     let style = ["contract", "hand"].iter().position(|s| s == style).expect("contract or hand");
     let tools: usize = tools.parse().expect("TOOLS");
     let calls: usize = calls.parse().expect("CALLS");
-    let valid_call = match kind.as_str() {
-        "valid" => true,
-        "invalid" => false,
-        other => panic!("KIND is valid or invalid, not {other}"),
+    let kind = match kind.as_str() {
+        "valid" => Kind::Valid,
+        "invalid" => Kind::Invalid,
+        "list" => Kind::List,
+        other => panic!("KIND is valid, invalid or list, not {other}"),
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
     let client = rt.block_on(async {
@@ -87,9 +106,10 @@ fn main() {
             call(&client, tools, i, true).await;
             call(&client, tools, i, false).await;
         }
+        list(&client, tools).await;
         client
     });
-    measured(&rt, &client, tools, calls, valid_call);
+    measured(&rt, &client, tools, calls, kind);
     rt.block_on(async {
         let _ = client.cancel().await;
     });

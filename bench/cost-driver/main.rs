@@ -1,6 +1,7 @@
 //! The cost benchmark's driver (written into the generated workspace by `workspace-bench`'s
 //! `cost` binary, next to `servers.rs`, which it generates): for each size, one rmcp client per
-//! style over an in-process duplex pipe; checks that every style answers alike, then times
+//! style over an in-process duplex pipe; checks that every style answers alike (and that the
+//! hand-written list is the contract's JSON), times every tool's first valid call, then times
 //! `tools/list`, a valid `tools/call` and an invalid one in interleaved rounds.
 //!
 //! `driver [--rounds R] [--sizes 10,100,1000]`
@@ -123,6 +124,16 @@ async fn check(clients: &[Client], tools: usize) -> usize {
             assert_eq!(theirs, ours, "tools/list: {} and {} differ", STYLES[0], STYLES[s]);
         }
     }
+    // The hand-written list is the contract's precomputed: the same JSON, tool for tool, so
+    // that timing the two `tools/list` compares like for like.
+    let whole = |c: &'static str, tools: Vec<Tool>| -> Vec<Value> {
+        tools.iter().map(|t| serde_json::to_value(t).unwrap_or_else(|e| panic!("{c}: {e}"))).collect()
+    };
+    let contract = whole("contract", clients[1].list_all_tools().await.expect("tools/list"));
+    let hand = whole("hand", clients[2].list_all_tools().await.expect("tools/list"));
+    for (c, h) in contract.iter().zip(&hand) {
+        assert_eq!(c, h, "tools/list: the contract's and the hand-written tool differ");
+    }
     let mut compared = 0;
     let probes = [0, tools / 2, tools - 1];
     for &i in &probes {
@@ -159,7 +170,15 @@ async fn rounds<F>(clients: &[Client], rounds: usize, op: F) -> Vec<(f64, f64)>
 where
     F: AsyncFn(&Client, usize),
 {
-    for r in 0..rounds.min(20) {
+    rounds_over(clients, rounds.min(20), rounds, op).await
+}
+
+/// [`rounds`] after `warm` untimed ones.
+async fn rounds_over<F>(clients: &[Client], warm: usize, rounds: usize, op: F) -> Vec<(f64, f64)>
+where
+    F: AsyncFn(&Client, usize),
+{
+    for r in 0..warm {
         for c in clients {
             op(c, r).await;
         }
@@ -211,6 +230,14 @@ async fn main() {
         }
         let compared = check(&clients, tools).await;
         eprintln!("{tools} tools: the three styles answer alike ({compared} calls and tools/list compared)");
+        // Every tool's first call, interleaved as the rounds are (the contract compiles a
+        // tool's checks on its first call); after it the timed calls are the steady state.
+        let first = rounds_over(&clients, 0, tools, async |c: &Client, r| {
+            let tool = format!("tool_{}", r * 7919 % tools);
+            std::hint::black_box(outcome(c, &tool, valid(r)).await.expect("a valid call"));
+        })
+        .await;
+        row("first valid tools/call of each tool", tools, tools, &first);
         let list_rounds = (rounds_wanted * 100 / tools).clamp(30, rounds_wanted);
         let list = rounds(&clients, list_rounds, async |c: &Client, _r| {
             std::hint::black_box(c.list_all_tools().await.expect("tools/list"));

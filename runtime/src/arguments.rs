@@ -95,10 +95,13 @@ fn inexact_integers(schema: &Node, value: &Value, at: String, out: &mut Vec<(Str
 /// Checks `arguments` against tool `name`'s compiled input schema. On failure, one problem
 /// per argument concerned: missing ones first, then invalid, then unknown, each in the order
 /// found.
+///
+/// `hint` is [`hint`]`(name, checker)`, made once per tool, when its checks are compiled.
 pub(crate) fn check(
     codes: &ArgumentCodes,
     name: &str,
     checker: &Checker,
+    hint: &str,
     arguments: &JsonObject,
 ) -> Result<(), Envelope> {
     // What the checker cannot see: it reads the floats serde_json made of integers beyond
@@ -120,7 +123,10 @@ pub(crate) fn check(
             );
         }
     }
-    if inexact.is_empty() && checker.is_valid_object(arguments) {
+    // One walk: a valid object finds no failure at the cost of the yes-or-no check, and a
+    // refused one is not walked twice.
+    let failures = checker.object_failures(arguments);
+    if failures.is_empty() && inexact.is_empty() {
         return Ok(());
     }
     let mut missing = Vec::new();
@@ -128,18 +134,18 @@ pub(crate) fn check(
     // Where the checker found a value invalid, so that no value is reported twice.
     let mut refused = Vec::new();
     let mut unknown = Vec::new();
-    for failure in checker.object_failures(arguments) {
+    for failure in failures {
         match failure.kind {
             Kind::Required(arg) if failure.at.is_empty() => missing.push(Problem {
                 code: codes.missing.into(),
-                message: format!("`{arg}` is required but was not given."),
+                message: ["`", &arg, "` is required but was not given."].concat(),
                 argument: Some(arg),
             }),
             Kind::Unexpected(args) if failure.at.is_empty() => {
                 for arg in args {
                     unknown.push(Problem {
                         code: codes.unknown.into(),
-                        message: format!("`{arg}` is not an argument of `{name}`."),
+                        message: ["`", &arg, "` is not an argument of `", name, "`."].concat(),
                         argument: Some(arg),
                     });
                 }
@@ -157,23 +163,27 @@ pub(crate) fn check(
             invalid.push(invalid_at(codes, &at, &problem));
         }
     }
-    let mut accepted = checker.root().property_names().peekable();
-    let hint = if accepted.peek().is_none() {
-        format!("`{name}` takes no arguments: call it with `{{}}`.")
-    } else {
-        let mut hint = format!("Fix the arguments named above and call `{name}` again. It takes: ");
-        for (i, a) in accepted.enumerate() {
-            let _ = write!(hint, "{}`{a}`", if i == 0 { "" } else { ", " });
-        }
-        hint.push_str("; its inputSchema gives each one's type, constraints and an example.");
-        hint
-    };
     missing.append(&mut invalid);
     missing.append(&mut unknown);
     Err(Envelope {
         errors: missing,
-        hint: Some(hint),
+        hint: Some(hint.to_owned()),
     })
+}
+
+/// The hint of every refusal of tool `name`'s arguments: what to do, and every argument it
+/// takes.
+pub(crate) fn hint(name: &str, checker: &Checker) -> String {
+    let mut accepted = checker.root().property_names().peekable();
+    if accepted.peek().is_none() {
+        return format!("`{name}` takes no arguments: call it with `{{}}`.");
+    }
+    let mut hint = format!("Fix the arguments named above and call `{name}` again. It takes: ");
+    for (i, a) in accepted.enumerate() {
+        let _ = write!(hint, "{}`{a}`", if i == 0 { "" } else { ", " });
+    }
+    hint.push_str("; its inputSchema gives each one's type, constraints and an example.");
+    hint
 }
 
 #[cfg(test)]
@@ -187,7 +197,7 @@ mod tests {
         let Value::Object(arguments) = arguments else {
             panic!("an object");
         };
-        check(&ArgumentCodes::DEFAULT, "save", &checker, &arguments)
+        check(&ArgumentCodes::DEFAULT, "save", &checker, "", &arguments)
             .expect_err("refused")
             .errors
     }
@@ -199,7 +209,7 @@ mod tests {
         let Ok(Value::Object(arguments)) = serde_json::from_str(arguments) else {
             panic!("an object");
         };
-        match check(&ArgumentCodes::DEFAULT, "save", &checker, &arguments) {
+        match check(&ArgumentCodes::DEFAULT, "save", &checker, "", &arguments) {
             Ok(()) => Vec::new(),
             Err(envelope) => envelope
                 .errors
@@ -271,6 +281,34 @@ mod tests {
         // A number field holds what serde_json reads at any size.
         let number = json!({"type": "object", "properties": {"x": {"type": "number"}}});
         assert_eq!(problems_of(number, r#"{"x": -9223372036854775809}"#), []);
+    }
+
+    #[test]
+    fn a_missing_and_an_unknown_argument_are_named_in_their_sentences_missing_first() {
+        let schema = json!({"type": "object", "properties": {"path": {"type": "string"}},
+                            "required": ["path"], "additionalProperties": false});
+        let got: Vec<(String, String, Option<String>)> = problems(schema, json!({"extra": 1}))
+            .into_iter()
+            .map(|p| (p.code, p.message, p.argument))
+            .collect();
+        let named = |code: &str, message: &str, arg: &str| {
+            (code.to_owned(), message.to_owned(), Some(arg.to_owned()))
+        };
+        assert_eq!(
+            got,
+            [
+                named(
+                    "argument_missing",
+                    "`path` is required but was not given.",
+                    "path"
+                ),
+                named(
+                    "argument_unknown",
+                    "`extra` is not an argument of `save`.",
+                    "extra"
+                ),
+            ]
+        );
     }
 
     #[test]

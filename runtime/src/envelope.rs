@@ -58,7 +58,12 @@ impl Envelope {
                 serde_json::to_value(&self).unwrap_or_else(|_| serde_json::json!({"errors": []}));
             return CallToolResult::structured_error(value);
         }
-        let text = serde_json::to_string(&self).unwrap_or_else(|_| r#"{"errors":[]}"#.into());
+        // Sized for two problems and a hint, so the text is not copied as it grows.
+        let mut text = Vec::with_capacity(512);
+        let text = match serde_json::to_writer(&mut text, &self) {
+            Ok(()) => String::from_utf8(text).unwrap_or_default(),
+            Err(_) => r#"{"errors":[]}"#.into(),
+        };
         CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)])
     }
 }

@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use mcp_contract_spec::CacheHint;
 use mcp_contract_spec::error_codes::ArgumentCodes;
 use mcp_contract_spec::uri_template::UriTemplate;
+use mcp_contract_spec::{CacheHint, MCP_HEADER};
 use rmcp::model::{
     Implementation, Resource, ResourceTemplate, ResourcesCapability, ServerCapabilities,
     ServerConfig, Tool,
@@ -69,15 +69,16 @@ pub struct ContractSpec {
     pub access: AccessSpec,
 }
 
-/// The contract ready to serve: tools parsed and names indexed; each tool's checks compiled
-/// on its first call, the 2025-11-25 list on its first request.
+/// The contract ready to serve: names indexed; the tools parsed on the first list or call
+/// (not for `initialize`), each tool's checks compiled on its first call.
 pub struct Published {
     /// Where it came from.
     pub spec: &'static ContractSpec,
-    /// The tools, in manifest order.
-    pub tools: Vec<Tool>,
-    /// The tools as a 2025-11-25 client receives them: without `x-mcp-header`.
-    legacy_tools: OnceLock<Vec<Tool>>,
+    /// The tools, in manifest order, parsed when first needed ([`Published::tools`]).
+    tools: OnceLock<Vec<Tool>>,
+    /// The tools as a 2025-11-25 client receives them: without `x-mcp-header`; `None` when
+    /// no tool has one, so that they are `tools` themselves.
+    legacy_tools: OnceLock<Option<Vec<Tool>>>,
     /// The `resources/list` answer: the fixed resources.
     pub(crate) resources: Vec<Resource>,
     /// The `resources/templates/list` answer: the templates.
@@ -111,23 +112,19 @@ impl Published {
     ///
     /// # Panics
     ///
-    /// When the spec is not what the generator emits (a tool that is not valid JSON or a
-    /// resource template outside the grammar). The generator checks both at build time, so
-    /// this marks a bug in the generator. An input or output schema the checks cannot compile
+    /// When the spec is not what the generator emits (a resource template outside the grammar;
+    /// a tool that is not valid JSON panics where the tools are first read, [`Published::tools`]).
+    /// The generator checks both at build time, so this marks a bug in the generator. An input or output schema the checks cannot compile
     /// (a hand-built spec's) does not panic: each call of that tool is refused (`-32603`).
     pub fn new(spec: &'static ContractSpec) -> Self {
-        let mut tools = Vec::with_capacity(spec.tools.len());
-        let mut index = HashMap::with_capacity(spec.tools.len());
-        for (i, json) in spec.tools.iter().enumerate() {
-            let tool: Tool = serde_json::from_str(json).unwrap_or_else(|e| {
-                panic!("mcp-contract: generated tool #{i} is not a valid Tool: {e}")
-            });
-            let name: &'static str = serde_json::from_str::<NameOnly>(json)
-                .map(|n| n.name)
-                .unwrap_or_default();
-            index.insert(name, i);
-            tools.push(tool);
-        }
+        let names: Vec<&'static str> = (spec.tools.iter())
+            .map(|json| {
+                serde_json::from_str::<NameOnly>(json)
+                    .map(|n| n.name)
+                    .unwrap_or_default()
+            })
+            .collect();
+        let index = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
         let mut server = Implementation::new(spec.name, spec.version);
         if let Some(title) = spec.title {
             server = server.with_title(title);
@@ -158,17 +155,17 @@ impl Published {
         Published {
             spec,
             gate: Gate::new(spec),
-            tool_groups: tools
+            tool_groups: names
                 .iter()
-                .map(|tool| {
+                .map(|name| {
                     (spec.groups.iter().enumerate())
-                        .filter(|(_, g)| g.tools.contains(&tool.name.as_ref()))
+                        .filter(|(_, g)| g.tools.contains(name))
                         .map(|(g, _)| g)
                         .collect()
                 })
                 .collect(),
-            checks: tools.iter().map(|_| OnceLock::new()).collect(),
-            tools,
+            checks: names.iter().map(|_| OnceLock::new()).collect(),
+            tools: OnceLock::new(),
             legacy_tools: OnceLock::new(),
             resources: spec
                 .resources
@@ -202,11 +199,40 @@ impl Published {
         self.index.get(name).copied()
     }
 
+    /// The tools, in manifest order, as 2026-07-28 publishes them; parsed on first use.
+    ///
+    /// # Panics
+    ///
+    /// When a tool's JSON is not a valid `Tool` (only a hand-built spec's can be).
+    pub fn tools(&self) -> &[Tool] {
+        self.tools.get_or_init(|| {
+            (self.spec.tools.iter().enumerate())
+                .map(|(i, json)| {
+                    serde_json::from_str(json).unwrap_or_else(|e| {
+                        panic!("mcp-contract: generated tool #{i} is not a valid Tool: {e}")
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The number of tools, without reading them.
+    pub(crate) fn tool_count(&self) -> usize {
+        self.spec.tools.len()
+    }
+
     /// The tools as a 2025-11-25 client receives them (without `x-mcp-header`), made on
     /// first use.
     pub(crate) fn legacy_tools(&self) -> &[Tool] {
         self.legacy_tools
-            .get_or_init(|| self.tools.iter().map(without_headers).collect())
+            .get_or_init(|| {
+                // The published JSON names every header, so a contract without one keeps a
+                // single list (the word elsewhere, in a description, only costs the copy).
+                let headers = (self.spec.tools.iter()).any(|t| t.contains(MCP_HEADER));
+                headers.then(|| self.tools().iter().map(without_headers).collect())
+            })
+            .as_deref()
+            .unwrap_or(self.tools())
     }
 
     /// Tool `i`'s input and output checks, compiled on first use; when a schema is outside
@@ -214,9 +240,11 @@ impl Published {
     pub(crate) fn checks(&self, i: usize) -> Result<&Checks, &str> {
         self.checks[i]
             .get_or_init(|| {
-                let tool = &self.tools[i];
+                let tool = &self.tools()[i];
+                let input = compile(tool, "input", &tool.input_schema)?;
                 Ok(Checks {
-                    input: compile(tool, "input", &tool.input_schema)?,
+                    hint: crate::arguments::hint(&tool.name, &input),
+                    input,
                     output: match &tool.output_schema {
                         Some(output) => Some(compile(tool, "output", output)?),
                         None => None,
@@ -330,6 +358,8 @@ pub(crate) struct Checks {
     pub(crate) input: Checker,
     /// Of its structured results, when it publishes an outputSchema.
     pub(crate) output: Option<Checker>,
+    /// The hint of a refusal of its arguments ([`crate::arguments::hint`]).
+    pub(crate) hint: String,
 }
 
 /// The checks of one of `tool`'s schemas (`which` is "input" or "output"), formats included;
@@ -438,6 +468,52 @@ mod tests {
         assert!(prompted.prompts.is_some() && prompted.completions.is_none());
         let completed = capabilities(&COMPLETED);
         assert!(completed.prompts.is_none() && completed.completions.is_some());
+    }
+
+    #[test]
+    fn the_tools_are_read_when_first_needed_not_when_published() {
+        static TWO: ContractSpec = ContractSpec {
+            tools: &[
+                r#"{"name":"a","inputSchema":{"type":"object"}}"#,
+                r#"{"name":"b","inputSchema":{"type":"object"}}"#,
+            ],
+            ..ONE_FIXED
+        };
+        let published = Published::new(&TWO);
+        assert_eq!((published.find("b"), published.tool_count()), (Some(1), 2));
+        assert!(
+            published.tools.get().is_none(),
+            "parsed before any list or call"
+        );
+        assert_eq!(published.tools()[1].name, "b");
+    }
+
+    #[test]
+    fn a_contract_without_headers_keeps_one_tool_list_for_both_revisions() {
+        static PLAIN: ContractSpec = ContractSpec {
+            tools: &[
+                r#"{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}"#,
+            ],
+            ..ONE_FIXED
+        };
+        static HEADED: ContractSpec = ContractSpec {
+            tools: &[
+                r#"{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}"#,
+                r#"{"name":"b","inputSchema":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}"#,
+            ],
+            ..ONE_FIXED
+        };
+        let plain = Published::new(&PLAIN);
+        assert!(std::ptr::eq(plain.legacy_tools(), plain.tools()));
+        let headed = Published::new(&HEADED);
+        let header = |tool: &Tool| {
+            tool.input_schema["properties"]["x"]
+                .get("x-mcp-header")
+                .cloned()
+        };
+        assert_eq!(header(&headed.tools()[1]), Some("X".into()));
+        assert_eq!(header(&headed.legacy_tools()[1]), None);
+        assert_eq!(headed.legacy_tools()[0], headed.tools()[0]);
     }
 
     #[test]

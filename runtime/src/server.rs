@@ -52,10 +52,11 @@ pub struct Server<D> {
 struct View {
     /// `served[i]`: whether tool `i` of the manifest is served.
     served: Box<[bool]>,
-    /// The served tools, in manifest order: the `tools/list` answer.
-    tools: Vec<Tool>,
+    /// The served tools, in manifest order: the `tools/list` answer; `None` when they are all
+    /// the contract's, so that a whole server keeps no copy of its list.
+    tools: Option<Vec<Tool>>,
     /// The same tools as a 2025-11-25 client receives them (no `x-mcp-header`), made on
-    /// the first such request.
+    /// the first such request (for `Some` tools only).
     legacy_tools: std::sync::OnceLock<Vec<Tool>>,
     /// The scopes every caller of this view needs: its group's, for a group's view.
     scopes: &'static [&'static str],
@@ -82,8 +83,8 @@ impl<D: Dispatch> Server<D> {
     pub fn new(dispatch: D) -> Self {
         let published = dispatch.published();
         let view = View {
-            served: vec![true; published.tools.len()].into_boxed_slice(),
-            tools: published.tools.clone(),
+            served: vec![true; published.tool_count()].into_boxed_slice(),
+            tools: None,
             legacy_tools: Default::default(),
             scopes: &[],
             group: None,
@@ -182,6 +183,9 @@ impl<D: Dispatch> Server<D> {
 
     /// [`Server::tools`] as a 2025-11-25 client receives them (no `x-mcp-header`).
     fn legacy_tools(&self) -> &[Tool] {
+        if self.view.tools.is_none() {
+            return self.published().legacy_tools();
+        }
         self.view.legacy_tools.get_or_init(|| {
             let all = self.published().legacy_tools();
             (0..all.len())
@@ -194,7 +198,10 @@ impl<D: Dispatch> Server<D> {
     /// The tools this view serves, in manifest order: what `tools/list` answers while no
     /// tool is switched off ([`Server::lists`]).
     pub fn tools(&self) -> &[Tool] {
-        &self.view.tools
+        self.view
+            .tools
+            .as_deref()
+            .unwrap_or(self.published().tools())
     }
 
     /// A view of this server that serves only the tools `keep` accepts, sharing the same
@@ -211,9 +218,9 @@ impl<D: Dispatch> Server<D> {
     /// ```
     pub fn restrict(&self, keep: impl Fn(&Tool) -> bool) -> Server<D> {
         let published = self.published();
-        let mut served = vec![false; published.tools.len()].into_boxed_slice();
+        let mut served = vec![false; published.tool_count()].into_boxed_slice();
         let mut tools = Vec::new();
-        for (i, tool) in published.tools.iter().enumerate() {
+        for (i, tool) in published.tools().iter().enumerate() {
             if self.view.served[i] && keep(tool) {
                 served[i] = true;
                 tools.push(tool.clone());
@@ -223,7 +230,7 @@ impl<D: Dispatch> Server<D> {
             dispatch: Arc::clone(&self.dispatch),
             view: Arc::new(View {
                 served,
-                tools,
+                tools: Some(tools),
                 legacy_tools: Default::default(),
                 scopes: self.view.scopes,
                 group: self.view.group,
@@ -341,14 +348,27 @@ impl<D: Dispatch> Server<D> {
         let in_task = request
             .as_ref()
             .is_some_and(|r| r.extensions.get::<InTask>().is_some());
-        let (cx, round, _place) = match request {
+        let round = match &request {
+            Some(request) => self.round_for(request, "tool", name, &arguments, retry)?,
+            None => None,
+        };
+        // Refused arguments are answered before any context is made for a handler that will
+        // not run, so that a refusal costs no more than a call.
+        if let Err(envelope) = arguments::check(
+            &published.spec.argument_codes,
+            name,
+            &checks.input,
+            &checks.hint,
+            &arguments,
+        ) {
+            let structured = checks.output.is_none();
+            return Ok(envelope.into_result_for(structured).into());
+        }
+        let (cx, _place) = match request {
             Some(request) => {
-                let round = self.round_for(&request, "tool", name, &arguments, retry)?;
-                let (cx, place) =
-                    self.context(request, name, round.as_ref().map(|(r, _)| Arc::clone(r)));
-                (cx, round, place)
+                self.context(request, name, round.as_ref().map(|(r, _)| Arc::clone(r)))
             }
-            None => (Context::detached(), None, None),
+            None => (Context::detached(), None),
         };
         // The handler takes its context; this copy tells afterwards what it required.
         let asked = cx.clone();
@@ -369,7 +389,8 @@ impl<D: Dispatch> Server<D> {
             }
             Ended::Finished(outcome) => {
                 let mut result = outcome.unwrap_or_else(call::internal);
-                if result.is_error == Some(true) && published.tools[index].output_schema.is_some() {
+                if result.is_error == Some(true) && published.tools()[index].output_schema.is_some()
+                {
                     result.structured_content = None;
                 }
                 Ok(result.into())
@@ -453,7 +474,7 @@ impl<D: Dispatch> Server<D> {
         }
     }
 
-    /// The call itself: arguments first, then the handler, with panics caught, until it
+    /// The call itself, its arguments checked: the handler, with panics caught, until it
     /// finishes or (in a 2026-07-28 `round`) waits for an answer the client has not given.
     async fn run(
         &self,
@@ -464,15 +485,6 @@ impl<D: Dispatch> Server<D> {
         cx: Context,
         round: Option<&Round>,
     ) -> Ended<Result<rmcp::model::CallToolResult, String>> {
-        let published = self.published();
-        if let Err(envelope) = arguments::check(
-            &published.spec.argument_codes,
-            name,
-            &checks.input,
-            &arguments,
-        ) {
-            return Ended::Finished(Ok(envelope.into_result_for(checks.output.is_none())));
-        }
         // The dispatcher is called inside the caught future, so a panic while it makes its
         // future is caught as well as one while the future runs.
         let span = tracing::info_span!("tool", name, request_id = ?cx.request_id());
@@ -702,13 +714,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let published = self.published();
         let tools = if !published.gate.filters(caller) && self.lists.all_on() {
             if revision.has_mcp_headers() {
-                self.view.tools.clone()
+                self.tools().to_vec()
             } else {
                 self.legacy_tools().to_vec()
             }
         } else {
             let all = if revision.has_mcp_headers() {
-                &published.tools
+                published.tools()
             } else {
                 published.legacy_tools()
             };
@@ -1067,7 +1079,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     /// then refused as unknown.
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.find(name, None)
-            .map(|i| self.published().tools[i].clone())
+            .map(|i| self.published().tools()[i].clone())
     }
 
     /// A 2025-11-25 client finished `initialize`: from now on it hears of list changes.
@@ -1269,6 +1281,19 @@ mod tests {
         ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
             unreachable!("no resources")
         }
+    }
+
+    #[test]
+    fn a_whole_server_lists_the_contract_s_tools_without_a_copy() {
+        let server = Server::new(Eager);
+        assert!(std::ptr::eq(server.tools(), PUBLISHED.tools()));
+        assert!(std::ptr::eq(
+            server.legacy_tools(),
+            PUBLISHED.legacy_tools()
+        ));
+        // A view keeps its own list.
+        let none = server.restrict(|_| false);
+        assert!(none.tools().is_empty() && none.legacy_tools().is_empty());
     }
 
     #[tokio::test]

@@ -1,5 +1,5 @@
 //! The call profile: instructions per `tools/call` round trip (valid, and with a missing and
-//! an unknown argument), counted by callgrind, for the contract server and the hand-written
+//! an unknown argument) and per whole `tools/list`, counted by callgrind, for the contract server and the hand-written
 //! one of the cost benchmark, at each size (issue 16, goal 4; see `docs/benchmarks.md`).
 //!
 //! `cargo run --release -p workspace-bench --bin callgrind -- [--sizes 10,100,1000] [--calls N] [--out DIR]`
@@ -163,7 +163,13 @@ fn main() {
     );
     println!("| --- | ---: | ---: | ---: | ---: |");
     for &n in &sizes {
-        for kind in ["valid", "invalid"] {
+        for kind in ["valid", "invalid", "list"] {
+            // A list of 1,000 tools is some 500 times a call's work.
+            let calls = if kind == "list" {
+                (calls * 10 / n).clamp(2, calls)
+            } else {
+                calls
+            };
             let mut per_call = Vec::new();
             for style in STYLES {
                 let file = profiles.join(format!("{}-{n}-{kind}.out", style.name()));

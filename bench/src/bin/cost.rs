@@ -213,8 +213,9 @@ fn calls(root: &Path, o: &Options, dir: &Path) {
     println!("\n(load after {})", uptime());
 }
 
-/// Peak RSS (`VmHWM`) of a stdio server after `initialize` and `notifications/initialized`.
-fn rss_once(binary: &Path) -> u64 {
+/// Peak RSS (`VmHWM`, KiB) of a stdio server after `initialize` and
+/// `notifications/initialized`, and after its first `tools/list` answer.
+fn rss_once(binary: &Path) -> (u64, u64) {
     let mut child = Command::new(binary)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -239,17 +240,28 @@ fn rss_once(binary: &Path) -> u64 {
     )
     .expect("send initialized");
     std::thread::sleep(Duration::from_millis(300));
-    let status =
-        fs::read_to_string(format!("/proc/{}/status", child.id())).expect("read /proc status");
-    let kib = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM");
+    let peak = || -> u64 {
+        let status =
+            fs::read_to_string(format!("/proc/{}/status", child.id())).expect("read /proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM")
+    };
+    let initialized = peak();
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#)
+        .expect("send tools/list");
+    line.clear();
+    stdout
+        .read_line(&mut line)
+        .expect("read the tools/list answer");
+    assert!(line.contains("\"tools\""), "tools/list failed: {line}");
+    let listed = peak();
     drop(stdin);
     let _ = child.kill();
     let _ = child.wait();
-    kib
+    (initialized, listed)
 }
 
 fn rss(o: &Options, dir: &Path) {
@@ -270,33 +282,43 @@ fn rss(o: &Options, dir: &Path) {
         o.rss_tools,
         uptime()
     );
-    let mut samples = vec![Vec::new(); 3];
+    // samples[when][style]: after initialize (0) and after the first tools/list (1).
+    let mut samples = vec![vec![Vec::new(); 3]; 2];
     for round in 0..5 {
         for k in 0..3 {
             let s = (round + k) % 3;
-            samples[s].push(rss_once(&target.join("release").join(&packages[s])));
+            let (initialized, listed) = rss_once(&target.join("release").join(&packages[s]));
+            samples[0][s].push(initialized);
+            samples[1][s].push(listed);
         }
     }
     let mib = |k: u64| k as f64 / 1024.0;
-    println!("| style | VmHWM min–max (MiB, 5 runs) | median / macros | median / hand-written |");
-    println!("| --- | ---: | ---: | ---: |");
-    let medians: Vec<u64> = samples
-        .iter_mut()
-        .map(|s| {
-            s.sort();
-            s[s.len() / 2]
-        })
-        .collect();
-    for (k, style) in Style::ALL.iter().enumerate() {
-        let s = &samples[k];
-        println!(
-            "| {} | {:.1}–{:.1} | {:.2}x | {:.2}x |",
-            style.name(),
-            mib(s[0]),
-            mib(s[s.len() - 1]),
-            medians[k] as f64 / medians[0] as f64,
-            medians[k] as f64 / medians[2] as f64
-        );
+    println!(
+        "| style | when | VmHWM min–max (MiB, 5 runs) | median / macros | median / hand-written |"
+    );
+    println!("| --- | --- | ---: | ---: | ---: |");
+    for (when, samples) in ["after initialize", "after the first tools/list"]
+        .iter()
+        .zip(&mut samples)
+    {
+        let medians: Vec<u64> = samples
+            .iter_mut()
+            .map(|s| {
+                s.sort();
+                s[s.len() / 2]
+            })
+            .collect();
+        for (k, style) in Style::ALL.iter().enumerate() {
+            let s = &samples[k];
+            println!(
+                "| {} | {when} | {:.1}–{:.1} | {:.2}x | {:.2}x |",
+                style.name(),
+                mib(s[0]),
+                mib(s[s.len() - 1]),
+                medians[k] as f64 / medians[0] as f64,
+                medians[k] as f64 / medians[2] as f64
+            );
+        }
     }
     println!("\n(load after {})", uptime());
 }

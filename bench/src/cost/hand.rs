@@ -1,4 +1,7 @@
 //! The floor: a hand-written `ServerHandler`, its tool list built once, a map from name to handler.
+//! Its list is the contract's JSON to the byte's value (examples, the annotations' title, no
+//! `additionalProperties` on the output), each tool with its own schemas, so that `tools/list`
+//! and memory compare like for like; the cost driver checks that the two lists are equal.
 
 use std::fmt::Write as _;
 
@@ -85,37 +88,38 @@ impl Default for Server {
 
 impl Server {
     pub fn new() -> Self {
-        let input = object(serde_json::json!({
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": "A path.", "minLength": 1},
-                "query": {"type": "string", "description": "What to look for."},
-                "limit": {"type": "integer", "description": "At most this many.", "minimum": 1, "maximum": 100},
-                "recursive": {"type": "boolean", "description": "Whether to descend."},
-                "mode": {"type": "string", "enum": ["fast", "slow"], "description": "How."}
-            },
-            "required": ["path", "query", "limit", "mode"],
-            "additionalProperties": false
-        }));
-        let output = object(serde_json::json!({
-            "type": "object",
-            "properties": {"echo": {"type": "string", "description": "What was asked."}},
-            "required": ["echo"],
-            "additionalProperties": false
-        }));
-        let annotations = ToolAnnotations::new()
-            .read_only(true)
-            .destructive(false)
-            .idempotent(true)
-            .open_world(false);
         let tools = HANDLERS
             .iter()
             .enumerate()
             .map(|(i, (name, _))| {
-                Tool::new_with_raw(*name, Some(format!("Does thing {i}.").into()), input.clone())
-                    .with_title(format!("Tool number {i}"))
-                    .with_raw_output_schema(output.clone())
-                    .with_annotations(annotations.clone())
+                // Each tool its own schemas, as a server of different tools has.
+                let input = object(serde_json::json!({
+                    "type": "object",
+                    "properties": {
+                        "path": {"type": "string", "description": "A path.", "minLength": 1, "examples": ["src/main.rs"]},
+                        "query": {"type": "string", "description": "What to look for.", "examples": ["todo"]},
+                        "limit": {"type": "integer", "description": "At most this many.", "minimum": 1, "maximum": 100, "examples": [5]},
+                        "recursive": {"type": "boolean", "description": "Whether to descend.", "examples": [true]},
+                        "mode": {"type": "string", "enum": ["fast", "slow"], "description": "How.", "examples": ["fast"]}
+                    },
+                    "required": ["path", "query", "limit", "mode"],
+                    "additionalProperties": false
+                }));
+                let output = object(serde_json::json!({
+                    "type": "object",
+                    "properties": {"echo": {"type": "string", "description": "What was asked."}},
+                    "required": ["echo"]
+                }));
+                let title = format!("Tool number {i}");
+                let annotations = ToolAnnotations::with_title(title.clone())
+                    .read_only(true)
+                    .destructive(false)
+                    .idempotent(true)
+                    .open_world(false);
+                Tool::new_with_raw(*name, Some(format!("Does thing {i}.").into()), input)
+                    .with_title(title)
+                    .with_raw_output_schema(output)
+                    .with_annotations(annotations)
             })
             .collect();
         Self { tools: Arc::new(tools), handlers: Arc::new(HANDLERS.iter().copied().collect()) }

@@ -368,7 +368,7 @@ impl Publish {
         if !dispatch.has_tasks() {
             return None;
         }
-        let names = dispatch.published().tools.iter().enumerate();
+        let names = dispatch.published().tools().iter().enumerate();
         let tools = names
             .filter_map(|(i, tool)| {
                 let support = match dispatch.task_support(i) {

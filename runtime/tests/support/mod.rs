@@ -79,7 +79,7 @@ impl Dispatch for Shelf {
         arguments: JsonObject,
         _cx: mcp_contract::Context,
     ) -> BoxFuture<'_, CallToolResult> {
-        let name = self.0.tools[tool].name.to_string();
+        let name = self.0.tools()[tool].name.to_string();
         Box::pin(async move {
             CallToolResult::structured(json!({ "tool": name, "arguments": arguments }))
         })

@@ -114,8 +114,9 @@ impl Published {
     ///
     /// When the spec is not what the generator emits (a resource template outside the grammar;
     /// a tool that is not valid JSON panics where the tools are first read, [`Published::tools`]).
-    /// The generator checks both at build time, so this marks a bug in the generator. An input or output schema the checks cannot compile
-    /// (a hand-built spec's) does not panic: each call of that tool is refused (`-32603`).
+    /// The generator checks both at build time, so this marks a bug in the generator. An input
+    /// or output schema the checks cannot compile (a hand-built spec's) does not panic: each
+    /// call of that tool is refused (`-32603`).
     pub fn new(spec: &'static ContractSpec) -> Self {
         let names: Vec<&'static str> = (spec.tools.iter())
             .map(|json| {

@@ -361,8 +361,7 @@ impl<D: Dispatch> Server<D> {
             &checks.hint,
             &arguments,
         ) {
-            let structured = checks.output.is_none();
-            return Ok(envelope.into_result_for(structured).into());
+            return Ok(envelope.into_result_for(checks.output.is_none()).into());
         }
         let (cx, _place) = match request {
             Some(request) => {
@@ -389,8 +388,7 @@ impl<D: Dispatch> Server<D> {
             }
             Ended::Finished(outcome) => {
                 let mut result = outcome.unwrap_or_else(call::internal);
-                if result.is_error == Some(true) && published.tools()[index].output_schema.is_some()
-                {
+                if result.is_error == Some(true) && checks.output.is_some() {
                     result.structured_content = None;
                 }
                 Ok(result.into())

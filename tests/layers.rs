@@ -47,7 +47,10 @@ fn every_kind_of_arrow_is_read_and_nothing_else() {
     let root = std::env::temp_dir().join(format!("layers-{}", std::process::id()));
     let files = [
         ("lib.rs", "mod a;\nmod b;\nmod c;\n"),
-        ("a.rs", "use crate::b::X;\n"),
+        (
+            "a.rs",
+            "use crate::b::X;\n\n#[cfg(all(test, feature = \"x\"))]\nmod tests {\n    use crate::c::T;\n}\n",
+        ),
         ("b/mod.rs", "mod inner;\n\npub use inner::Y;\n"),
         (
             "b/inner.rs",
@@ -247,12 +250,23 @@ fn module_of(rel: &Path) -> Module {
     parts
 }
 
-/// `text` up to its `#[cfg(test)] mod … {`, which by the usual shape runs to the end.
+/// `text` up to its test module, `#[cfg(test)] mod … {` or `#[cfg(all(test, …))] mod … {`,
+/// which by the usual shape runs to the end.
 fn without_test_module(text: &str) -> &str {
     let mut from = 0;
-    while let Some(at) = text[from..].find("#[cfg(test)]") {
+    while let Some(at) = text[from..].find("#[cfg(") {
         let start = from + at;
-        let rest = text[start + "#[cfg(test)]".len()..].trim_start();
+        from = start + 1;
+        let Some(end) = text[start..].find(")]") else {
+            break;
+        };
+        let condition = &text[start + "#[cfg(".len()..start + end];
+        let for_tests = (condition == "test" || condition.starts_with("all("))
+            && condition
+                .split(|c: char| !is_word(c))
+                .any(|word| word == "test")
+            && !condition.contains("not(test)");
+        let rest = text[start + end + ")]".len()..].trim_start();
         let rest = rest
             .strip_prefix("pub(crate)")
             .or_else(|| rest.strip_prefix("pub(super)"))
@@ -264,10 +278,9 @@ fn without_test_module(text: &str) -> &str {
                 .trim_start()
                 .starts_with('{')
         });
-        if opens_a_module {
+        if for_tests && opens_a_module {
             return &text[..start];
         }
-        from = start + 1;
     }
     text
 }

@@ -288,29 +288,27 @@ fn every_modern_result_names_the_server() {
     }
 }
 
-/// A file the server's user may not write, in a directory it may: the write bits allow its
-/// owner, so only the kernel can say no, and renaming a new file over it would succeed.
+/// A file the server's user may not write, in a directory it may: renaming a new file over it
+/// would succeed, and its write bits allow someone (its group), so only the kernel can say no.
+/// As root, whom no permission stops, the server runs as `nobody`; as anyone else, as the test.
 #[cfg(unix)]
 #[test]
 fn a_file_the_server_may_not_write_is_never_replaced() {
-    use std::os::unix::fs::PermissionsExt as _;
-    // As root every permission is granted; the server runs as `nobody` to meet a refusal.
-    let user = Command::new("id").arg("-u").output().map(|o| o.stdout);
-    let setpriv = Command::new("setpriv").arg("--version").output();
-    if !user.is_ok_and(|id| id == b"0\n") || setpriv.is_err() {
-        eprintln!("skipped: needs root and setpriv (util-linux) to run the server as nobody");
-        return;
-    }
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    use std::os::unix::process::CommandExt as _;
     let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"));
+    // The test's own directory tells who the test runs as.
+    if std::fs::metadata(dir.path()).expect("stat").uid() == 0 {
+        command.uid(65534).gid(65534);
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).expect("0777");
+    }
     let theirs = dir.path().join("theirs.txt");
-    std::fs::write(&theirs, "root's\n").expect("written");
-    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o644)).expect("0644");
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).expect("0777");
-    let mut as_nobody = Command::new("setpriv");
-    as_nobody
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(env!("CARGO_BIN_EXE_mcp-workspace"));
-    let mut server = Server::start_with(as_nobody, dir.path());
+    std::fs::write(&theirs, "theirs\n").expect("written");
+    // Readable by all, writable by its group only: neither its owner nor others may write it.
+    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o464)).expect("0464");
+    let before = std::fs::metadata(&theirs).expect("stat");
+    let mut server = Server::start_with(command, dir.path());
     let call = |server: &mut Server, id: u64, name: &str, arguments: Value| {
         let answer = server.request(
             id,
@@ -322,19 +320,24 @@ fn a_file_the_server_may_not_write_is_never_replaced() {
     let info = call(&mut server, 1, "file_info", json!({"path": "theirs.txt"}));
     let version = info["structuredContent"]["version"].clone();
     assert!(version.is_string(), "{info}");
+    assert_eq!(
+        info["structuredContent"]["read_only"],
+        json!(false),
+        "{info}"
+    );
 
     let written = call(
         &mut server,
         2,
         "write_file",
-        json!({"path": "theirs.txt", "content": "nobody's\n", "version": version}),
+        json!({"path": "theirs.txt", "content": "the server's\n", "version": version}),
     );
     let edited = call(
         &mut server,
         3,
         "edit_file",
         json!({"path": "theirs.txt", "version": version,
-               "edits": [{"old_text": "root", "new_text": "nobody"}]}),
+               "edits": [{"old_text": "theirs", "new_text": "the server's"}]}),
     );
     for refused in [&written, &edited] {
         assert_eq!(refused["isError"], json!(true), "{refused}");
@@ -343,10 +346,14 @@ fn a_file_the_server_may_not_write_is_never_replaced() {
     }
     assert_eq!(
         std::fs::read_to_string(&theirs).expect("readable"),
-        "root's\n"
+        "theirs\n"
     );
-    let owner = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&theirs).expect("stat"));
-    assert_eq!(owner, 0, "still root's file, not a new one of nobody's");
+    let after = std::fs::metadata(&theirs).expect("stat");
+    assert_eq!(
+        (after.ino(), after.uid(), after.mode()),
+        (before.ino(), before.uid(), before.mode()),
+        "the same file, not a new one renamed over it"
+    );
 }
 
 #[test]

@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::workspace::entry::entry_kind;
 use crate::workspace::path::WorkspacePath;
-use crate::workspace::sandbox::{entry_kind, io_error};
+use crate::workspace::sandbox::io_error;
 use crate::workspace::timestamp::rfc3339_utc;
 use crate::workspace::{EntryKind, Workspace, WorkspaceError};
 

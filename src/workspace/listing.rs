@@ -4,12 +4,13 @@ use cap_std::fs::Dir;
 use serde::{Deserialize, Serialize};
 
 use crate::contract::ListDirectoryArgs;
+use crate::workspace::atomic::is_temp_name;
+use crate::workspace::entry::entry_kind;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
-use crate::workspace::sandbox::{entry_kind, io_error};
+use crate::workspace::sandbox::io_error;
 use crate::workspace::walking::MAX_VISITED_ENTRIES;
-use crate::workspace::writing::is_temp_name;
-use crate::workspace::{Workspace, WorkspaceError, depth};
+use crate::workspace::{EntryKind, Workspace, WorkspaceError, depth};
 
 /// How many levels [`Workspace::list_directory`] descends unless told otherwise:
 /// `list_directory`'s default `depth` (the directory's own entries only).
@@ -21,20 +22,6 @@ pub const MAX_LIST_DEPTH: u32 = depth(ListDirectoryArgs::MAX_DEPTH);
 
 /// The most entries one listing returns; a larger request is cut to this.
 pub const MAX_LIST_ENTRIES: usize = 1000;
-
-/// What a path names: a file, a directory, a symbolic link or something else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EntryKind {
-    /// A regular file.
-    File,
-    /// A directory.
-    Directory,
-    /// A symbolic link, reported as such wherever links are not followed.
-    Symlink,
-    /// Anything else: a pipe, a socket, a device.
-    Other,
-}
 
 /// How [`Workspace::list_directory`] lists.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -31,6 +31,8 @@
 //! Writes are atomic (a synced temporary file renamed over the target) and ordered per path
 //! (see `locks.rs`), so no write loses another's update; `writing.rs` says how.
 
+mod atomic;
+mod entry;
 mod error;
 mod finding;
 mod globs;
@@ -49,11 +51,12 @@ mod writing;
 #[cfg(test)]
 mod testing;
 
+pub use entry::EntryKind;
 pub use error::WorkspaceError;
 pub use finding::{DEFAULT_FIND_LIMIT, FindOptions, Found, FoundFile, MAX_FIND_LIMIT};
 pub use info::FileInfo;
 pub use listing::{
-    DEFAULT_LIST_DEPTH, Entry, EntryKind, ListOptions, Listing, MAX_LIST_DEPTH, MAX_LIST_ENTRIES,
+    DEFAULT_LIST_DEPTH, Entry, ListOptions, Listing, MAX_LIST_DEPTH, MAX_LIST_ENTRIES,
 };
 pub use path::{MAX_COMPONENT_BYTES, MAX_PATH_BYTES, canonical_path};
 pub use reading::{FileContent, MAX_READ_BYTES, MAX_READ_FILES_BYTES};

@@ -11,8 +11,9 @@ use std::io::{self, Read};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::workspace::entry::entry_kind;
 use crate::workspace::path::WorkspacePath;
-use crate::workspace::sandbox::{entry_kind, io_error};
+use crate::workspace::sandbox::io_error;
 use crate::workspace::{Workspace, WorkspaceError};
 
 /// The most bytes [`Workspace::read_file`] returns: the largest file it reads whole, and the

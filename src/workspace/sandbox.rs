@@ -15,7 +15,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::{Dir, File, Metadata, OpenOptions};
 
 use crate::workspace::WorkspaceError;
-use crate::workspace::listing::EntryKind;
+use crate::workspace::entry::entry_kind;
 use crate::workspace::locks::{PathGuard, PathLocks};
 use crate::workspace::path::WorkspacePath;
 
@@ -211,19 +211,6 @@ fn is_symlink_loop(err: &io::Error) -> bool {
     )))]
     const ELOOP: Option<i32> = None;
     ELOOP.is_some() && err.raw_os_error() == ELOOP
-}
-
-/// What a file type is, in the terms results use.
-pub(crate) fn entry_kind(file_type: cap_std::fs::FileType) -> EntryKind {
-    if file_type.is_symlink() {
-        EntryKind::Symlink
-    } else if file_type.is_dir() {
-        EntryKind::Directory
-    } else if file_type.is_file() {
-        EntryKind::File
-    } else {
-        EntryKind::Other
-    }
 }
 
 #[cfg(test)]

@@ -93,3 +93,13 @@ fn write_file(path: &Path, contents: &[u8]) {
     }
     std::fs::write(path, contents).expect("written");
 }
+
+/// The names in `dir` (host path) that look like the atomic writes' temporary files.
+pub(crate) fn leftovers(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("listed")
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".mcp-workspace-"))
+        .collect()
+}

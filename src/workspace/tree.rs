@@ -9,9 +9,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::contract::DirectoryTreeArgs;
+use crate::workspace::entry::entry_kind;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
-use crate::workspace::sandbox::entry_kind;
 use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules, Watch};
 use crate::workspace::{EntryKind, Workspace, WorkspaceError, depth};
 

@@ -21,9 +21,9 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{Match, WalkBuilder};
 
 use crate::workspace::Workspace;
+use crate::workspace::atomic::is_temp_name;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
-use crate::workspace::writing::is_temp_name;
 
 /// The most entries (files, directories and links) that one listing, tree, search or find looks
 /// at, whether or not they end up in its result; past it the operation stops and says its

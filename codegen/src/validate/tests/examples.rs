@@ -1,12 +1,14 @@
-//! The differential test of example validation: the generator refuses exactly the examples
-//! the `jsonschema` crate refuses under the published schema, in the same words, at the same
-//! places (the generator checks with the runtime's checker, not with `jsonschema`).
+//! Examples and defaults, checked against their own schemas: each refusal with its code,
+//! message and place, the caret on the part that breaks the schema; and the differential test:
+//! the generator refuses exactly the examples the `jsonschema` crate refuses under the
+//! published schema, in the same words, at the same places (the generator checks with the
+//! runtime's checker, not with `jsonschema`).
 
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::{VALID, refused};
+use super::{VALID, loads, refused, refused_at, single, single_containing, with};
 use crate::{Source, load};
 
 /// Schemas written as the manifest writes them (JSON is YAML) and the examples tried under
@@ -162,4 +164,234 @@ fn examples_are_refused_as_jsonschema_refuses_them_in_its_words() {
     }
     assert!(disagree.is_empty(), "{disagree:#?}");
     assert!(refusals > 40, "{refusals}");
+}
+
+/// A parameter `n` with `schema` lines (indented by eight spaces) and `example` on line
+/// 13, column 18.
+fn parameter(schema: &str, example: &str) -> String {
+    with(&format!(
+        "    parameters:
+      n:
+        description: A value.
+        example: {example}
+{schema}"
+    ))
+}
+
+const INVALID_EXAMPLE: &str = "this example does not match its own schema: ";
+
+#[test]
+fn default_out_of_range() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        example: 1
+        default: 10000000000000000000
+",
+    );
+    let d = single(
+        &text,
+        "default-out-of-range",
+        "this default holds an integer that the generated `i64` cannot",
+        "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "the handler receives the default as an `i64`: keep it from -9223372036854775808 to 9223372036854775807, or add `minimum: 0` for a `u64`"
+        )
+    );
+    // Under `minimum: 0` the type is `u64`, which holds it.
+    let unsigned = text.replace("example: 1\n", "example: 1\n        minimum: 0\n");
+    assert!(load(&Source::new("tools.yaml", unsigned.as_str())).is_ok());
+    // A nested integer is named by its pointer; a whole float counts as the integer it is.
+    single(
+        &with(
+            "    parameters:
+      p:
+        type: object
+        description: P.
+        example: {xs: []}
+        required: false
+        default: {xs: [1, 2.0e19]}
+        properties:
+          xs: {type: array, description: Xs., items: {type: integer, minimum: 0}}
+",
+        ),
+        "default-out-of-range",
+        "this default holds an integer at `/xs/1` that the generated `u64` cannot",
+        "tools.yaml:15:27",
+    );
+}
+
+#[test]
+fn an_example_beyond_its_rust_integer_is_invalid() {
+    let text = with(
+        "    parameters:
+      n:
+        type: integer
+        description: A number.
+        minimum: 0
+        example: 18446744073709551616
+",
+    );
+    let d = single(
+        &text,
+        "invalid-example",
+        "this example holds an integer that the generated `u64` cannot",
+        "tools.yaml:14:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("the handler receives the example as a `u64`: keep it at most 18446744073709551615")
+    );
+    // The largest `u64` is an example a call can copy.
+    loads(&text.replace("18446744073709551616", "18446744073709551615"));
+}
+
+#[test]
+fn invalid_example() {
+    let d = single(
+        &parameter("        type: integer\n", "abc"),
+        "invalid-example",
+        "this example does not match its own schema: \"abc\" is not of type \"integer\"",
+        "tools.yaml:12:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("change the example so it satisfies the type and constraints declared beside it")
+    );
+}
+
+#[test]
+fn invalid_example_below_minimum() {
+    single_containing(
+        &parameter("        type: integer\n        minimum: 1\n", "0"),
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "less than the minimum of 1",
+        "tools.yaml:12:18",
+    );
+}
+
+#[test]
+fn invalid_example_against_pattern() {
+    single_containing(
+        &parameter(
+            "        type: string\n        pattern: \"^[a-z]+$\"\n",
+            "ABC",
+        ),
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "\"ABC\" does not match \"^[a-z]+$\"",
+        "tools.yaml:12:18",
+    );
+}
+
+#[test]
+fn invalid_example_outside_enum() {
+    single_containing(
+        &parameter("        type: string\n        enum: [a, b]\n", "c"),
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "\"c\" is not one of",
+        "tools.yaml:12:18",
+    );
+}
+
+/// Values whose schemas differ only in their annotations share a compiled validator; values
+/// whose assertions differ do not.
+#[test]
+fn examples_sharing_assertions_are_checked_alike_and_others_on_their_own() {
+    let diags = refused_at(
+        &with(
+            "    parameters:
+      a: {type: string, description: First., example: x, minLength: 1}
+      b: {type: string, description: Second., example: \"\", minLength: 1}
+      c: {type: string, description: Third., example: ab, minLength: 3}
+      d: {type: string, description: Fourth., example: abc, minLength: 3}
+",
+        ),
+        &[
+            ("invalid-example", "tools.yaml:11:56"),
+            ("invalid-example", "tools.yaml:12:55"),
+        ],
+    );
+    assert!(
+        diags[1].message.contains("shorter than 3"),
+        "{}",
+        diags[1].message
+    );
+}
+
+#[test]
+fn invalid_example_against_format() {
+    single_containing(
+        &parameter("        type: string\n        format: date\n", "2024-13-45"),
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "\"2024-13-45\" is not a \"date\"",
+        "tools.yaml:12:18",
+    );
+}
+
+#[test]
+fn invalid_example_in_a_nested_field() {
+    let text = parameter(
+        "        type: object
+        properties:
+          size:
+            type: integer
+            description: A size.
+",
+        "{size: big}",
+    );
+    single_containing(
+        &text,
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "at `/size`: \"big\" is not of type \"integer\"",
+        "tools.yaml:12:25",
+    );
+}
+
+#[test]
+fn invalid_default() {
+    let text = parameter(
+        "        type: integer\n        minimum: 0\n        default: -1\n",
+        "1",
+    );
+    let d = single_containing(
+        &text,
+        "invalid-example",
+        "this default does not match its own schema: ",
+        "-1 is less than the minimum of 0",
+        "tools.yaml:15:18",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("change the default so it satisfies the type and constraints declared beside it")
+    );
+}
+
+#[test]
+fn an_example_is_refused_at_the_part_that_breaks_its_schema() {
+    // Line 12 is `example: {start: 0, end: 2}`: the caret goes under the `0`.
+    let text = parameter(
+        "        type: object
+        properties:
+          start: {type: integer, minimum: 1, description: First.}
+          end: {type: integer, minimum: 1, description: Last.}
+",
+        "{start: 0, end: 2}",
+    );
+    single_containing(
+        &text,
+        "invalid-example",
+        INVALID_EXAMPLE,
+        "at `/start`: 0 is less than the minimum of 1",
+        "tools.yaml:12:26",
+    );
 }

@@ -6,7 +6,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 
-use super::with;
+use super::{tool_json, with};
 use crate::{Contract, Diagnostic, Source, load, render_all};
 
 /// The smallest PNG signature and header, which is all the build reads of a PNG.
@@ -77,7 +77,7 @@ fn a_url_is_published_as_written_and_a_file_as_a_data_uri_of_its_bytes() {
         ]
     );
     // The wire carries them; the build reruns when either file changes, each named once.
-    let wire = crate::emit::wire::tool_json(&contract, &contract.tools[0]);
+    let wire = tool_json(&contract, &contract.tools[0]);
     assert_eq!(wire["icons"], json!(icons));
     let files = contract.icon_files();
     assert_eq!(

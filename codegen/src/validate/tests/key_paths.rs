@@ -1,11 +1,11 @@
 //! `meta_key` as a key path: both planning contracts in one parent object, as
 //! `_meta.gnougo.artifacts` and `_meta.gnougo.composition`; the rules that keep the two paths
-//! apart; and the nested `_meta` the build publishes.
+//! apart; a tool's own `_meta` that would write where its planning metadata goes; and the
+//! nested `_meta` the build publishes.
 
 use serde_json::json;
 
-use super::{VALID, loads, refused, refused_at, single, with};
-use crate::emit::wire::tool_json;
+use super::{VALID, loads, produces, refused, refused_at, single, tool, tool_json, with};
 
 /// Both contracts under `gnougo`. Line 4 is the artifacts path, line 6 the composition's.
 const SHARED: &str = "\
@@ -209,5 +209,82 @@ fn a_tools_own_meta_may_not_write_the_parent_object() {
     loads(&format!(
         "{}    _meta:\n      gnougo: 1\nartifacts:\n  meta_key: [gnougo, artifacts]\n",
         VALID
+    ));
+}
+
+#[test]
+fn duplicate_meta_key_between_the_two_contracts() {
+    // Both written: reported at the composition key.
+    let d = single(
+        &with(
+            "artifacts:\n  meta_key: com.example/planning\ncomposition:\n  meta_key: com.example/planning\n",
+        ),
+        "duplicate-meta-key",
+        "`com.example/planning` is already the artifacts key",
+        "tools.yaml:12:13",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("publish the two contracts under different `_meta` keys")
+    );
+    // The composition key written as the artifacts' default.
+    single(
+        &with("composition:\n  meta_key: io.github.mcp-contract/artifacts\n"),
+        "duplicate-meta-key",
+        "`io.github.mcp-contract/artifacts` is already the artifacts key",
+        "tools.yaml:10:13",
+    );
+    // The artifacts key written as the composition's default.
+    let d = single(
+        &with("artifacts:\n  meta_key: io.github.mcp-contract/composition\n"),
+        "duplicate-meta-key",
+        "`io.github.mcp-contract/composition` is where the composition contract is published",
+        "tools.yaml:10:13",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "choose another key, or move the composition contract with `composition: {meta_key: ...}`"
+        )
+    );
+    // Swapping the defaults is fine.
+    loads(&with(
+        "artifacts:\n  meta_key: io.github.mcp-contract/composition\n\
+         composition:\n  meta_key: io.github.mcp-contract/artifacts\n",
+    ));
+}
+
+#[test]
+fn duplicate_meta_key_in_a_tools_own_meta() {
+    // Lines 26-29 the artifacts, 30 `_meta:`, 31 the key.
+    let d = single(
+        &produces(
+            "workspace.directory",
+            "/dir",
+            "    _meta:\n      io.github.mcp-contract/artifacts: {}\n",
+        ),
+        "duplicate-meta-key",
+        "`io.github.mcp-contract/artifacts` is where this tool's planning metadata is published",
+        "tools.yaml:31:7",
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("remove this `_meta` entry; `artifacts:` and `complete_operation:` publish it")
+    );
+    // Line 9 the composition, 10 `_meta:`, 11 the configured key.
+    let text = format!(
+        "{}{}composition:\n  meta_key: com.example/plan\n",
+        with("    complete_operation: [pong]\n    _meta:\n      com.example/plan: 1\n"),
+        tool("pong", ""),
+    );
+    single(
+        &text,
+        "duplicate-meta-key",
+        "`com.example/plan` is where this tool's planning metadata is published",
+        "tools.yaml:11:7",
+    );
+    // A tool that publishes no planning metadata may use the key itself.
+    loads(&with(
+        "    _meta:\n      io.github.mcp-contract/artifacts: {}\n",
     ));
 }

@@ -1,67 +1,15 @@
 //! Who may see and call what: the scopes the manifest requires of each tool, group, prompt
 //! and resource, and the verified caller they are checked against.
 //!
-//! The contract states the requirements ([`AccessSpec`], generated from the manifest's
+//! The contract states the requirements ([`AccessSpec`](crate::AccessSpec), generated from the manifest's
 //! `auth:` block and the `scopes:` of each entry); the HTTP host's authorization verifies a
 //! caller's token and hands its [`Principal`] to the server, which serves that caller only
 //! what its scopes allow. Without a principal (stdio, or a host without authorization)
 //! nothing is filtered: the transport is the boundary.
 
-use rmcp::RoleServer;
 use rmcp::model::JsonObject;
-use rmcp::service::RequestContext;
 
-use crate::published::ContractSpec;
-
-/// The access part of a contract: what the manifest's `auth:` block declares and the scopes
-/// each entry requires. Entries are by manifest index; a missing or empty entry requires no
-/// scope.
-#[derive(Debug, Clone, Copy)]
-pub struct AccessSpec {
-    /// This server's resource identifier (RFC 8707), the audience of its tokens, when the
-    /// manifest fixes it; a deployment may set it instead.
-    pub resource: Option<&'static str>,
-    /// The authorization servers that issue tokens for this server.
-    pub authorization_servers: &'static [&'static str],
-    /// Every scope the contract uses, with what it grants, in manifest order.
-    pub scopes: &'static [ScopeSpec],
-    /// `tools[i]`: the scopes tool `i` requires itself (its groups may add theirs).
-    pub tools: &'static [&'static [&'static str]],
-    /// `groups[i]`: the scopes group `i` requires, of its tools and of its route.
-    pub groups: &'static [&'static [&'static str]],
-    /// `resources[i]`: the scopes resource `i` requires.
-    pub resources: &'static [&'static [&'static str]],
-    /// `prompts[i]`: the scopes prompt `i` requires.
-    pub prompts: &'static [&'static [&'static str]],
-}
-
-impl AccessSpec {
-    /// A contract that declares no scopes.
-    pub const OPEN: AccessSpec = AccessSpec {
-        resource: None,
-        authorization_servers: &[],
-        scopes: &[],
-        tools: &[],
-        groups: &[],
-        resources: &[],
-        prompts: &[],
-    };
-
-    /// Whether the contract declares any scope.
-    pub fn declares_scopes(&self) -> bool {
-        !self.scopes.is_empty()
-    }
-}
-
-/// One scope the contract declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScopeSpec {
-    /// The scope as tokens carry it, such as `files:read`.
-    pub name: &'static str,
-    /// What it grants, for people (published in the protected resource metadata's
-    /// `scopes_supported` order and in the docs).
-    pub description: &'static str,
-}
+use crate::contract::{AccessSpec, ContractSpec};
 
 /// The verified caller of a request: who it is and what its token grants.
 ///
@@ -115,16 +63,6 @@ impl Principal {
     pub fn has_all(&self, required: &[&str]) -> bool {
         required.iter().all(|s| self.has_scope(s))
     }
-}
-
-/// The verified caller of `request`, which the HTTP host's authorization put in the request's
-/// extensions; `None` elsewhere.
-pub(crate) fn caller(request: &RequestContext<RoleServer>) -> Option<&Principal> {
-    #[cfg(feature = "http")]
-    if let Some(parts) = request.extensions.get::<axum::http::request::Parts>() {
-        return parts.extensions.get::<Principal>();
-    }
-    request.extensions.get::<Principal>()
 }
 
 /// What a caller may see and call, decided from a contract's [`AccessSpec`].

@@ -5,7 +5,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{ContentBlock, Resource};
 
-use crate::ResourceBody;
+use crate::resource::ResourceBody;
 
 /// The bytes of an image or audio block: raw, or already base64-encoded (checked before the
 /// result is sent).

@@ -92,8 +92,8 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
-use crate::codegen::Dispatch;
-use crate::{DEFAULT_MAX_IN_FLIGHT, Server};
+use crate::DEFAULT_MAX_IN_FLIGHT;
+use crate::server::{Dispatch, Server};
 
 mod front;
 mod sessions;
@@ -192,7 +192,8 @@ impl Host {
                 spec: server.published().spec,
             });
             self.attach.push(Box::new(move |router, config, sessions| {
-                let legacy = tasks25::Legacy::new(server.dispatch(), config.max_request_body_bytes);
+                let legacy =
+                    tasks25::Legacy::new(server.task_publish(), config.max_request_body_bytes);
                 let factory = move || Ok(server.for_connection());
                 let one = match sessions {
                     None => Router::new().route_service(

@@ -63,6 +63,7 @@ pub mod client;
 pub mod codegen;
 mod content;
 mod context;
+mod contract;
 mod envelope;
 mod fixture;
 #[cfg(feature = "http")]
@@ -73,6 +74,7 @@ mod lists;
 mod params;
 mod prompt;
 mod published;
+mod request;
 mod resource;
 mod server;
 mod session;
@@ -80,19 +82,23 @@ pub mod stdio;
 pub mod tasks;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod tool_error;
 
-pub use access::{AccessSpec, Principal, ScopeSpec};
+pub use access::Principal;
 pub use ask::{Answer, Capability, Elicitation, NotAsked, Sampling};
 pub use content::{Data, ResourceLink};
-pub use context::{Context, LogLevel};
-pub use lists::{CHANGING_LIST_TTL_MS, Entry, ListError, Lists, MAX_LISTENERS};
+pub use context::Context;
+pub use contract::{AccessSpec, ScopeSpec};
+pub use lists::{Entry, ListError, Lists, MAX_LISTENERS};
 pub use mcp_contract_spec::Revision;
 pub use prompt::{Completing, MAX_COMPLETIONS, PromptError, PromptMessage, Role};
+pub use published::CHANGING_LIST_TTL_MS;
 pub use resource::{ResourceBody, ResourceError};
 pub use rmcp;
 pub use serde;
 pub use serde_json;
 pub use server::Server;
+pub use session::LogLevel;
 
 /// The requests a server handles at once unless told otherwise: over stdio those of its one
 /// client ([`stdio::Options::max_in_flight`]), over HTTP those of every client together

@@ -12,18 +12,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use rmcp::model::SubscriptionFilter;
 use rmcp::service::SubscriptionContext;
 use rmcp::{ErrorData, Peer, RoleServer};
 use tokio::sync::{oneshot, watch};
 
-use crate::codegen::Published;
-use crate::session::MAX_SUBSCRIPTIONS;
-
-/// The `ttlMs` ceiling of every cache hint of a contract whose lists can change: a client
-/// that does not listen for changes still sees one within this long, whatever the manifest's
-/// `cache.ttl_ms` says. The scope stays as declared: a change is the same for every caller.
-pub const CHANGING_LIST_TTL_MS: u64 = 5_000;
+use crate::published::Published;
 
 /// The most `subscriptions/listen` streams one server holds open at once (2026-07-28); a
 /// client past it is answered an error after the acknowledgment, until another stops
@@ -41,7 +34,9 @@ pub const MAX_LISTENERS: usize = 16;
 /// connection and every view of the server ([`Server::restrict`](crate::Server::restrict),
 /// [`Server::group`](crate::Server::group), the HTTP host's group routes) sees a change at
 /// once: a disabled entry is left out of its list and is answered exactly as an unknown one
-/// (`Unknown tool: …`, `Unknown prompt: …`, resource not found). Clients are told with
+/// (`Unknown tool: …`, `Unknown prompt: …`, resource not found, not subscribable). A
+/// disabled resource's changes are announced to no one: its subscribers and listeners keep
+/// their subscriptions and hear nothing of it until it is enabled again. Clients are told with
 /// `notifications/tools/list_changed` (and `prompts/…`, `resources/…`): on 2025-11-25 every
 /// initialized connection, on 2026-07-28 every `subscriptions/listen` stream that asked.
 ///
@@ -248,38 +243,10 @@ impl Lists {
         self.all_on() || !self.0.resources[i].load(Ordering::Acquire)
     }
 
-    /// The `subscriptions/listen` filter accepted: the list changes asked for, when the
-    /// contract's lists can change, and the resources asked for that the manifest marks
-    /// `subscribe: true` and are switched on (at most [`MAX_SUBSCRIPTIONS`]); `None`
-    /// (`-32601`) when the contract has neither.
-    pub(crate) fn accepted(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
-        let published = self.0.published;
-        let changes = published.spec.list_changed;
-        let updates = published.spec.resources.iter().any(|r| r.subscribe);
-        (changes || updates).then(|| {
-            let mut accepted = SubscriptionFilter::default();
-            if changes {
-                accepted.tools_list_changed = requested.tools_list_changed;
-                accepted.prompts_list_changed = requested.prompts_list_changed;
-                accepted.resources_list_changed = requested.resources_list_changed;
-            }
-            if updates {
-                accepted.resource_subscriptions =
-                    requested.resource_subscriptions.as_ref().map(|uris| {
-                        let subscribable = |uri: &&String| {
-                            published.resource(uri).is_some_and(|(i, _)| {
-                                published.spec.resources[i].subscribe && self.resource(i)
-                            })
-                        };
-                        uris.iter()
-                            .filter(subscribable)
-                            .take(MAX_SUBSCRIPTIONS)
-                            .cloned()
-                            .collect()
-                    });
-            }
-            accepted
-        })
+    /// Whether the resource `uri` names is switched on (a URI naming none is: nothing of it
+    /// is off).
+    pub(crate) fn resource_at(&self, uri: &str) -> bool {
+        (self.0.published.resource(uri)).is_none_or(|(i, _)| self.resource(i))
     }
 
     /// Tells the 2025-11-25 client at `peer` of every change, until `ended` (its connection's

@@ -8,53 +8,11 @@ use std::fmt;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::ErrorData;
-use rmcp::model::{
-    CompleteRequestParams, CompletionInfo, ContentBlock, JsonObject, Prompt, PromptArgument,
-    Reference,
-};
+use rmcp::model::{CompletionInfo, ContentBlock, JsonObject, Prompt, PromptArgument};
 
-use crate::ResourceBody;
-use crate::access::Principal;
-use crate::codegen::Published;
-
-/// A prompt as generated from the manifest.
-#[derive(Debug)]
-pub struct PromptSpec {
-    /// The published name.
-    pub name: &'static str,
-    /// The title for people.
-    pub title: &'static str,
-    /// What it is for, pinned sentences included.
-    pub description: &'static str,
-    /// Its arguments, in manifest order.
-    pub arguments: &'static [PromptArgumentSpec],
-    /// Its icons.
-    pub icons: &'static [crate::codegen::IconSpec],
-}
-
-/// One argument of a prompt.
-#[derive(Debug)]
-pub struct PromptArgumentSpec {
-    /// The published name.
-    pub name: &'static str,
-    /// What it holds.
-    pub description: &'static str,
-    /// Whether `prompts/get` needs it.
-    pub required: bool,
-    /// How its values are completed.
-    pub completion: CompletionSpec,
-}
-
-/// How the values of a prompt argument or a template variable are completed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CompletionSpec {
-    /// Not at all.
-    None,
-    /// From a fixed list, by prefix.
-    Values(&'static [&'static str]),
-    /// By the completion handler of this number (see `Dispatch::complete`).
-    Handler(usize),
-}
+use crate::contract::PromptSpec;
+use crate::icon::icons;
+use crate::resource::ResourceBody;
 
 /// Who a prompt message is from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,7 +176,7 @@ impl PromptSpec {
             (!arguments.is_empty()).then_some(arguments),
         )
         .with_title(self.title);
-        match crate::codegen::icons(self.icons) {
+        match icons(self.icons) {
             Some(icons) => prompt.with_icons(icons),
             None => prompt,
         }
@@ -266,51 +224,6 @@ impl PromptSpec {
             )));
         }
         Ok(values)
-    }
-}
-
-/// What a `completion/complete` names: the completion, or the `-32602` saying what is
-/// unknown.
-pub(crate) fn completion_of(
-    published: &Published,
-    request: &CompleteRequestParams,
-    caller: Option<&Principal>,
-    lists: &crate::lists::Lists,
-) -> Result<CompletionSpec, ErrorData> {
-    let argument = &request.argument.name;
-    let unknown = |what: String| ErrorData::invalid_params(what, None);
-    match &request.r#ref {
-        Reference::Prompt(p) => {
-            let prompts = published.spec.prompts;
-            let prompt = (prompts.iter().position(|s| s.name == p.name))
-                .filter(|&i| published.gate.prompt(i, caller) && lists.prompt(i))
-                .map(|i| &prompts[i])
-                .ok_or_else(|| unknown(format!("Unknown prompt: {}", p.name)))?;
-            let a = prompt
-                .arguments
-                .iter()
-                .find(|a| a.name == *argument)
-                .ok_or_else(|| {
-                    unknown(format!(
-                        "The prompt `{}` has no argument `{argument}`",
-                        p.name
-                    ))
-                })?;
-            Ok(a.completion)
-        }
-        Reference::Resource(r) => {
-            let resources = published.spec.resources;
-            let resource = (resources.iter().position(|s| s.template && s.uri == r.uri))
-                .filter(|&i| published.gate.resource(i, caller) && lists.resource(i))
-                .map(|i| &resources[i])
-                .ok_or_else(|| unknown(format!("Unknown resource template: {}", r.uri)))?;
-            Ok(resource
-                .completions
-                .iter()
-                .find(|(v, _)| v == argument)
-                .map_or(CompletionSpec::None, |(_, c)| *c))
-        }
-        _ => Err(unknown("Unknown reference type".into())),
     }
 }
 

@@ -3,71 +3,18 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use mcp_contract_spec::error_codes::ArgumentCodes;
 use mcp_contract_spec::uri_template::UriTemplate;
-use mcp_contract_spec::{CacheHint, MCP_HEADER};
+use mcp_contract_spec::{MCP_HEADER, Revision, SERVER_INFO_META};
+use rmcp::ErrorData;
 use rmcp::model::{
-    Implementation, Resource, ResourceTemplate, ResourcesCapability, ServerCapabilities,
-    ServerConfig, Tool,
+    CacheScope, ErrorCode, Implementation, MetaObject, Resource, ResourceTemplate,
+    ResourcesCapability, ServerCapabilities, ServerConfig, Tool,
 };
 
-use crate::access::{AccessSpec, Gate, Principal};
+use crate::access::Gate;
 use crate::check::Checker;
-use crate::icon::{IconSpec, icons};
-use crate::lists::Lists;
-use crate::prompt::{CompletionSpec, PromptSpec};
-use crate::resource::ResourceSpec;
-
-/// A named group of tools: a subset of the contract served on its own, as
-/// [`Server::group`](crate::Server::group) and the HTTP host's `/mcp/{group}` routes do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GroupSpec {
-    /// The group's name; on HTTP, the last segment of its route.
-    pub name: &'static str,
-    /// What the group is for.
-    pub description: &'static str,
-    /// The names of its tools.
-    pub tools: &'static [&'static str],
-}
-
-/// The contract as generated: server identity and the exact wire JSON of every tool.
-#[derive(Debug)]
-pub struct ContractSpec {
-    /// `serverInfo.name`.
-    pub name: &'static str,
-    /// `serverInfo.title`.
-    pub title: Option<&'static str>,
-    /// `serverInfo.icons`.
-    pub icons: &'static [IconSpec],
-    /// `serverInfo.version`.
-    pub version: &'static str,
-    /// Instructions for the model.
-    pub instructions: Option<&'static str>,
-    /// The `tools/list` cache hint.
-    pub cache: Option<CacheHint>,
-    /// Each tool's `Tool` object as JSON, in manifest order, as 2026-07-28 publishes it.
-    pub tools: &'static [&'static str],
-    /// The resources, fixed ones and templates, in manifest order.
-    pub resources: &'static [ResourceSpec],
-    /// The key path of the artifact contracts in a tool's `_meta` (see
-    /// [`crate::client::metadata`]): one `_meta` key, or that key and the nested keys below it.
-    pub artifacts_key: &'static [&'static str],
-    /// The key path of the composition contracts.
-    pub composition_key: &'static [&'static str],
-    /// The tool groups, in manifest order; empty when the manifest declares none.
-    pub groups: &'static [GroupSpec],
-    /// The codes of the argument envelope.
-    pub argument_codes: ArgumentCodes,
-    /// Whether the server logs to clients (`notifications/message`, the `logging` capability).
-    pub logging: bool,
-    /// Whether the lists may change at run time ([`crate::Lists`]): `listChanged` on the
-    /// tools, prompts and resources capabilities, and short cache hints.
-    pub list_changed: bool,
-    /// The prompts, in manifest order.
-    pub prompts: &'static [PromptSpec],
-    /// Who may see and call what: the `auth:` block and every entry's scopes.
-    pub access: AccessSpec,
-}
+use crate::contract::{CompletionSpec, ContractSpec, PromptSpec, ResourceSpec};
+use crate::icon::icons;
 
 /// The contract ready to serve: names indexed; the tools parsed on the first list or call
 /// (not for `initialize`), each tool's checks compiled on its first call.
@@ -76,9 +23,9 @@ pub struct Published {
     pub spec: &'static ContractSpec,
     /// The tools, in manifest order, parsed when first needed ([`Published::tools`]).
     tools: OnceLock<Vec<Tool>>,
-    /// The tools as a 2025-11-25 client receives them: without `x-mcp-header`; `None` when
-    /// no tool has one, so that they are `tools` themselves.
-    legacy_tools: OnceLock<Option<Vec<Tool>>>,
+    /// The tools with their `x-mcp-header`s stripped, as a client of a revision without MCP
+    /// headers receives them; `None` when no tool has one, so that they are `tools` themselves.
+    tools_without_headers: OnceLock<Option<Vec<Tool>>>,
     /// The `resources/list` answer: the fixed resources.
     pub(crate) resources: Vec<Resource>,
     /// The `resources/templates/list` answer: the templates.
@@ -167,7 +114,7 @@ impl Published {
                 .collect(),
             checks: names.iter().map(|_| OnceLock::new()).collect(),
             tools: OnceLock::new(),
-            legacy_tools: OnceLock::new(),
+            tools_without_headers: OnceLock::new(),
             resources: spec
                 .resources
                 .iter()
@@ -188,11 +135,6 @@ impl Published {
     /// The groups tool `i` is in, by index.
     pub(crate) fn groups_of(&self, i: usize) -> &[usize] {
         &self.tool_groups[i]
-    }
-
-    /// Whether `caller` may see and call tool `i` (see [`Gate::tool`]).
-    pub(crate) fn may_call(&self, i: usize, caller: Option<&Principal>) -> bool {
-        self.gate.tool(i, self.groups_of(i), caller)
     }
 
     /// The index of the tool called `name`.
@@ -222,10 +164,10 @@ impl Published {
         self.spec.tools.len()
     }
 
-    /// The tools as a 2025-11-25 client receives them (without `x-mcp-header`), made on
-    /// first use.
-    pub(crate) fn legacy_tools(&self) -> &[Tool] {
-        self.legacy_tools
+    /// The tools with their `x-mcp-header`s stripped, as a client of a revision without MCP
+    /// headers (2025-11-25) receives them; made on first use.
+    pub(crate) fn tools_without_headers(&self) -> &[Tool] {
+        self.tools_without_headers
             .get_or_init(|| {
                 // The published JSON names every header, so a contract without one keeps a
                 // single list (the word elsewhere, in a description, only costs the copy).
@@ -256,47 +198,6 @@ impl Published {
             .map_err(String::as_str)
     }
 
-    /// The `resources/list` answer for `caller`: the fixed resources served (`lists`) that it
-    /// may read.
-    pub(crate) fn listed_resources(
-        &self,
-        caller: Option<&Principal>,
-        lists: &Lists,
-    ) -> Vec<Resource> {
-        self.readable(false, caller, lists)
-            .zip(&self.resources)
-            .filter(|(readable, _)| *readable)
-            .map(|(_, r)| r.clone())
-            .collect()
-    }
-
-    /// The `resources/templates/list` answer for `caller`: the templates it may read.
-    pub(crate) fn listed_templates(
-        &self,
-        caller: Option<&Principal>,
-        lists: &Lists,
-    ) -> Vec<ResourceTemplate> {
-        self.readable(true, caller, lists)
-            .zip(&self.resource_templates)
-            .filter(|(readable, _)| *readable)
-            .map(|(_, r)| r.clone())
-            .collect()
-    }
-
-    /// Whether `caller` may read each fixed resource (`templates` false) or each template, in
-    /// manifest order.
-    fn readable(
-        &self,
-        templates: bool,
-        caller: Option<&Principal>,
-        lists: &Lists,
-    ) -> impl Iterator<Item = bool> {
-        let gate = &self.gate;
-        (self.spec.resources.iter().enumerate())
-            .filter(move |(_, r)| r.template == templates)
-            .map(move |(i, _)| gate.resource(i, caller) && lists.resource(i))
-    }
-
     /// The index of the resource `uri` names, with its template's values, unescaped, in
     /// template order. Fixed URIs match exactly and come first: a fixed resource wins over a
     /// template that also matches.
@@ -311,6 +212,64 @@ impl Published {
                 .iter()
                 .find_map(|(i, t)| t.matches(uri).map(|values| (*i, values)))
         })
+    }
+}
+
+/// The `ttlMs` ceiling of every cache hint of a contract whose lists can change: a client
+/// that does not listen for changes still sees one within this long, whatever the manifest's
+/// `cache.ttl_ms` says. The scope stays as declared: a change is the same for every caller.
+pub const CHANGING_LIST_TTL_MS: u64 = 5_000;
+
+impl Published {
+    /// The manifest's cache hint; for lists that can change, no longer than
+    /// [`CHANGING_LIST_TTL_MS`], so that a client that does not listen still sees a change.
+    pub(crate) fn cache_hint(&self) -> Option<(u64, CacheScope)> {
+        let spec = self.spec;
+        spec.cache.map(|c| {
+            (
+                if spec.list_changed {
+                    c.ttl_ms.min(CHANGING_LIST_TTL_MS)
+                } else {
+                    c.ttl_ms
+                },
+                if c.public {
+                    CacheScope::Public
+                } else {
+                    CacheScope::Private
+                },
+            )
+        })
+    }
+
+    /// Names the server in a result's `_meta` for a client of `revision`, when that
+    /// revision's results carry it.
+    pub(crate) fn identify(&self, revision: Revision, meta: &mut Option<MetaObject>) {
+        if revision.has_server_info_meta()
+            && let Ok(identity) = serde_json::to_value(&self.info.server_info)
+        {
+            meta.get_or_insert_default()
+                .insert(SERVER_INFO_META.to_owned(), identity);
+        }
+    }
+
+    /// `-32601` for a prompt or completion method of a server that does not advertise the
+    /// capability (as rmcp answers them, and clients probe for it), `Ok` otherwise.
+    pub(crate) fn advertised(&self, method: &str) -> Result<(), ErrorData> {
+        let capabilities = &self.info.capabilities;
+        let advertised = match method {
+            "prompts/list" | "prompts/get" => capabilities.prompts.is_some(),
+            "completion/complete" => capabilities.completions.is_some(),
+            _ => true,
+        };
+        if advertised {
+            Ok(())
+        } else {
+            Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                method.to_owned(),
+                None,
+            ))
+        }
     }
 }
 
@@ -390,6 +349,7 @@ struct NameOnly {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcp_contract_spec::error_codes::ArgumentCodes;
 
     const FIXED: ResourceSpec = ResourceSpec {
         name: "readme",
@@ -443,7 +403,7 @@ mod tests {
                 name: "p",
                 title: "P",
                 description: "d",
-                arguments: &[crate::prompt::PromptArgumentSpec {
+                arguments: &[crate::contract::PromptArgumentSpec {
                     name: "a",
                     description: "d",
                     required: false,
@@ -505,7 +465,7 @@ mod tests {
             ..ONE_FIXED
         };
         let plain = Published::new(&PLAIN);
-        assert!(std::ptr::eq(plain.legacy_tools(), plain.tools()));
+        assert!(std::ptr::eq(plain.tools_without_headers(), plain.tools()));
         let headed = Published::new(&HEADED);
         let header = |tool: &Tool| {
             tool.input_schema["properties"]["x"]
@@ -513,8 +473,8 @@ mod tests {
                 .cloned()
         };
         assert_eq!(header(&headed.tools()[1]), Some("X".into()));
-        assert_eq!(header(&headed.legacy_tools()[1]), None);
-        assert_eq!(headed.legacy_tools()[0], headed.tools()[0]);
+        assert_eq!(header(&headed.tools_without_headers()[1]), None);
+        assert_eq!(headed.tools_without_headers()[0], headed.tools()[0]);
     }
 
     #[test]

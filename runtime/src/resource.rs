@@ -1,6 +1,6 @@
 //! Resources declared in the manifest: what `resources/list` and `resources/templates/list`
-//! publish and what a handler returns. [`Published::resource`](crate::codegen::Published::resource)
-//! finds the resource a URI names.
+//! publish, what a handler returns, and the URIs of templates.
+//! [`Published::resource`](crate::published::Published::resource) finds the resource a URI names.
 
 use std::fmt;
 
@@ -8,31 +8,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 
-use crate::icon::{IconSpec, icons};
-
-/// A resource as generated from the manifest.
-#[derive(Debug)]
-pub struct ResourceSpec {
-    /// The programmatic name.
-    pub name: &'static str,
-    /// The title for people.
-    pub title: &'static str,
-    /// What it holds.
-    pub description: &'static str,
-    /// Its MIME type.
-    pub mime_type: &'static str,
-    /// The fixed URI, or the level-1 template when `template` is true.
-    pub uri: &'static str,
-    /// Whether `uri` is a template.
-    pub template: bool,
-    /// Whether clients may subscribe to it (2025-11-25 `resources/subscribe`): the server
-    /// announces its changes.
-    pub subscribe: bool,
-    /// How template variables' values are completed, by variable.
-    pub completions: &'static [(&'static str, crate::codegen::CompletionSpec)],
-    /// Its icons.
-    pub icons: &'static [IconSpec],
-}
+use crate::contract::ResourceSpec;
+use crate::icon::icons;
 
 /// What a resource handler returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +47,16 @@ impl fmt::Display for ResourceError {
 }
 
 impl std::error::Error for ResourceError {}
+
+/// The URI a resource template names with `values`, in template order, each
+/// percent-encoded; the generated `{Name}Params::uri` calls it.
+pub fn expand_uri(template: &str, values: &[&str]) -> String {
+    match mcp_contract_spec::uri_template::UriTemplate::parse(template) {
+        Ok(parsed) => parsed.expand(values),
+        // The generator checked the template; nothing else reaches here.
+        Err(_) => template.to_owned(),
+    }
+}
 
 impl ResourceSpec {
     /// The entry of `resources/list`, for a fixed resource.

@@ -10,8 +10,7 @@ use rmcp::service::SubscriptionSink;
 use rmcp::{Peer, RoleServer};
 use tokio::sync::oneshot;
 
-use crate::codegen::Published;
-use crate::context::LogLevel;
+use crate::published::Published;
 
 /// The most resources one connection may subscribe to: a bound on what a client can make the
 /// server hold.
@@ -231,4 +230,58 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The severity of a log message, least severe first (RFC 5424's levels, as MCP names them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LogLevel {
+    /// Detail for debugging.
+    Debug,
+    /// Normal events.
+    Info,
+    /// Normal but significant events.
+    Notice,
+    /// Warnings.
+    Warning,
+    /// Errors.
+    Error,
+    /// Critical conditions.
+    Critical,
+    /// Action must be taken at once.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevel {
+    /// Every level, least severe first.
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// The name on the wire, such as `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+
+    /// The level named `name` on the wire.
+    pub fn from_wire(name: &str) -> Option<LogLevel> {
+        LogLevel::ALL.into_iter().find(|l| l.as_str() == name)
+    }
 }

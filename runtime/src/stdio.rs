@@ -33,8 +33,9 @@ use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
 use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
 
-use crate::codegen::Dispatch;
-use crate::{DEFAULT_MAX_IN_FLIGHT, Server, jsonrpc};
+use crate::request::InFlight;
+use crate::server::{Dispatch, Server};
+use crate::{DEFAULT_MAX_IN_FLIGHT, jsonrpc};
 
 /// The longest line read by default: 16 MiB, rmcp's own limit, so a message that fits over
 /// rmcp's other transports fits here.
@@ -100,7 +101,7 @@ impl<D: Dispatch> Server<D> {
     {
         let connection = self.for_connection();
         let (tasks, id) = (Arc::clone(connection.tasks()), connection.connection_id());
-        let publish = crate::tasks::Publish::new(connection.dispatch()).map(Arc::new);
+        let publish = connection.task_publish().map(Arc::new);
         let running = match connection
             .serve(LineTransport::new(read, write, &options, publish))
             .await
@@ -120,19 +121,6 @@ impl<D: Dispatch> Server<D> {
 /// One of the slots a request holds while it is in flight; the slot is free again once every
 /// holder has dropped it.
 type Slot = Arc<OwnedSemaphorePermit>;
-
-/// The slot of a request, carried in its extensions into the `RequestContext` rmcp hands the
-/// server; the server holds it ([`place`]) until the handler has finished, whatever the
-/// handler does with its context.
-#[derive(Clone)]
-pub(crate) struct InFlight(
-    #[expect(dead_code, reason = "held for its drop, which frees the slot")] Slot,
-);
-
-/// The slot of the request `context` serves, over stdio; to be held while it is handled.
-pub(crate) fn place(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> Option<InFlight> {
-    context.extensions.get::<InFlight>().cloned()
-}
 
 /// The transport: lines in, lines out.
 struct LineTransport<R, W> {
@@ -260,7 +248,7 @@ where
                     request
                         .request
                         .extensions_mut()
-                        .insert(InFlight(slot.clone()));
+                        .insert(InFlight::holding(slot.clone()));
                     // A second request under an id in flight takes its place: rmcp answers
                     // that id once, and each request's handler still holds its own slot.
                     answering.insert(request.id.clone(), slot);

@@ -100,10 +100,8 @@
 //! [`Context::require`]: crate::Context::require
 //! [`Context::elicitation_complete`]: crate::Context::elicitation_complete
 
-mod asking;
 pub(crate) mod round;
 pub(crate) mod seal;
-mod url;
 
 use std::fmt;
 
@@ -111,7 +109,6 @@ use rmcp::model::{ClientCapabilities, InputRequest, JsonObject};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub(crate) use asking::Asking;
 pub use seal::DEFAULT_TTL;
 
 /// What the client may be asked for; a client is asked only for what it declared.
@@ -242,9 +239,9 @@ pub trait Form: DeserializeOwned {
 #[derive(Debug, Clone)]
 #[must_use = "a question is asked only through Context::elicit"]
 pub struct Elicitation {
-    id: String,
-    message: String,
-    requested_schema: Value,
+    pub(crate) id: String,
+    pub(crate) message: String,
+    pub(crate) requested_schema: Value,
 }
 
 impl Elicitation {
@@ -277,8 +274,8 @@ impl Elicitation {
 #[derive(Debug, Clone)]
 #[must_use = "a question is asked only through Context::sample"]
 pub struct Sampling {
-    id: String,
-    params: Value,
+    pub(crate) id: String,
+    pub(crate) params: Value,
 }
 
 impl Sampling {

@@ -88,7 +88,7 @@ fn protect(
         |configured: &Option<String>,
          what: &str,
          method: &str,
-         from: fn(&'static crate::codegen::ContractSpec) -> &'static [&'static str]| {
+         from: fn(&'static crate::contract::ContractSpec) -> &'static [&'static str]| {
             match configured {
                 Some(value) => Some(value.clone()),
                 None => match metadata::agreed(mounted, what, from) {

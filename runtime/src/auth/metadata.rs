@@ -4,7 +4,7 @@
 use reqwest::Url;
 use serde_json::{Value, json};
 
-use crate::codegen::ContractSpec;
+use crate::contract::ContractSpec;
 
 /// The well-known path of protected resource metadata; a route's is this followed by the
 /// route (RFC 9728 §3.1).
@@ -116,11 +116,11 @@ mod tests {
             artifacts_key: &[],
             composition_key: &[],
             groups: &[],
-            argument_codes: crate::codegen::ArgumentCodes::DEFAULT,
+            argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
             logging: false,
             list_changed: false,
             prompts: &[],
-            access: crate::access::AccessSpec::OPEN,
+            access: crate::contract::AccessSpec::OPEN,
         };
         let mounted = Mounted {
             route: route.to_owned(),

@@ -32,12 +32,9 @@ pub(super) struct Legacy {
 }
 
 impl Legacy {
-    /// For a route whose server `dispatch` has task tools; `None` otherwise.
-    pub(super) fn new<D: crate::codegen::Dispatch>(
-        dispatch: &D,
-        max_body: usize,
-    ) -> Option<Arc<Legacy>> {
-        let publish = Publish::new(dispatch)?;
+    /// For a route whose server has task tools (`publish`); `None` otherwise.
+    pub(super) fn new(publish: Option<Publish>, max_body: usize) -> Option<Arc<Legacy>> {
+        let publish = publish?;
         Some(Arc::new(Legacy { publish, max_body }))
     }
 }

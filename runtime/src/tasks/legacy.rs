@@ -6,37 +6,34 @@
 //! rmcp 3.11 reads `tools/call` into a type without `task`, and `tasks/get` and
 //! `tasks/cancel` as the extension's, which it refuses `-32021` from a client that did not
 //! declare it. So the transport [`reroute`]s such a request, seen in its raw bytes, as a
-//! custom request, which reaches [`Server::legacy_task`] whole.
+//! custom request, which reaches the server's `legacy_task` whole.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use mcp_contract_spec::Revision;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, CustomNotification, CustomRequest,
-    CustomResult, ErrorCode, GetExtensions as _, ServerJsonRpcMessage, ServerNotification,
-    ServerResult, TASKS_EXTENSION_ID, Task,
+    ClientJsonRpcMessage, ClientRequest, CustomNotification, CustomRequest, ErrorCode,
+    GetExtensions as _, ServerJsonRpcMessage, ServerNotification, ServerResult, TASKS_EXTENSION_ID,
+    Task,
 };
-use rmcp::service::{Peer, RequestContext};
+use rmcp::service::Peer;
 use rmcp::{ErrorData, RoleServer};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 
-use super::{Owner, TaskSupport};
-use crate::codegen::Dispatch;
-use crate::server::{Retry, Server, revision};
+use super::TaskSupport;
+use crate::published::Published;
 
 /// The most tasks one `tasks/list` page holds.
-const PAGE: usize = 50;
+pub(crate) const PAGE: usize = 50;
 
 /// The notification telling a 2025-11-25 client its task's new status.
 const STATUS: &str = "notifications/tasks/status";
 
 /// The `_meta` key tying a message to its task.
-const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+pub(crate) const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
 /// What [`task_request`] reads of a request's raw bytes.
 #[derive(Deserialize)]
@@ -142,7 +139,10 @@ pub(crate) fn hide(raw: &[u8]) -> Option<(Hidden, Vec<u8>)> {
 
 /// A [`hide`]n request given its own method back, before the server looks at it.
 #[cfg(feature = "http")]
-pub(crate) fn unhide(request: &mut CustomRequest, context: &RequestContext<RoleServer>) {
+pub(crate) fn unhide(
+    request: &mut CustomRequest,
+    context: &rmcp::service::RequestContext<RoleServer>,
+) {
     if request.method != HIDDEN_METHOD {
         return;
     }
@@ -165,7 +165,7 @@ pub(crate) fn is_legacy_task(request: &CustomRequest) -> bool {
 
 /// Sends `notifications/tasks/status` to the client of `peer`, in the order the status
 /// changed (the store calls it locked: it only queues).
-fn teller(peer: Peer<RoleServer>) -> super::store::Tell {
+pub(crate) fn teller(peer: Peer<RoleServer>) -> super::store::Tell {
     let (queue, mut queued) = tokio::sync::mpsc::unbounded_channel::<Value>();
     tokio::spawn(async move {
         while let Some(task) = queued.recv().await {
@@ -187,7 +187,7 @@ fn teller(peer: Peer<RoleServer>) -> super::store::Tell {
 
 /// A task as 2025-11-25 shapes it (`ttl` and `pollInterval` rather than `ttlMs` and
 /// `pollIntervalMs`).
-fn task_json(task: &Task) -> Value {
+pub(crate) fn task_json(task: &Task) -> Value {
     let mut shaped = json!({
         "taskId": task.task_id,
         "status": task.status,
@@ -205,7 +205,7 @@ fn task_json(task: &Task) -> Value {
 }
 
 /// The `taskId` of a `tasks/*` request's params, or `-32602`.
-fn task_id(method: &str, params: &Value) -> Result<String, ErrorData> {
+pub(crate) fn task_id(method: &str, params: &Value) -> Result<String, ErrorData> {
     params
         .get("taskId")
         .and_then(Value::as_str)
@@ -220,7 +220,7 @@ fn task_id(method: &str, params: &Value) -> Result<String, ErrorData> {
 
 /// The `-32601` the 2025-11-25 spec prescribes for a call that does not fit the tool's
 /// `execution.taskSupport`.
-fn misfit(why: String) -> ErrorData {
+pub(crate) fn misfit(why: String) -> ErrorData {
     ErrorData::new(ErrorCode::METHOD_NOT_FOUND, why, None)
 }
 
@@ -229,126 +229,6 @@ pub(crate) fn required(name: &str) -> ErrorData {
     misfit(format!(
         "Tool {name} runs only as a task: call it with `params.task`"
     ))
-}
-
-impl<D: Dispatch> Server<D> {
-    /// Answers a request [`is_legacy_task`] from a 2025-11-25 client; see [the module](self).
-    pub(crate) async fn legacy_task(
-        &self,
-        request: CustomRequest,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        let method = request.method.as_str();
-        if !self.dispatch().has_tasks() {
-            return Err(ErrorData::new(
-                ErrorCode::METHOD_NOT_FOUND,
-                method.to_owned(),
-                None,
-            ));
-        }
-        let params = request.params.unwrap_or_else(|| json!({}));
-        let tasks = Arc::clone(self.tasks());
-        let owner = self.owner(&context);
-        let answer = match method {
-            "tools/call" => return self.legacy_call(params, context).await,
-            "tasks/get" => task_json(&tasks.task(&task_id(method, &params)?, &owner)?),
-            "tasks/cancel" => {
-                let id = task_id(method, &params)?;
-                if !tasks.cancel(&id, &owner)? {
-                    return Err(ErrorData::invalid_params(
-                        format!("Task {id} has already ended; it cannot be cancelled"),
-                        None,
-                    ));
-                }
-                task_json(&tasks.task(&id, &owner)?)
-            }
-            "tasks/result" => {
-                let id = task_id(method, &params)?;
-                let mut result = tasks.ended(&id, &owner).await?;
-                let meta = result.entry("_meta").or_insert_with(|| json!({}));
-                if let Some(meta) = meta.as_object_mut() {
-                    meta.insert(RELATED_TASK.to_owned(), json!({ "taskId": id }));
-                }
-                Value::Object(result)
-            }
-            _ => {
-                let from = match params.get("cursor") {
-                    None | Some(Value::Null) => 0,
-                    Some(cursor) => cursor
-                        .as_str()
-                        .and_then(|c| c.parse::<usize>().ok())
-                        .ok_or_else(|| {
-                            ErrorData::invalid_params(format!("Invalid cursor: {cursor}"), None)
-                        })?,
-                };
-                // Ids are the capability on a stateless host: listing them would hand them out.
-                let mine = match owner {
-                    Owner::Holder => Vec::new(),
-                    _ => tasks.made_by(&owner),
-                };
-                let page: Vec<Value> = mine.iter().skip(from).take(PAGE).map(task_json).collect();
-                let mut answer = json!({ "tasks": page });
-                if from + PAGE < mine.len() {
-                    answer["nextCursor"] = (from + PAGE).to_string().into();
-                }
-                answer
-            }
-        };
-        Ok(CustomResult(answer))
-    }
-
-    /// `tools/call` with `params.task`: the task made at once, its `CreateTaskResult`.
-    async fn legacy_call(
-        &self,
-        params: Value,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        let call: CallToolRequestParams = serde_json::from_value(params.clone()).map_err(|e| {
-            let problem = crate::params::problem("tools/call", Some(&params), revision(&context));
-            ErrorData::invalid_params(problem.unwrap_or_else(|| e.to_string()), None)
-        })?;
-        let name = call.name.into_owned();
-        match self.task_support(&name, &context) {
-            TaskSupport::Forbidden if self.knows(&name, &context) => {
-                return Err(misfit(format!(
-                    "Tool {name} does not run as a task: call it without `params.task`"
-                )));
-            }
-            TaskSupport::Forbidden => {
-                return Err(ErrorData::invalid_params(
-                    format!("Unknown tool: {name}"),
-                    None,
-                ));
-            }
-            TaskSupport::Optional | TaskSupport::Required => {}
-        }
-        let tasks = Arc::clone(self.tasks());
-        let full = || {
-            ErrorData::internal_error(
-                format!(
-                    "too many tasks are running (at most {}); try again later",
-                    tasks.limits().max_live
-                ),
-                None,
-            )
-        };
-        if !tasks.has_room() {
-            return Err(full());
-        }
-        let peer = context.peer.clone();
-        let mut made = self.task_of(name, call.arguments, Retry::default(), context);
-        made.ttl = params
-            .pointer("/task/ttl")
-            .and_then(Value::as_u64)
-            .map(Duration::from_millis);
-        // Told where a connection or session outlives the request: not a stateless one.
-        if made.owner != Owner::Holder {
-            made.tell = Some(teller(peer));
-        }
-        // Never polled when there is no room: the handler has not run at all.
-        let created = tasks.start(made).map_err(|_| full())?;
-        Ok(CustomResult(json!({ "task": task_json(&created.task) })))
-    }
 }
 
 /// What a 2025-11-25 client is told of tasks that rmcp 3.11's types cannot carry: the
@@ -363,15 +243,20 @@ pub(crate) struct Publish {
 }
 
 impl Publish {
-    /// For a server with task tools; `None` otherwise, when nothing is reshaped.
-    pub(crate) fn new<D: Dispatch>(dispatch: &D) -> Option<Publish> {
-        if !dispatch.has_tasks() {
+    /// For a server with task tools (`has_tasks`, each tool's `support`, by index, in
+    /// `published`); `None` otherwise, when nothing is reshaped.
+    pub(crate) fn new(
+        published: &Published,
+        has_tasks: bool,
+        support: impl Fn(usize) -> TaskSupport,
+    ) -> Option<Publish> {
+        if !has_tasks {
             return None;
         }
-        let names = dispatch.published().tools().iter().enumerate();
+        let names = published.tools().iter().enumerate();
         let tools = names
             .filter_map(|(i, tool)| {
-                let support = match dispatch.task_support(i) {
+                let support = match support(i) {
                     TaskSupport::Forbidden => return None,
                     TaskSupport::Optional => "optional",
                     TaskSupport::Required => "required",

@@ -56,9 +56,8 @@
 //! replicas needs the client's `tasks/*` requests to reach that process (affinity on the
 //! `Mcp-Name` header, which carries the task id), or one process.
 
-mod call;
-mod legacy;
-mod store;
+pub(crate) mod legacy;
+pub(crate) mod store;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -114,6 +113,16 @@ pub(crate) struct InTask(pub(crate) Option<Arc<Mark>>);
 pub(crate) struct Mark {
     tasks: std::sync::Weak<Tasks>,
     id: String,
+}
+
+impl Mark {
+    /// The mark of task `id` of `tasks`.
+    pub(crate) fn new(tasks: &Arc<Tasks>, id: String) -> Self {
+        Mark {
+            tasks: Arc::downgrade(tasks),
+            id,
+        }
+    }
 }
 
 /// Held while a 2025-11-25 task's handler waits on its client: the task is

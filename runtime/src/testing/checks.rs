@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value, json};
 
 use crate::check::Checker;
-use crate::codegen::ContractSpec;
+use crate::contract::ContractSpec;
 
 /// Holds the run-time checks of every input and output schema of `spec` (the generated
 /// `SPEC`) to the `jsonschema` crate, formats checked: at every node of each schema, its

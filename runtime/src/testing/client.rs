@@ -7,8 +7,7 @@ use rmcp::transport::IntoTransport;
 use rmcp::{ClientLifecycleMode, ClientServiceExt as _};
 
 use super::Revision;
-use crate::Server;
-use crate::codegen::Dispatch;
+use crate::server::{Dispatch, Server};
 use crate::stdio::Options;
 
 /// A client connected to a server running on this runtime.

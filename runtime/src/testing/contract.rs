@@ -9,9 +9,11 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
 use serde_json::Value;
 
 use super::{Revision, check_wire, connect, envelope, problems};
-use crate::Server;
 use crate::client::metadata;
-use crate::codegen::{ContractSpec, Dispatch, Published, ToolFixture};
+use crate::contract::ContractSpec;
+use crate::fixture::ToolFixture;
+use crate::published::Published;
+use crate::server::{Dispatch, Server};
 
 /// Runs the contract test against `server`, in process, on both
 /// revisions, and panics with every broken rule listed.
@@ -484,7 +486,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::codegen::PublishedHints;
+    use mcp_contract_spec::PublishedHints;
 
     const FIXTURE: ToolFixture = ToolFixture {
         name: "configure",

@@ -5,8 +5,7 @@
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream};
 
-use crate::Server;
-use crate::codegen::Dispatch;
+use crate::server::{Dispatch, Server};
 use crate::stdio::Options;
 
 /// One end of a newline-delimited JSON-RPC stream whose other end a server serves.

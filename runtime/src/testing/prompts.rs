@@ -4,8 +4,7 @@
 use rmcp::model::{GetPromptRequestParams, ListPromptsResult};
 
 use super::{Revision, check_wire, connect};
-use crate::Server;
-use crate::codegen::Dispatch;
+use crate::server::{Dispatch, Server};
 
 /// `prompts/list` gives the declared prompts, in order, with their titles, descriptions and
 /// arguments, valid against the official schema; a server without prompts does not answer it.

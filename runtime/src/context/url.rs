@@ -3,8 +3,8 @@
 
 use rmcp::model::{CustomNotification, ElicitResult, ElicitationAction, ServerNotification};
 
-use super::{Answer, Capability, NotAsked, input_request};
-use crate::Context;
+use super::Context;
+use crate::ask::{Answer, Capability, NotAsked, input_request};
 
 impl Context {
     /// Asks the user to open `url`, as the question `id`, with `message`; the answer says

@@ -1,5 +1,8 @@
 //! What a handler knows about the request it serves, and what it can send back while it runs.
 
+mod asking;
+mod url;
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -9,10 +12,12 @@ use rmcp::model::{Implementation, ProgressNotificationParam, RequestId};
 use rmcp::service::RequestContext;
 use serde::Serialize;
 
+use self::asking::Asking;
 use crate::access::Principal;
-use crate::ask::{Asking, round::Round};
+use crate::ask::round::Round;
 use crate::lists::Lists;
-use crate::session::Session;
+use crate::request;
+use crate::session::{LogLevel, Session};
 
 /// The shortest time between two progress notifications of one request: more often would
 /// only flood the client, which shows the latest.
@@ -84,13 +89,13 @@ impl Context {
         round: Option<Arc<Round>>,
     ) -> Self {
         let asking = Asking::new(request.client_capabilities(), round);
-        let revision = crate::server::revision(&request);
+        let revision = request::revision(&request);
         let log_level = if !session.logs() {
             None
         } else if revision.has_initialize() {
             Some(session.log_level())
         } else {
-            LogLevel::requested(&request.meta)
+            requested_level(&request.meta)
         };
         Context {
             inner: Arc::new(Inner {
@@ -194,7 +199,7 @@ impl Context {
         let Ok(data) = serde_json::to_value(data) else {
             return;
         };
-        let param = level.notification(&self.inner.subject, data);
+        let param = notification(level, &self.inner.subject, data);
         #[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); both revisions have it.
         let sent = request.peer.notify_logging_message(param).await;
         if let Err(e) = sent {
@@ -226,8 +231,8 @@ impl Context {
     /// (`notifications/resources/updated`, 2025-11-25). The same as
     /// [`Server::resource_updated`](crate::Server::resource_updated), from inside a handler.
     pub async fn resource_updated(&self, uri: &str) {
-        if let Some(session) = &self.inner.session {
-            session.resource_updated(uri).await;
+        if let (Some(session), Some(lists)) = (&self.inner.session, &self.inner.lists) {
+            announce(session, lists, uri).await;
         }
     }
 
@@ -257,7 +262,7 @@ impl Context {
     /// The caller, as the HTTP host's authorization verified it; `None` over stdio, on a
     /// host without authorization, and for a [`Context::detached`] one.
     pub fn principal(&self) -> Option<&Principal> {
-        crate::access::caller(self.inner.request.as_ref()?)
+        request::caller(self.inner.request.as_ref()?)
     }
 
     /// The request served; `None` for a detached context.
@@ -281,87 +286,44 @@ impl Context {
     }
 }
 
-/// The severity of a log message, least severe first (RFC 5424's levels, as MCP names them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum LogLevel {
-    /// Detail for debugging.
-    Debug,
-    /// Normal events.
-    Info,
-    /// Normal but significant events.
-    Notice,
-    /// Warnings.
-    Warning,
-    /// Errors.
-    Error,
-    /// Critical conditions.
-    Critical,
-    /// Action must be taken at once.
-    Alert,
-    /// The system is unusable.
-    Emergency,
+/// Tells every connection subscribed to the resource `uri` names, and every stream listening
+/// to it, that it changed; nothing while it is switched off. A switched-off resource is
+/// answered everywhere exactly as one the manifest does not have (see [`Lists`]), and the
+/// change of an unknown resource is announced to no one: so its subscribers and listeners,
+/// who keep their subscriptions, hear nothing until it is switched back on.
+pub(crate) async fn announce(session: &Session, lists: &Lists, uri: &str) {
+    if lists.resource_at(uri) {
+        session.resource_updated(uri).await;
+    }
 }
 
-impl LogLevel {
-    /// Every level, least severe first.
-    pub const ALL: [LogLevel; 8] = [
-        LogLevel::Debug,
-        LogLevel::Info,
-        LogLevel::Notice,
-        LogLevel::Warning,
-        LogLevel::Error,
-        LogLevel::Critical,
-        LogLevel::Alert,
-        LogLevel::Emergency,
-    ];
+/// The level a 2026-07-28 request asks for in its `_meta`.
+fn requested_level(meta: &rmcp::model::RequestMetaObject) -> Option<LogLevel> {
+    meta.0
+        .get(LOG_LEVEL_META)
+        .and_then(serde_json::Value::as_str)
+        .and_then(LogLevel::from_wire)
+}
 
-    /// The name on the wire, such as `warning`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LogLevel::Debug => "debug",
-            LogLevel::Info => "info",
-            LogLevel::Notice => "notice",
-            LogLevel::Warning => "warning",
-            LogLevel::Error => "error",
-            LogLevel::Critical => "critical",
-            LogLevel::Alert => "alert",
-            LogLevel::Emergency => "emergency",
-        }
-    }
-
-    /// The level named `name` on the wire.
-    pub fn from_wire(name: &str) -> Option<LogLevel> {
-        LogLevel::ALL.into_iter().find(|l| l.as_str() == name)
-    }
-
-    /// The level a 2026-07-28 request asks for in its `_meta`.
-    fn requested(meta: &rmcp::model::RequestMetaObject) -> Option<LogLevel> {
-        meta.0
-            .get(LOG_LEVEL_META)
-            .and_then(serde_json::Value::as_str)
-            .and_then(LogLevel::from_wire)
-    }
-
-    /// The params of `notifications/message` carrying `data` from `logger` at this level.
-    #[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); both revisions have it.
-    fn notification(
-        self,
-        logger: &str,
-        data: serde_json::Value,
-    ) -> rmcp::model::LoggingMessageNotificationParam {
-        use rmcp::model::LoggingLevel as L;
-        let level = match self {
-            LogLevel::Debug => L::Debug,
-            LogLevel::Info => L::Info,
-            LogLevel::Notice => L::Notice,
-            LogLevel::Warning => L::Warning,
-            LogLevel::Error => L::Error,
-            LogLevel::Critical => L::Critical,
-            LogLevel::Alert => L::Alert,
-            LogLevel::Emergency => L::Emergency,
-        };
-        rmcp::model::LoggingMessageNotificationParam::new(level, data).with_logger(logger)
-    }
+/// The params of `notifications/message` carrying `data` from `logger` at `level`.
+#[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); both revisions have it.
+fn notification(
+    level: LogLevel,
+    logger: &str,
+    data: serde_json::Value,
+) -> rmcp::model::LoggingMessageNotificationParam {
+    use rmcp::model::LoggingLevel as L;
+    let level = match level {
+        LogLevel::Debug => L::Debug,
+        LogLevel::Info => L::Info,
+        LogLevel::Notice => L::Notice,
+        LogLevel::Warning => L::Warning,
+        LogLevel::Error => L::Error,
+        LogLevel::Critical => L::Critical,
+        LogLevel::Alert => L::Alert,
+        LogLevel::Emergency => L::Emergency,
+    };
+    rmcp::model::LoggingMessageNotificationParam::new(level, data).with_logger(logger)
 }
 
 /// The request `_meta` key of a 2026-07-28 request's log level.

@@ -7,12 +7,12 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
-use super::round::Round;
-use super::{
+use super::Context;
+use crate::ask::round::Round;
+use crate::ask::{
     Answer, Capability, Elicitation, Form, NotAsked, Roots, RootsResult, Sampled, Sampling,
     input_request,
 };
-use crate::Context;
 
 /// What a request's context needs to ask its client.
 #[derive(Default)]

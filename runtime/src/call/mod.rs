@@ -6,9 +6,12 @@ use serde::Serialize;
 
 use crate::ToolError;
 use crate::arguments::invalid_at;
-use crate::codegen::Read;
 use crate::content::{Block, Declared};
 use crate::envelope::Envelope;
+
+pub(crate) mod read;
+
+use self::read::Read;
 
 /// Reads arguments that already passed the input schema into the tool's argument struct,
 /// by the `Read` impl the generator wrote for it.
@@ -146,8 +149,8 @@ mod tests {
 
     /// As the generator writes it.
     impl Read for Args {
-        fn read(v: serde_json::Value) -> crate::codegen::Reading<Self> {
-            let mut o = crate::codegen::Object::new(v)?;
+        fn read(v: serde_json::Value) -> crate::call::read::Reading<Self> {
+            let mut o = super::read::Object::new(v)?;
             Ok(Self {
                 count: o.field("count")?,
                 offset: o.field("offset")?,

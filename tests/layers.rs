@@ -46,7 +46,10 @@ fn the_reference_server_modules_form_no_cycle() {
 fn every_kind_of_arrow_is_read_and_nothing_else() {
     let root = std::env::temp_dir().join(format!("layers-{}", std::process::id()));
     let files = [
-        ("lib.rs", "mod a;\nmod b;\nmod c;\n"),
+        (
+            "lib.rs",
+            "mod a;\nmod b;\nmod c;\nmod d;\n\npub use d::Top;\n",
+        ),
         (
             "a.rs",
             "use crate::b::X;\n\n#[cfg(all(test, feature = \"x\"))]\nmod tests {\n    use crate::c::T;\n}\n",
@@ -60,6 +63,8 @@ fn every_kind_of_arrow_is_read_and_nothing_else() {
             "c.rs",
             "// crate::b::Comment\nuse crate::{a::W, Top};\n\n#[cfg(test)]\nmod tests {\n    use crate::b::T;\n}\n",
         ),
+        // Reached through the root's re-export only: `crate::Top` in c.rs is an arrow to d.
+        ("d.rs", "use crate::c::Z;\n"),
     ];
     for (path, text) in files {
         let path = root.join(path);
@@ -74,12 +79,13 @@ fn every_kind_of_arrow_is_read_and_nothing_else() {
     std::fs::remove_dir_all(&root).expect("removed");
     assert_eq!(
         one,
-        "cycle: a b c\n  a -> b: a.rs:1\n  b -> c: b/inner.rs:2\n  c -> a: c.rs:2\n"
+        "cycle: a b c d\n  a -> b: a.rs:1\n  b -> c: b/inner.rs:2\n  c -> a: c.rs:2\n  \
+         c -> d: c.rs:2\n  d -> c: d.rs:1\n"
     );
     assert_eq!(
         two,
-        "cycle: a b b::inner c\n  a -> b: a.rs:1\n  b -> b::inner: b/mod.rs:3\n  \
-         b::inner -> c: b/inner.rs:2\n  c -> a: c.rs:2\n"
+        "cycle: a b b::inner c d\n  a -> b: a.rs:1\n  b -> b::inner: b/mod.rs:3\n  \
+         b::inner -> c: b/inner.rs:2\n  c -> a: c.rs:2\n  c -> d: c.rs:2\n  d -> c: d.rs:1\n"
     );
 }
 
@@ -110,6 +116,7 @@ impl Graph {
     fn read(root: &Path, depth: usize) -> Graph {
         let mut files = Vec::new();
         source_files(root, &mut files);
+        let reexports = root_reexports(root);
         let mut arrows: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
         for file in files {
             let rel = file.strip_prefix(root).expect("under the root");
@@ -118,7 +125,14 @@ impl Graph {
             let code = without_comments(without_test_module(&text));
             let children = declared_modules(&code);
             for (line, target) in paths(&code, &module, &children) {
-                let target = deepest_module(root, &target);
+                // A name the root re-exports (`crate::Server`) stands for the module that defines
+                // it: going through the root hides an arrow, it does not remove it.
+                let target = match (deepest_module(root, &target), target.first()) {
+                    (found, Some(first)) if found.is_empty() => {
+                        reexports.get(first).cloned().unwrap_or_default()
+                    }
+                    (found, _) => found,
+                };
                 let (from, to) = (cut(&module, depth), cut(&target, depth));
                 // An ancestor (the crate root included) declares its descendants: taking what it
                 // holds is no arrow back.
@@ -408,6 +422,29 @@ fn group<'t>(text: &'t str, mut at: usize, prefix: &[&'t str]) -> (Vec<Vec<&'t s
             at = text.len() - alias.len() + end;
         }
     }
+}
+
+/// The names the crate root re-exports (`pub use server::{Server, View};` in `lib.rs` or
+/// `main.rs`), each with the module that defines it.
+fn root_reexports(root: &Path) -> BTreeMap<String, Module> {
+    let mut names = BTreeMap::new();
+    for file in ["lib.rs", "main.rs"] {
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else {
+            continue;
+        };
+        let code = without_comments(without_test_module(&text));
+        for (at, _) in code.match_indices("pub use ") {
+            let (paths, _) = use_tree(&code[at + "pub use ".len()..]);
+            for path in paths {
+                let path: Vec<String> = path.into_iter().map(str::to_owned).collect();
+                let module = deepest_module(root, &path);
+                if let (Some(name), false) = (path.last(), module.is_empty()) {
+                    names.insert(name.clone(), module);
+                }
+            }
+        }
+    }
+    names
 }
 
 /// The deepest module `path` names under `root`: a module is a `.rs` file or a folder.

@@ -76,6 +76,7 @@ mod published;
 mod resource;
 mod server;
 mod session;
+pub mod state;
 pub mod stdio;
 pub mod tasks;
 #[cfg(feature = "testing")]

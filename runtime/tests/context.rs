@@ -9,7 +9,7 @@ use std::time::Duration;
 use mcp_contract::codegen::{
     BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, ResourceSpec,
 };
-use mcp_contract::testing::{Lines, Revision, check_wire, modern_meta, serve_lines};
+use mcp_contract::testing::{Lines, Revision, check_wire, request_meta, serve_lines};
 use mcp_contract::{Context, LogLevel, ResourceBody, ResourceError, Server};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -168,7 +168,7 @@ fn params(revision: Revision, mut params: Value, meta: Value) -> Value {
     let mut all = if revision.has_initialize() {
         json!({})
     } else {
-        modern_meta()
+        request_meta()
     };
     if let (Some(all), Some(meta)) = (all.as_object_mut(), meta.as_object()) {
         all.extend(meta.clone());

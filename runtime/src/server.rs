@@ -26,6 +26,7 @@ use crate::context::LogLevel;
 use crate::lists::{CHANGING_LIST_TTL_MS, Lists};
 use crate::published::Checks;
 use crate::session::{MAX_SUBSCRIPTIONS, Refused, Session};
+use crate::state::State;
 use crate::tasks::{InTask, TaskLimits, TaskSupport, Tasks};
 use crate::{
     Completing, Context, PromptError, PromptMessage, ResourceError, arguments, call, params, prompt,
@@ -89,20 +90,30 @@ impl<D: Dispatch> Server<D> {
             scopes: &[],
             group: None,
         };
+        let state = State::default();
         Server {
             dispatch: Arc::new(dispatch),
             view: Arc::new(view),
             session: Arc::new(Session::new(published, Arc::default())),
-            sealer: Arc::default(),
+            sealer: Arc::new(Sealer::new(state.clone())),
             lists: Lists::new(published),
-            tasks: Arc::new(Tasks::new(TaskLimits::default())),
+            tasks: Arc::new(Tasks::new(TaskLimits::default(), state)),
         }
     }
 
     /// The same server with its tasks bounded by `limits` instead of the defaults; see
     /// [`crate::tasks`].
     pub fn task_limits(mut self, limits: TaskLimits) -> Self {
-        self.tasks = Arc::new(Tasks::new(limits));
+        self.tasks = Arc::new(Tasks::new(limits, self.tasks.state().clone()));
+        self
+    }
+
+    /// The same server keeping what outlives a request (task records, request-state keys) in
+    /// `state` instead of this process's memory; see [`crate::state`]. Every replica behind
+    /// one load balancer needs a store they share.
+    pub fn state(mut self, state: State) -> Self {
+        self.tasks = Arc::new(Tasks::new(self.tasks.limits(), state.clone()));
+        self.sealer = Arc::new(self.sealer.with_state(state));
         self
     }
 
@@ -114,9 +125,9 @@ impl<D: Dispatch> Server<D> {
         &self.tasks
     }
 
-    /// The number of the connection this server value serves.
-    pub(crate) fn connection_id(&self) -> u64 {
-        self.session.id()
+    /// The id of the connection this server value serves.
+    pub(crate) fn connection_id(&self) -> String {
+        self.session.id().to_owned()
     }
 
     /// The same server sealing the request state of its 2026-07-28 calls with `key` (at
@@ -349,7 +360,10 @@ impl<D: Dispatch> Server<D> {
             .as_ref()
             .is_some_and(|r| r.extensions.get::<InTask>().is_some());
         let round = match &request {
-            Some(request) => self.round_for(request, "tool", name, &arguments, retry)?,
+            Some(request) => {
+                self.round_for(request, "tool", name, &arguments, retry)
+                    .await?
+            }
             None => None,
         };
         // Refused arguments are answered before any context is made for a handler that will
@@ -395,7 +409,7 @@ impl<D: Dispatch> Server<D> {
             }
             Ended::Asks { questions, answers } => {
                 let binding = round.map(|(_, binding)| binding).unwrap_or_default();
-                let state = self.sealer.seal(&binding, answers);
+                let state = self.sealer.seal(&binding, answers).await?;
                 Ok(InputRequiredResult::new(Some(questions), Some(state)).into())
             }
             Ended::Malformed(id, why) => Err(malformed(&id, &why)),
@@ -406,7 +420,7 @@ impl<D: Dispatch> Server<D> {
     /// may ask its client, with the binding its next state is sealed to; `None` on
     /// 2025-11-25, where asking is a request to the client. A state that does not open is
     /// `-32602`.
-    fn round_for(
+    async fn round_for(
         &self,
         request: &RequestContext<RoleServer>,
         kind: &str,
@@ -424,7 +438,8 @@ impl<D: Dispatch> Server<D> {
             Some(state) => self
                 .sealer
                 .open(state, &binding)
-                .map_err(|refused| ErrorData::invalid_params(refused.message(), None))?,
+                .await
+                .map_err(seal::Refused::error)?,
             None => Default::default(),
         };
         Ok(Some((
@@ -463,7 +478,7 @@ impl<D: Dispatch> Server<D> {
             Ended::Finished(outcome) => Ok(Ok(outcome)),
             Ended::Asks { questions, answers } => {
                 let binding = round.map(|(_, binding)| binding).unwrap_or_default();
-                let state = self.sealer.seal(&binding, answers);
+                let state = self.sealer.seal(&binding, answers).await?;
                 let mut result = InputRequiredResult::new(Some(questions), Some(state));
                 self.identify(revision, &mut result.meta);
                 Ok(Err(result))
@@ -676,7 +691,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        let mut result = self.tasks.get(&request.task_id, &self.owner(&context))?;
+        let mut result = (self.tasks)
+            .get(&request.task_id, &self.owner(&context))
+            .await?;
         self.identify(revision(&context), &mut result.meta);
         Ok(result)
     }
@@ -689,6 +706,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let responses = request.input_responses;
         self.tasks
             .update(&request.task_id, &self.owner(&context), responses)
+            .await
     }
 
     async fn cancel_task(
@@ -698,6 +716,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<(), ErrorData> {
         self.tasks
             .cancel(&request.task_id, &self.owner(&context))
+            .await
             .map(drop)
     }
 
@@ -789,7 +808,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let read = rmcp::model::JsonObject::from_iter([("uri".to_owned(), uri.clone().into())]);
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?Some(&context.id));
-        let round = self.round_for(&context, "resource", resource.name, &read, retry)?;
+        let round = (self.round_for(&context, "resource", resource.name, &read, retry)).await?;
         let ran = self.run_asking(context, resource.name, round, span, |cx| {
             self.dispatch.read_resource(index, values, cx)
         });
@@ -899,7 +918,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         };
         let span =
             tracing::info_span!("prompt", name = prompt.name, request_id = ?Some(&context.id));
-        let round = self.round_for(&context, "prompt", prompt.name, &given, retry)?;
+        let round = (self.round_for(&context, "prompt", prompt.name, &given, retry)).await?;
         let ran = self.run_asking(context, prompt.name, round, span, |cx| {
             self.dispatch.get_prompt(index, arguments, cx)
         });
@@ -994,8 +1013,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<CustomResult, ErrorData> {
         #[cfg(feature = "http")]
         crate::tasks::unhide(&mut request, &context);
-        if crate::tasks::is_legacy_task(&request) && revision(&context).has_initialize() {
-            return self.legacy_task(request, context).await;
+        if crate::tasks::is_requested_task(&request) && revision(&context).has_initialize() {
+            return self.requested_task(request, context).await;
         }
         let params = request.params.as_ref();
         self.advertised(&request.method)?;

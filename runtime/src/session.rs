@@ -19,7 +19,10 @@ pub(crate) const MAX_SUBSCRIPTIONS: usize = 1024;
 
 /// One connection: a stdio client, or one HTTP request of the stateless host.
 pub(crate) struct Session {
-    id: u64,
+    /// Its id, random: what its tasks are bound to.
+    id: String,
+    /// Its place among the subscribers of [`Updates`].
+    slot: u64,
     published: &'static Published,
     /// The least severe level the client asked for with `logging/setLevel` (2025-11-25).
     level: Mutex<LogLevel>,
@@ -32,7 +35,8 @@ impl Session {
     /// A new connection's session; `updates` is shared by all of a server's connections.
     pub(crate) fn new(published: &'static Published, updates: Arc<Updates>) -> Self {
         Session {
-            id: updates.next.fetch_add(1, Ordering::Relaxed),
+            id: crate::state::random_id(),
+            slot: updates.next.fetch_add(1, Ordering::Relaxed),
             published,
             // Until the client sets a level, the spec lets the server choose: `info` keeps
             // debugging detail out of a client that did not ask for it.
@@ -42,9 +46,9 @@ impl Session {
         }
     }
 
-    /// The connection's number, unique in the process: what its tasks are bound to.
-    pub(crate) fn id(&self) -> u64 {
-        self.id
+    /// The connection's id, unique across processes: what its tasks are bound to.
+    pub(crate) fn id(&self) -> &str {
+        &self.id
     }
 
     /// Whether the manifest declares that the server logs to clients.
@@ -79,7 +83,7 @@ impl Session {
             return Err(Refused::NotSubscribable);
         }
         let mut all = lock(&self.updates.subscribers);
-        let subscriber = all.entry(self.id).or_insert_with(|| Subscriber {
+        let subscriber = all.entry(self.slot).or_insert_with(|| Subscriber {
             to: To::Connection(peer.clone()),
             uris: HashMap::new(),
         });
@@ -95,10 +99,10 @@ impl Session {
             return;
         };
         let mut all = lock(&self.updates.subscribers);
-        if let Some(subscriber) = all.get_mut(&self.id) {
+        if let Some(subscriber) = all.get_mut(&self.slot) {
             subscriber.uris.remove(&key);
             if subscriber.uris.is_empty() {
-                all.remove(&self.id);
+                all.remove(&self.slot);
             }
         }
     }
@@ -112,7 +116,7 @@ impl Session {
 impl Drop for Session {
     /// A closed connection's subscriptions go with it.
     fn drop(&mut self) {
-        lock(&self.updates.subscribers).remove(&self.id);
+        lock(&self.updates.subscribers).remove(&self.slot);
     }
 }
 

@@ -143,12 +143,7 @@ impl TaskStore for MemoryStore {
         ready(Ok(found))
     }
 
-    fn swap_task(
-        &self,
-        id: &str,
-        version: u64,
-        record: TaskRecord,
-    ) -> StoreFuture<'_, Swapped> {
+    fn swap_task(&self, id: &str, version: u64, record: TaskRecord) -> StoreFuture<'_, Swapped> {
         let mut tasks = lock(&self.tasks);
         tasks.sweep();
         tasks.writes += 1;
@@ -248,7 +243,9 @@ impl KeyStore for MemoryStore {
 
     fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing> {
         let mut keys = lock(&self.keys);
-        let previous = keys.take().map_or_else(|| PROCESS_KEY.clone(), |ring| ring.current);
+        let previous = keys
+            .take()
+            .map_or_else(|| PROCESS_KEY.clone(), |ring| ring.current);
         let ring = KeyRing {
             current: key,
             previous: Some(previous),

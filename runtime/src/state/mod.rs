@@ -39,7 +39,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
-use rmcp::model::{DetailedTask, InputResponses, JsonObject, TaskStatus};
+use rmcp::model::{DetailedTask, InputResponses, JsonObject};
 use serde::{Deserialize, Serialize};
 
 pub use memory::MemoryStore;
@@ -130,12 +130,8 @@ impl TaskRecord {
 
     /// Whether it still runs or waits for answers (not completed, failed nor cancelled).
     pub fn is_live(&self) -> bool {
-        !is_terminal(self.task.status())
+        !self.task.status().is_terminal()
     }
-}
-
-fn is_terminal(status: TaskStatus) -> bool {
-    status.is_terminal()
 }
 
 /// A record as read, with the version a change must name ([`TaskStore::swap_task`]).
@@ -186,8 +182,7 @@ pub trait TaskStore: Send + Sync {
     /// Replaces the task `id` with `record` if its version is still `version`
     /// (compare-and-set): of two processes changing one task at once, one wins and the other
     /// is told [`Swapped::Conflict`].
-    fn swap_task(&self, id: &str, version: u64, record: TaskRecord)
-    -> StoreFuture<'_, Swapped>;
+    fn swap_task(&self, id: &str, version: u64, record: TaskRecord) -> StoreFuture<'_, Swapped>;
 
     /// Forgets the task `id`; whether it was there.
     fn remove_task(&self, id: &str) -> StoreFuture<'_, bool>;

@@ -28,10 +28,10 @@ impl<D: Dispatch> Server<D> {
                 .client_capabilities()
                 .is_some_and(|c| c.supports_tasks());
         let tasks = Arc::clone(self.tasks());
-        if !opted_in || !tasks.has_room() {
+        if !opted_in || !tasks.has_room().await? {
             return match support {
                 TaskSupport::Required if revision(&request).has_initialize() => {
-                    Err(super::legacy::required(&name))
+                    Err(super::requested::required(&name))
                 }
                 TaskSupport::Required if !opted_in => {
                     Err(ErrorData::missing_required_client_capability(
@@ -54,7 +54,7 @@ impl<D: Dispatch> Server<D> {
         if let Poll::Ready(ended) = first {
             return ended;
         }
-        match tasks.start(made) {
+        match tasks.start(made).await? {
             Ok(task) => Ok(CallToolResponse::Task(task)),
             // The room went to another call meanwhile: this one runs to its end here.
             Err(run) => run.await,
@@ -81,6 +81,7 @@ impl<D: Dispatch> Server<D> {
             tasks: Arc::downgrade(self.tasks()),
             id: id.clone(),
         }))));
+        let (tool, stored) = (name.clone(), arguments.clone().unwrap_or_default());
         let token = own.ct.clone();
         let cancel = Box::new(move || token.cancel());
         let rerun: Rerun = {
@@ -105,6 +106,8 @@ impl<D: Dispatch> Server<D> {
         Made {
             id,
             owner,
+            tool,
+            arguments: stored,
             cancel,
             rerun,
             run,
@@ -127,6 +130,6 @@ impl<D: Dispatch> Server<D> {
         {
             return Owner::Holder;
         }
-        Owner::Connection(self.connection_id())
+        Owner::Session(self.connection_id())
     }
 }

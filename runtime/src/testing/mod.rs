@@ -2,8 +2,8 @@
 //! revision connected in process ([`connect`]) or, with `http-testing`, over loopback HTTP
 //! (`connect_http`, `serve_on_loopback`, `http_request`); raw JSON-RPC lines to a server served
 //! as stdio serves ([`serve_lines`]); the official MCP schemas ([`check_wire`]); and the
-//! contract test ([`assert_contract`]), and the run-time checks held to the `jsonschema` crate
-//! ([`assert_checks`]).
+//! contract test ([`assert_contract`]); the run-time checks held to the `jsonschema` crate
+//! ([`assert_checks`]); and the suite every state store passes ([`state_suite`]).
 
 #[cfg(feature = "auth-testing")]
 pub mod auth;

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use std::panic::AssertUnwindSafe;
 
-use futures::{FutureExt as _, StreamExt as _};
 use futures::future::BoxFuture;
+use futures::{FutureExt as _, StreamExt as _};
 use rmcp::model::{DetailedTask, Task, TaskPayload, TaskStatus};
 use serde_json::json;
 
@@ -39,9 +39,10 @@ const CHECKS: &[(&str, Check)] = &[
     ("a_lapsed_lease_is_taken_over_by_one_process", |s| {
         Box::pin(a_lapsed_lease_is_taken_over_by_one_process(s))
     }),
-    ("live_tasks_are_bounded_and_the_oldest_finished_make_room", |s| {
-        Box::pin(live_tasks_are_bounded_and_the_oldest_finished_make_room(s))
-    }),
+    (
+        "live_tasks_are_bounded_and_the_oldest_finished_make_room",
+        |s| Box::pin(live_tasks_are_bounded_and_the_oldest_finished_make_room(s)),
+    ),
     ("an_expired_task_is_never_answered", |s| {
         Box::pin(an_expired_task_is_never_answered(s))
     }),
@@ -51,9 +52,10 @@ const CHECKS: &[(&str, Check)] = &[
     ("a_removed_task_is_gone", |s| {
         Box::pin(a_removed_task_is_gone(s))
     }),
-    ("a_session_is_kept_while_used_and_forgotten_when_idle", |s| {
-        Box::pin(a_session_is_kept_while_used_and_forgotten_when_idle(s))
-    }),
+    (
+        "a_session_is_kept_while_used_and_forgotten_when_idle",
+        |s| Box::pin(a_session_is_kept_while_used_and_forgotten_when_idle(s)),
+    ),
     ("every_listener_hears_every_event_in_order", |s| {
         Box::pin(every_listener_hears_every_event_in_order(s))
     }),
@@ -293,7 +295,11 @@ async fn live_tasks_are_bounded_and_the_oldest_finished_make_room(state: State) 
     assert_eq!(store.has_room(bounds).await, Ok(false), "two live of two");
     let refused = record("c", Owner::Holder, t + 2);
     assert_eq!(store.create_task(refused, bounds).await, Ok(false));
-    assert_eq!(store.task("c").await, Ok(None), "a refused task is not stored");
+    assert_eq!(
+        store.task("c").await,
+        Ok(None),
+        "a refused task is not stored"
+    );
     // Both finish: three kept at most, the oldest finished goes first.
     for id in ["a", "b"] {
         let Versioned { value, version } = read(&state, id).await;
@@ -305,7 +311,11 @@ async fn live_tasks_are_bounded_and_the_oldest_finished_make_room(state: State) 
         let made = record(id, Owner::Holder, t + 2 + i as u64);
         assert_eq!(store.create_task(made, bounds).await, Ok(true), "{id}");
     }
-    assert_eq!(store.task("a").await, Ok(None), "the oldest finished made room");
+    assert_eq!(
+        store.task("a").await,
+        Ok(None),
+        "the oldest finished made room"
+    );
     assert!(matches!(store.task("b").await, Ok(Some(_))));
     // Two live, nothing finished left to forget but `b`; then nothing at all.
     assert_eq!(store.has_room(bounds).await, Ok(false));
@@ -326,7 +336,10 @@ async fn an_expired_task_is_never_answered(state: State) {
     assert_eq!(store.task("short").await, Ok(None));
     let Versioned { value, version } = read(&state, "long").await;
     let mine = store.tasks_of(&owner).await.expect("the store answers");
-    assert_eq!(mine.iter().map(TaskRecord::id).collect::<Vec<_>>(), ["long"]);
+    assert_eq!(
+        mine.iter().map(TaskRecord::id).collect::<Vec<_>>(),
+        ["long"]
+    );
     let mut revived = value;
     revived.task.task.task_id = "short".into();
     assert_eq!(
@@ -354,10 +367,16 @@ async fn tasks_are_listed_by_owner_oldest_first(state: State) {
             .expect("stored");
     }
     let ids = |tasks: Vec<TaskRecord>| tasks.iter().map(|r| r.id().to_owned()).collect::<Vec<_>>();
-    assert_eq!(ids(store.tasks_of(&alice).await.unwrap()), ["a1", "a2", "a3"]);
+    assert_eq!(
+        ids(store.tasks_of(&alice).await.unwrap()),
+        ["a1", "a2", "a3"]
+    );
     assert_eq!(ids(store.tasks_of(&bob).await.unwrap()), ["b1"]);
     assert_eq!(
-        ids(store.tasks_of(&Owner::Caller("carol".into())).await.unwrap()),
+        ids(store
+            .tasks_of(&Owner::Caller("carol".into()))
+            .await
+            .unwrap()),
         Vec::<String>::new()
     );
 }

@@ -1,4 +1,5 @@
-//! Tasks as a 2025-11-25 client asks for them: `tools/call` with `params.task`, answered
+//! Tasks the client requests, as a client of a revision with the `initialize` handshake
+//! (2025-11-25) asks for them: `tools/call` with `params.task`, answered
 //! with a `CreateTaskResult` (`{task}`), then `tasks/get`, `tasks/result`, `tasks/list` and
 //! `tasks/cancel`, all served from the same [`Tasks`](super::Tasks) as the 2026-07-28
 //! extension.
@@ -6,7 +7,7 @@
 //! rmcp 3.11 reads `tools/call` into a type without `task`, and `tasks/get` and
 //! `tasks/cancel` as the extension's, which it refuses `-32021` from a client that did not
 //! declare it. So the transport [`reroute`]s such a request, seen in its raw bytes, as a
-//! custom request, which reaches [`Server::legacy_task`] whole.
+//! custom request, which reaches [`Server::requested_task`] whole.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,7 +81,7 @@ pub(crate) fn task_request(raw: &[u8]) -> Option<&'static str> {
 }
 
 /// `method` as one of the 2025-11-25 task requests, given whether its params carry a `task`:
-/// the one list both [`task_request`] (on the bytes) and [`is_legacy_task`] (on the parsed
+/// the one list both [`task_request`] (on the bytes) and [`is_requested_task`] (on the parsed
 /// request) decide by.
 fn task_method(method: &str, has_task: bool) -> Option<&'static str> {
     match method {
@@ -155,8 +156,8 @@ pub(crate) fn unhide(request: &mut CustomRequest, context: &RequestContext<RoleS
     }
 }
 
-/// Whether `request` is one [`Server::legacy_task`] answers.
-pub(crate) fn is_legacy_task(request: &CustomRequest) -> bool {
+/// Whether `request` is one [`Server::requested_task`] answers.
+pub(crate) fn is_requested_task(request: &CustomRequest) -> bool {
     let has_task = (request.params.as_ref())
         .and_then(|p| p.get("task"))
         .is_some_and(|t| !t.is_null());
@@ -232,8 +233,8 @@ pub(crate) fn required(name: &str) -> ErrorData {
 }
 
 impl<D: Dispatch> Server<D> {
-    /// Answers a request [`is_legacy_task`] from a 2025-11-25 client; see [the module](self).
-    pub(crate) async fn legacy_task(
+    /// Answers a request [`is_requested_task`] from a 2025-11-25 client; see [the module](self).
+    pub(crate) async fn requested_task(
         &self,
         request: CustomRequest,
         context: RequestContext<RoleServer>,
@@ -250,17 +251,17 @@ impl<D: Dispatch> Server<D> {
         let tasks = Arc::clone(self.tasks());
         let owner = self.owner(&context);
         let answer = match method {
-            "tools/call" => return self.legacy_call(params, context).await,
-            "tasks/get" => task_json(&tasks.task(&task_id(method, &params)?, &owner)?),
+            "tools/call" => return self.requested_call(params, context).await,
+            "tasks/get" => task_json(&tasks.task(&task_id(method, &params)?, &owner).await?),
             "tasks/cancel" => {
                 let id = task_id(method, &params)?;
-                if !tasks.cancel(&id, &owner)? {
+                if !tasks.cancel(&id, &owner).await? {
                     return Err(ErrorData::invalid_params(
                         format!("Task {id} has already ended; it cannot be cancelled"),
                         None,
                     ));
                 }
-                task_json(&tasks.task(&id, &owner)?)
+                task_json(&tasks.task(&id, &owner).await?)
             }
             "tasks/result" => {
                 let id = task_id(method, &params)?;
@@ -284,7 +285,7 @@ impl<D: Dispatch> Server<D> {
                 // Ids are the capability on a stateless host: listing them would hand them out.
                 let mine = match owner {
                     Owner::Holder => Vec::new(),
-                    _ => tasks.made_by(&owner),
+                    _ => tasks.made_by(&owner).await?,
                 };
                 let page: Vec<Value> = mine.iter().skip(from).take(PAGE).map(task_json).collect();
                 let mut answer = json!({ "tasks": page });
@@ -298,7 +299,7 @@ impl<D: Dispatch> Server<D> {
     }
 
     /// `tools/call` with `params.task`: the task made at once, its `CreateTaskResult`.
-    async fn legacy_call(
+    async fn requested_call(
         &self,
         params: Value,
         context: RequestContext<RoleServer>,
@@ -332,7 +333,7 @@ impl<D: Dispatch> Server<D> {
                 None,
             )
         };
-        if !tasks.has_room() {
+        if !tasks.has_room().await? {
             return Err(full());
         }
         let peer = context.peer.clone();
@@ -346,7 +347,7 @@ impl<D: Dispatch> Server<D> {
             made.tell = Some(teller(peer));
         }
         // Never polled when there is no room: the handler has not run at all.
-        let created = tasks.start(made).map_err(|_| full())?;
+        let created = tasks.start(made).await?.map_err(|_| full())?;
         Ok(CustomResult(json!({ "task": task_json(&created.task) })))
     }
 }
@@ -424,6 +425,15 @@ impl Publish {
     }
 }
 
+/// Whether `version` is a revision this runtime speaks whose clients open with the
+/// `initialize` handshake: their tasks are the ones they request. An older version rmcp
+/// negotiated, which had no tasks at all, is not.
+pub(crate) fn handshake_revision(version: Option<&str>) -> bool {
+    version
+        .and_then(|v| v.parse::<Revision>().ok())
+        .is_some_and(Revision::has_initialize)
+}
+
 /// Tells of tasks as 2025-11-25 does in the `initialize` answer `message` (a JSON-RPC
 /// response) when it chose that revision: `capabilities.tasks` in place of the 2026-07-28
 /// extension. Whether `message` was such an answer.
@@ -431,7 +441,7 @@ pub(crate) fn shape_initialize(message: &mut Value) -> bool {
     let chose = message
         .pointer("/result/protocolVersion")
         .and_then(Value::as_str);
-    if chose != Some(Revision::V2025_11_25.as_str()) {
+    if !handshake_revision(chose) {
         return false;
     }
     let Some(capabilities) = message

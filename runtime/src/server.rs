@@ -25,7 +25,7 @@ use crate::codegen::{Dispatch, Published};
 use crate::context::LogLevel;
 use crate::lists::{CHANGING_LIST_TTL_MS, Lists};
 use crate::published::Checks;
-use crate::session::{MAX_SUBSCRIPTIONS, Refused, Session};
+use crate::session::{MAX_SUBSCRIPTIONS, Refused, Session, Updates};
 use crate::state::State;
 use crate::tasks::{InTask, TaskLimits, TaskSupport, Tasks};
 use crate::{
@@ -94,7 +94,10 @@ impl<D: Dispatch> Server<D> {
         Server {
             dispatch: Arc::new(dispatch),
             view: Arc::new(view),
-            session: Arc::new(Session::new(published, Arc::default())),
+            session: Arc::new(Session::new(
+                published,
+                Arc::new(Updates::new(state.clone())),
+            )),
             sealer: Arc::new(Sealer::new(state.clone())),
             lists: Lists::new(published),
             tasks: Arc::new(Tasks::new(TaskLimits::default(), state)),
@@ -108,10 +111,13 @@ impl<D: Dispatch> Server<D> {
         self
     }
 
-    /// The same server keeping what outlives a request (task records, request-state keys) in
-    /// `state` instead of this process's memory; see [`crate::state`]. Every replica behind
-    /// one load balancer needs a store they share.
+    /// The same server keeping what outlives a request (task records, request-state keys,
+    /// resource updates for other servers' subscribers) in `state` instead of this process's
+    /// memory; see [`crate::state`]. Every replica behind one load balancer needs a store they
+    /// share.
     pub fn state(mut self, state: State) -> Self {
+        let updates = Arc::new(Updates::new(state.clone()));
+        self.session = Arc::new(Session::new(self.published(), updates));
         self.tasks = Arc::new(Tasks::new(self.tasks.limits(), state.clone()));
         self.sealer = Arc::new(self.sealer.with_state(state));
         self
@@ -691,7 +697,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        let mut result = (self.tasks)
+        let mut result = self
+            .tasks
             .get(&request.task_id, &self.owner(&context))
             .await?;
         self.identify(revision(&context), &mut result.meta);
@@ -808,7 +815,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let read = rmcp::model::JsonObject::from_iter([("uri".to_owned(), uri.clone().into())]);
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?Some(&context.id));
-        let round = (self.round_for(&context, "resource", resource.name, &read, retry)).await?;
+        let round = self
+            .round_for(&context, "resource", resource.name, &read, retry)
+            .await?;
         let ran = self.run_asking(context, resource.name, round, span, |cx| {
             self.dispatch.read_resource(index, values, cx)
         });
@@ -918,7 +927,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         };
         let span =
             tracing::info_span!("prompt", name = prompt.name, request_id = ?Some(&context.id));
-        let round = (self.round_for(&context, "prompt", prompt.name, &given, retry)).await?;
+        let round = self
+            .round_for(&context, "prompt", prompt.name, &given, retry)
+            .await?;
         let ran = self.run_asking(context, prompt.name, round, span, |cx| {
             self.dispatch.get_prompt(index, arguments, cx)
         });

@@ -1,9 +1,13 @@
 //! What a server remembers about one connection (its log level, its resource subscriptions),
-//! and the subscriptions of every connection, to announce a resource's changes.
+//! and the subscriptions of every connection, to announce a resource's changes: those made
+//! through this server at once, those published by another server sharing its
+//! [`State`] when they come on its bus.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use futures::StreamExt as _;
 
 use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::service::SubscriptionSink;
@@ -12,6 +16,7 @@ use tokio::sync::oneshot;
 
 use crate::codegen::Published;
 use crate::context::LogLevel;
+use crate::state::{Event, Heard, Message, State};
 
 /// The most resources one connection may subscribe to: a bound on what a client can make the
 /// server hold.
@@ -91,6 +96,8 @@ impl Session {
             return Err(Refused::TooMany);
         }
         subscriber.uris.insert(key, uri.to_owned());
+        drop(all);
+        self.updates.follow(self.published);
         Ok(())
     }
 
@@ -120,11 +127,25 @@ impl Drop for Session {
     }
 }
 
-/// The resource subscriptions of every connection of a server.
-#[derive(Default)]
+/// The resource subscriptions of every connection of a server, and the relay that delivers
+/// to them the updates other servers sharing its [`State`] publish.
 pub(crate) struct Updates {
     next: AtomicU64,
     subscribers: Mutex<HashMap<u64, Subscriber>>,
+    state: State,
+    /// This server's name on the bus: it delivers its own updates itself, at once, and passes
+    /// over them when they come back.
+    origin: String,
+    /// The relay, once a client subscribed.
+    relay: OnceLock<tokio::task::AbortHandle>,
+}
+
+impl Drop for Updates {
+    fn drop(&mut self) {
+        if let Some(relay) = self.relay.get() {
+            relay.abort();
+        }
+    }
 }
 
 /// Why a subscription was refused.
@@ -177,9 +198,66 @@ impl Drop for Listening {
 }
 
 impl Updates {
-    /// Sends `notifications/resources/updated` to every connection subscribed to the resource
-    /// `uri` names, with the URI each subscribed with.
+    /// The subscriptions of a server whose updates are published on `state`.
+    pub(crate) fn new(state: State) -> Self {
+        Updates {
+            next: AtomicU64::default(),
+            subscribers: Mutex::default(),
+            state,
+            origin: crate::state::random_id(),
+            relay: OnceLock::new(),
+        }
+    }
+
+    /// Tells every connection subscribed to the resource `uri` names, here and on every
+    /// server sharing the state, that it changed.
     pub(crate) async fn resource_updated(&self, published: &Published, uri: &str) {
+        self.deliver(published, uri).await;
+        let message = Message {
+            from: self.origin.clone(),
+            event: Event::ResourceUpdated(uri.to_owned()),
+        };
+        if let Err(e) = self.state.store().publish(message).await {
+            tracing::error!(error = %e, uri, "a resource update was not published to other servers");
+        }
+    }
+
+    /// Delivers, from now on, the updates other servers publish to this one's subscribers.
+    fn follow(self: &Arc<Self>, published: &'static Published) {
+        self.relay.get_or_init(|| {
+            let (updates, state) = (Arc::downgrade(self), self.state.clone());
+            let origin = self.origin.clone();
+            let relay = async move {
+                let mut heard = match state.store().subscribe().await {
+                    Ok(heard) => heard,
+                    Err(e) => {
+                        tracing::error!(error = %e, "other servers' resource updates are not followed");
+                        return;
+                    }
+                };
+                while let Some(heard) = heard.next().await {
+                    let Heard::Message(Message {
+                        from,
+                        event: Event::ResourceUpdated(uri),
+                    }) = heard
+                    else {
+                        continue;
+                    };
+                    let Some(updates) = updates.upgrade() else {
+                        return;
+                    };
+                    if from != origin {
+                        updates.deliver(published, &uri).await;
+                    }
+                }
+            };
+            tokio::spawn(relay).abort_handle()
+        });
+    }
+
+    /// Sends `notifications/resources/updated` to every connection of this server subscribed
+    /// to the resource `uri` names, with the URI each subscribed with.
+    async fn deliver(&self, published: &Published, uri: &str) {
         let Some(key) = ResourceKey::of(published, uri) else {
             return;
         };
@@ -208,10 +286,11 @@ impl Updates {
     /// a subscribable resource), until the returned guard is dropped.
     pub(crate) fn listen(
         self: &Arc<Self>,
-        published: &Published,
+        published: &'static Published,
         sink: SubscriptionSink,
         uris: impl IntoIterator<Item = String>,
     ) -> Listening {
+        self.follow(published);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let uris: HashMap<ResourceKey, String> = uris
             .into_iter()

@@ -1299,7 +1299,7 @@ mod unwritable {
     use std::time::Duration;
 
     use mcp_contract::state::{
-        Event, EventBus, Events, Key, KeyRing, KeyStore, Owner, SessionRecord, SessionStore,
+        EventBus, Events, Key, KeyRing, KeyStore, Message, Owner, SessionRecord, SessionStore,
         StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
     };
 
@@ -1343,8 +1343,8 @@ mod unwritable {
     }
 
     impl EventBus for Unwritable {
-        fn publish(&self, event: Event) -> StoreFuture<'_, ()> {
-            self.0.publish(event)
+        fn publish(&self, message: Message) -> StoreFuture<'_, ()> {
+            self.0.publish(message)
         }
         fn subscribe(&self) -> StoreFuture<'_, Events> {
             self.0.subscribe()

@@ -9,7 +9,7 @@ use futures::StreamExt as _;
 use tokio::sync::broadcast;
 
 use super::{
-    Event, EventBus, Events, Heard, Key, KeyRing, KeyStore, Owner, SessionRecord, SessionStore,
+    EventBus, Events, Heard, Key, KeyRing, KeyStore, Message, Owner, SessionRecord, SessionStore,
     StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned, now_ms,
 };
 
@@ -29,7 +29,7 @@ static PROCESS_KEY: LazyLock<Key> = LazyLock::new(|| {
 pub struct MemoryStore {
     tasks: Mutex<Tasks>,
     sessions: Mutex<HashMap<String, Kept>>,
-    events: broadcast::Sender<Event>,
+    events: broadcast::Sender<Message>,
     keys: Mutex<Option<KeyRing>>,
 }
 
@@ -212,16 +212,16 @@ impl SessionStore for MemoryStore {
 }
 
 impl EventBus for MemoryStore {
-    fn publish(&self, event: Event) -> StoreFuture<'_, ()> {
+    fn publish(&self, message: Message) -> StoreFuture<'_, ()> {
         // No listener is no error: nobody was there to hear it.
-        let _ = self.events.send(event);
+        let _ = self.events.send(message);
         ready(Ok(()))
     }
 
     fn subscribe(&self) -> StoreFuture<'_, Events> {
         let heard = futures::stream::unfold(self.events.subscribe(), |mut events| async move {
             let heard = match events.recv().await {
-                Ok(event) => Heard::Event(event),
+                Ok(message) => Heard::Message(message),
                 Err(broadcast::error::RecvError::Lagged(_)) => Heard::Missed,
                 Err(broadcast::error::RecvError::Closed) => return None,
             };

@@ -31,6 +31,18 @@
 //! reruns it with its answers; the rmcp `Peer` or listen stream a notification is sent on; a
 //! 2025-11-25 session's transport and its requests waiting for the client's answer (rmcp
 //! holds those). The store holds what any process needs to answer a request about them.
+//!
+//! **Who uses what.** Tasks keep their records in the [`TaskStore`] and wake their waiters
+//! (`tasks/result`) through the [`EventBus`] (`crate::tasks`). Request states are sealed with
+//! the [`KeyStore`]'s ring unless the server was given a key. A resource update is delivered
+//! to the server's own subscribers at once and published on the [`EventBus`], from which
+//! every other server sharing the store delivers it to its own. The [`SessionStore`] is not
+//! used by the runtime yet: a 2025-11-25 session is still rmcp's (a worker and its channels,
+//! in one process), and its log level and subscriptions live with it; a session manager that
+//! keeps only a [`SessionRecord`] is what reads and writes it. Which entries are switched
+//! off ([`crate::Lists`]) is the process's own setting, and so are the list-change
+//! notifications that follow from it: publishing [`Event::ListChanged`] is for when the
+//! switches are shared.
 
 mod memory;
 
@@ -246,11 +258,21 @@ pub enum Event {
     TaskChanged(String),
 }
 
+/// An event as the bus carries it, with who published it: a publisher that told its own
+/// listeners already passes over its own messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// The publisher, by an id of its choosing (random, so unique across processes).
+    pub from: String,
+    /// What happened.
+    pub event: Event,
+}
+
 /// What a listener hears.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Heard {
-    /// An event, from this process or another.
-    Event(Event),
+    /// A message, from this process or another.
+    Message(Message),
     /// Events were lost (the listener fell behind, or the store reconnected): a listener
     /// looks again at whatever it follows.
     Missed,
@@ -264,8 +286,8 @@ pub type Events = BoxStream<'static, Heard>;
 /// a listener hears what is published after it subscribed, and is told [`Heard::Missed`]
 /// when it may have missed some.
 pub trait EventBus: Send + Sync {
-    /// Publishes `event` to every listener subscribed now.
-    fn publish(&self, event: Event) -> StoreFuture<'_, ()>;
+    /// Publishes `message` to every listener subscribed now.
+    fn publish(&self, message: Message) -> StoreFuture<'_, ()>;
 
     /// A new listener.
     fn subscribe(&self) -> StoreFuture<'_, Events>;

@@ -359,8 +359,9 @@ impl<D: Dispatch> Server<D> {
 pub(crate) struct Publish {
     /// Each tool that may run as a task, by name, with its `taskSupport`.
     tools: Vec<(String, &'static str)>,
-    /// Set once this connection's `initialize` answered 2025-11-25.
-    legacy: AtomicBool,
+    /// Set once this connection's `initialize` chose a handshake revision, whose client
+    /// requests its tasks.
+    requests_tasks: AtomicBool,
 }
 
 impl Publish {
@@ -382,7 +383,7 @@ impl Publish {
             .collect();
         Some(Publish {
             tools,
-            legacy: AtomicBool::new(false),
+            requests_tasks: AtomicBool::new(false),
         })
     }
 
@@ -400,10 +401,11 @@ impl Publish {
             _ => return None,
         };
         if shape_initialize(&mut shaped) {
-            self.legacy.store(true, Ordering::Relaxed);
+            self.requests_tasks.store(true, Ordering::Relaxed);
             return Some(shaped);
         }
-        (self.legacy.load(Ordering::Relaxed) && self.shape_tools(&mut shaped)).then_some(shaped)
+        (self.requests_tasks.load(Ordering::Relaxed) && self.shape_tools(&mut shaped))
+            .then_some(shaped)
     }
 
     /// Gives each task tool of the `tools/list` answer `message` (a JSON-RPC response) its

@@ -19,7 +19,8 @@ use rmcp::model::{
 
 use super::{POLL_INTERVAL_MS, TaskLimits};
 use crate::state::{
-    Event, Heard, Lease, Owner, State, StoreError, TaskBounds, TaskRecord, instance, now_ms,
+    Event, Heard, Lease, Message, Owner, State, StoreError, TaskBounds, TaskRecord, instance,
+    now_ms,
 };
 
 /// One run of a task's handler, to its end or its next questions.
@@ -237,8 +238,7 @@ impl Tasks {
         if let Some(gone) = gone {
             (gone.cancel)();
         }
-        let changed = Event::TaskChanged(id.to_owned());
-        self.state.store().publish(changed).await?;
+        self.state.store().publish(changed(id)).await?;
         Ok(Some(record))
     }
 
@@ -276,7 +276,7 @@ impl Tasks {
                     (run.cancel)();
                 }
                 store.remove_task(id).await?;
-                store.publish(Event::TaskChanged(id.to_owned())).await?;
+                store.publish(changed(id)).await?;
             }
             Ok::<_, StoreError>(())
         };
@@ -446,8 +446,11 @@ impl Tasks {
             // Until this task changes, or changes may have been missed.
             loop {
                 match changes.next().await {
-                    Some(Heard::Event(Event::TaskChanged(changed))) if changed == id => break,
-                    Some(Heard::Event(_)) => {}
+                    Some(Heard::Message(Message {
+                        event: Event::TaskChanged(changed),
+                        ..
+                    })) if changed == id => break,
+                    Some(Heard::Message(_)) => {}
                     Some(Heard::Missed) => break,
                     None => {
                         return Err(failed(StoreError::new("the task events ended")));
@@ -455,6 +458,14 @@ impl Tasks {
                 }
             }
         }
+    }
+}
+
+/// The message that the task `id` changed, for whoever waits on it in any process.
+fn changed(id: &str) -> Message {
+    Message {
+        from: instance().to_owned(),
+        event: Event::TaskChanged(id.to_owned()),
     }
 }
 

@@ -13,7 +13,7 @@ use rmcp::model::{DetailedTask, Task, TaskPayload, TaskStatus};
 use serde_json::json;
 
 use crate::state::{
-    Event, Heard, Key, ListKind, Owner, SessionRecord, State, Store, Swapped, TaskBounds,
+    Event, Heard, Key, ListKind, Message, Owner, SessionRecord, State, Store, Swapped, TaskBounds,
     TaskRecord, Versioned, now_ms,
 };
 
@@ -439,7 +439,7 @@ async fn every_listener_hears_every_event_in_order(state: State) {
     let store = state.store();
     // Published before anyone listened: heard by nobody.
     store
-        .publish(Event::ListChanged(ListKind::Prompts))
+        .publish(from_here(Event::ListChanged(ListKind::Prompts)))
         .await
         .expect("published");
     let mut first = store.subscribe().await.expect("subscribed");
@@ -451,27 +451,37 @@ async fn every_listener_hears_every_event_in_order(state: State) {
         Event::ListChanged(ListKind::Resources),
     ];
     for event in &events {
-        store.publish(event.clone()).await.expect("published");
+        store
+            .publish(from_here(event.clone()))
+            .await
+            .expect("published");
     }
     for listener in [&mut first, &mut second] {
         for event in &events {
             let heard = tokio::time::timeout(Duration::from_secs(5), listener.next())
                 .await
                 .expect("heard in time");
-            assert_eq!(heard, Some(Heard::Event(event.clone())));
+            assert_eq!(heard, Some(Heard::Message(from_here(event.clone()))));
         }
     }
     // A listener dropped does not stop the others.
     drop(first);
     store
-        .publish(Event::TaskChanged("t2".into()))
+        .publish(from_here(Event::TaskChanged("t2".into())))
         .await
         .expect("published");
     let heard = tokio::time::timeout(Duration::from_secs(5), second.next()).await;
     assert_eq!(
         heard.expect("heard in time"),
-        Some(Heard::Event(Event::TaskChanged("t2".into())))
+        Some(Heard::Message(from_here(Event::TaskChanged("t2".into()))))
     );
+}
+
+fn from_here(event: Event) -> Message {
+    Message {
+        from: "here".to_owned(),
+        event,
+    }
 }
 
 async fn the_key_ring_is_made_once_and_rotates(state: State) {

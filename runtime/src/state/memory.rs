@@ -254,11 +254,3 @@ impl KeyStore for MemoryStore {
         ready(Ok(ring))
     }
 }
-
-#[cfg(all(test, feature = "testing"))]
-mod tests {
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_memory_store_passes_the_state_suite() {
-        crate::testing::state_suite(super::MemoryStore::default).await;
-    }
-}

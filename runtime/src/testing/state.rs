@@ -509,3 +509,11 @@ async fn the_key_ring_is_made_once_and_rotates(state: State) {
         "only the one before is kept"
     );
 }
+
+#[cfg(test)]
+mod tests {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_memory_store_passes_the_state_suite() {
+        super::state_suite(crate::state::MemoryStore::default).await;
+    }
+}

@@ -43,9 +43,9 @@
 //! **Tasks** ([`crate::tasks`]). On a route whose server has task tools, a 2025-11-25 POST is
 //! read whole before rmcp reads it, so that its task requests (`params.task`, `tasks/*`)
 //! reach the server and its `initialize` and `tools/list` answers tell of tasks as that
-//! revision does (`http/requested_tasks.rs`); other routes, and 2026-07-28 requests, are not read
-//! twice. Such a task belongs to the verified caller, else to the session; without sessions
-//! its 128-bit id is what reaches it.
+//! revision does (`http/requested_tasks.rs`); other routes, and 2026-07-28 requests, are not
+//! read twice. Such a task belongs to the verified caller, else to the session; without
+//! sessions its 128-bit id is what reaches it.
 //!
 //! **Bounded.** At most [`Host::max_in_flight`] requests are served at once, by all routes
 //! together; a request past it waits, its body unread, until one before it is answered.
@@ -196,6 +196,7 @@ impl Host {
                     server.dispatch(),
                     config.max_request_body_bytes,
                 );
+                let state = server.tasks().state().clone();
                 let factory = move || Ok(server.for_connection());
                 let one = match sessions {
                     None => Router::new().route_service(
@@ -210,7 +211,7 @@ impl Host {
                         &route,
                         StreamableHttpService::new(
                             factory,
-                            Arc::new(sessions::Sessions::new(limits)),
+                            Arc::new(sessions::Sessions::new(limits, state)),
                             config.with_legacy_session_mode(true),
                         ),
                     ),

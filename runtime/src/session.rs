@@ -218,7 +218,8 @@ impl Updates {
             event: Event::ResourceUpdated(uri.to_owned()),
         };
         if let Err(e) = self.state.store().publish(message).await {
-            tracing::error!(error = %e, uri, "a resource update was not published to other servers");
+            let why = "a resource update was not published to other servers";
+            tracing::error!(error = %e, uri, "{why}");
         }
     }
 
@@ -231,7 +232,8 @@ impl Updates {
                 let mut heard = match state.store().subscribe().await {
                     Ok(heard) => heard,
                     Err(e) => {
-                        tracing::error!(error = %e, "other servers' resource updates are not followed");
+                        let why = "other servers' resource updates are not followed";
+                        tracing::error!(error = %e, "{why}");
                         return;
                     }
                 };

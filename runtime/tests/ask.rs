@@ -907,3 +907,36 @@ async fn rmcps_own_2026_client_drives_the_rounds_through_its_handler() {
     );
     let _ = client.cancel().await;
 }
+
+/// A 2025-11-25 session's record (revision, client capabilities) is in the server's state
+/// once its id is answered, and forgotten when the client ends the session.
+#[tokio::test]
+async fn a_session_s_record_is_stored_when_it_opens_and_forgotten_when_it_ends() {
+    let state = mcp_contract::state::State::default();
+    let (_, server) = server();
+    let limits = SessionLimits {
+        max: 4,
+        idle: Duration::from_secs(60),
+    };
+    let host = Host::new().mount("/mcp", server.state(state.clone()));
+    let addr = serve_on_loopback(host.sessions(limits)).await;
+    let (status, session) = initialize(addr).await;
+    assert_eq!(status, 200);
+    let session = session.expect("a session");
+    let record = (state.store().session(&session).await)
+        .expect("the store answers")
+        .expect("the session's record");
+    assert_eq!(record.revision.as_deref(), Some("2025-11-25"));
+    assert_eq!(record.client_capabilities, Some(json!({})));
+    let ended = http_request(
+        addr,
+        "DELETE",
+        "/mcp",
+        &[("mcp-session-id", &session)],
+        String::new(),
+    )
+    .await
+    .expect("an HTTP answer");
+    assert!(ended.status < 300, "{}", ended.status);
+    assert_eq!(state.store().session(&session).await, Ok(None));
+}

@@ -36,10 +36,12 @@
 //! (`tasks/result`) through the [`EventBus`] (`crate::tasks`). Request states are sealed with
 //! the [`KeyStore`]'s ring unless the server was given a key. A resource update is delivered
 //! to the server's own subscribers at once and published on the [`EventBus`], from which
-//! every other server sharing the store delivers it to its own. The [`SessionStore`] is not
-//! used by the runtime yet: a 2025-11-25 session is still rmcp's (a worker and its channels,
-//! in one process), and its log level and subscriptions live with it; a session manager that
-//! keeps only a [`SessionRecord`] is what reads and writes it. Which entries are switched
+//! every other server sharing the store delivers it to its own. The HTTP host writes each
+//! 2025-11-25 session's [`SessionRecord`] (revision, client capabilities, last use) when it
+//! opens, renews it with each request and removes it when it ends; the session itself is
+//! still rmcp's (a worker and its channels, in one process), and its log level and
+//! subscriptions live with it, so nothing reads the record back yet: a session manager that
+//! keeps only the record is what will. Which entries are switched
 //! off ([`crate::Lists`]) is the process's own setting, and so are the list-change
 //! notifications that follow from it: publishing [`Event::ListChanged`] is for when the
 //! switches are shared.

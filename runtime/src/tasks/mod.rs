@@ -24,8 +24,9 @@
 //! normal call; a `task: required` one is refused with `-32021` naming the extension.
 //!
 //! **On 2025-11-25** the client decides, with `params.task` on `tools/call` (tasks the
-//! client requests, the `requested` module): such a call to a task tool is always a task, answered `{task}` at once, kept for
-//! the `ttl` the client asks (at most [`TaskLimits::ttl`]); the client polls `tasks/get`,
+//! client requests, the `requested` module): such a call to a task tool is always a task,
+//! answered `{task}` at once, kept for the `ttl` the client asks (at most
+//! [`TaskLimits::ttl`]); the client polls `tasks/get`,
 //! awaits `tasks/result` (the tool's result or its error, once the task ended), lists its own
 //! tasks with `tasks/list` (pages of 50) and cancels one with `tasks/cancel` (`-32602` once it
 //! ended). A question inside such a task goes to the client as an `elicitation/create`
@@ -37,8 +38,8 @@
 //! in place of the extension, and its `tools/list` gives each task tool's
 //! `execution.taskSupport`. rmcp 3.11's types carry none of this (it drops `params.task`), so
 //! the transports read and write it around rmcp: stdio on its lines, HTTP in a layer on the
-//! routes of servers with task tools (`http/requested_tasks.rs`; other routes read nothing twice). A
-//! stdio connection that closes cancels its tasks and forgets them.
+//! routes of servers with task tools (`http/requested_tasks.rs`; other routes read nothing
+//! twice). A stdio connection that closes cancels its tasks and forgets them.
 
 //! **Bounds.** At most [`TaskLimits::max_live`] tasks run at once (a `task: optional` call
 //! beyond it runs as a normal call; a `task: required` one is refused with `-32603`), at most

@@ -112,9 +112,9 @@ impl<D: Dispatch> Server<D> {
     }
 
     /// The same server keeping what outlives a request (task records, request-state keys,
-    /// resource updates for other servers' subscribers) in `state` instead of this process's
-    /// memory; see [`crate::state`]. Every replica behind one load balancer needs a store they
-    /// share.
+    /// 2025-11-25 session records, resource updates for other servers' subscribers) in
+    /// `state` instead of this process's memory; see [`crate::state`]. Every replica behind
+    /// one load balancer needs a store they share.
     pub fn state(mut self, state: State) -> Self {
         let updates = Arc::new(Updates::new(state.clone()));
         self.session = Arc::new(Session::new(self.published(), updates));

@@ -135,7 +135,7 @@ impl Protected {
     /// A 2026-07-28 `tools/list` on `route` with `headers`.
     async fn list(&self, route: &str, headers: &[(&str, &str)]) -> RawResponse {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {
-            "_meta": mcp_contract::testing::modern_meta()
+            "_meta": mcp_contract::testing::request_meta()
         }});
         let mut all = vec![
             ("Content-Type", "application/json"),

@@ -43,9 +43,9 @@
 //! **Tasks** ([`crate::tasks`]). On a route whose server has task tools, a 2025-11-25 POST is
 //! read whole before rmcp reads it, so that its task requests (`params.task`, `tasks/*`)
 //! reach the server and its `initialize` and `tools/list` answers tell of tasks as that
-//! revision does (`http/tasks25.rs`); other routes, and 2026-07-28 requests, are not read
-//! twice. Such a task belongs to the verified caller, else to the session; without sessions
-//! its 128-bit id is what reaches it.
+//! revision does (`http/requested_tasks.rs`); other routes, and 2026-07-28 requests, are not
+//! read twice. Such a task belongs to the verified caller, else to the session; without
+//! sessions its 128-bit id is what reaches it.
 //!
 //! **Bounded.** At most [`Host::max_in_flight`] requests are served at once, by all routes
 //! together; a request past it waits, its body unread, until one before it is answered.
@@ -96,8 +96,8 @@ use crate::DEFAULT_MAX_IN_FLIGHT;
 use crate::server::{Dispatch, Server};
 
 mod front;
+mod requested_tasks;
 mod sessions;
-mod tasks25;
 
 pub use sessions::SessionLimits;
 
@@ -192,8 +192,11 @@ impl Host {
                 spec: server.published().spec,
             });
             self.attach.push(Box::new(move |router, config, sessions| {
-                let legacy =
-                    tasks25::Legacy::new(server.task_publish(), config.max_request_body_bytes);
+                let requested = requested_tasks::RequestedTasks::new(
+                    server.task_publish(),
+                    config.max_request_body_bytes,
+                );
+                let state = server.tasks().state().clone();
                 let factory = move || Ok(server.for_connection());
                 let one = match sessions {
                     None => Router::new().route_service(
@@ -208,15 +211,17 @@ impl Host {
                         &route,
                         StreamableHttpService::new(
                             factory,
-                            Arc::new(sessions::Sessions::new(limits)),
+                            Arc::new(sessions::Sessions::new(limits, state)),
                             config.with_legacy_session_mode(true),
                         ),
                     ),
                 };
                 // Only a server with task tools pays for reading 2025-11-25 bodies first.
-                let one = match legacy {
-                    Some(legacy) => one
-                        .route_layer(axum::middleware::from_fn_with_state(legacy, tasks25::serve)),
+                let one = match requested {
+                    Some(requested) => one.route_layer(axum::middleware::from_fn_with_state(
+                        requested,
+                        requested_tasks::serve,
+                    )),
                     None => one,
                 };
                 router.merge(one)

@@ -78,6 +78,7 @@ mod request;
 mod resource;
 mod server;
 mod session;
+pub mod state;
 pub mod stdio;
 pub mod tasks;
 #[cfg(feature = "testing")]

@@ -1,9 +1,13 @@
 //! What a server remembers about one connection (its log level, its resource subscriptions),
-//! and the subscriptions of every connection, to announce a resource's changes.
+//! and the subscriptions of every connection, to announce a resource's changes: those made
+//! through this server at once, those published by another server sharing its
+//! [`State`] when they come on its bus.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use futures::StreamExt as _;
 
 use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::service::SubscriptionSink;
@@ -11,6 +15,7 @@ use rmcp::{Peer, RoleServer};
 use tokio::sync::oneshot;
 
 use crate::published::Published;
+use crate::state::{Event, Heard, Message, State};
 
 /// The most resources one connection may subscribe to: a bound on what a client can make the
 /// server hold.
@@ -18,7 +23,10 @@ pub(crate) const MAX_SUBSCRIPTIONS: usize = 1024;
 
 /// One connection: a stdio client, or one HTTP request of the stateless host.
 pub(crate) struct Session {
-    id: u64,
+    /// Its id, random: what its tasks are bound to.
+    id: String,
+    /// Its place among the subscribers of [`Updates`].
+    slot: u64,
     published: &'static Published,
     /// The least severe level the client asked for with `logging/setLevel` (2025-11-25).
     level: Mutex<LogLevel>,
@@ -31,7 +39,8 @@ impl Session {
     /// A new connection's session; `updates` is shared by all of a server's connections.
     pub(crate) fn new(published: &'static Published, updates: Arc<Updates>) -> Self {
         Session {
-            id: updates.next.fetch_add(1, Ordering::Relaxed),
+            id: crate::state::random_id(),
+            slot: updates.next.fetch_add(1, Ordering::Relaxed),
             published,
             // Until the client sets a level, the spec lets the server choose: `info` keeps
             // debugging detail out of a client that did not ask for it.
@@ -41,9 +50,9 @@ impl Session {
         }
     }
 
-    /// The connection's number, unique in the process: what its tasks are bound to.
-    pub(crate) fn id(&self) -> u64 {
-        self.id
+    /// The connection's id, unique across processes: what its tasks are bound to.
+    pub(crate) fn id(&self) -> &str {
+        &self.id
     }
 
     /// Whether the manifest declares that the server logs to clients.
@@ -78,7 +87,7 @@ impl Session {
             return Err(Refused::NotSubscribable);
         }
         let mut all = lock(&self.updates.subscribers);
-        let subscriber = all.entry(self.id).or_insert_with(|| Subscriber {
+        let subscriber = all.entry(self.slot).or_insert_with(|| Subscriber {
             to: To::Connection(peer.clone()),
             uris: HashMap::new(),
         });
@@ -86,6 +95,8 @@ impl Session {
             return Err(Refused::TooMany);
         }
         subscriber.uris.insert(key, uri.to_owned());
+        drop(all);
+        self.updates.follow(self.published);
         Ok(())
     }
 
@@ -94,10 +105,10 @@ impl Session {
             return;
         };
         let mut all = lock(&self.updates.subscribers);
-        if let Some(subscriber) = all.get_mut(&self.id) {
+        if let Some(subscriber) = all.get_mut(&self.slot) {
             subscriber.uris.remove(&key);
             if subscriber.uris.is_empty() {
-                all.remove(&self.id);
+                all.remove(&self.slot);
             }
         }
     }
@@ -111,15 +122,29 @@ impl Session {
 impl Drop for Session {
     /// A closed connection's subscriptions go with it.
     fn drop(&mut self) {
-        lock(&self.updates.subscribers).remove(&self.id);
+        lock(&self.updates.subscribers).remove(&self.slot);
     }
 }
 
-/// The resource subscriptions of every connection of a server.
-#[derive(Default)]
+/// The resource subscriptions of every connection of a server, and the relay that delivers
+/// to them the updates other servers sharing its [`State`] publish.
 pub(crate) struct Updates {
     next: AtomicU64,
     subscribers: Mutex<HashMap<u64, Subscriber>>,
+    state: State,
+    /// This server's name on the bus: it delivers its own updates itself, at once, and passes
+    /// over them when they come back.
+    origin: String,
+    /// The relay, once a client subscribed.
+    relay: OnceLock<tokio::task::AbortHandle>,
+}
+
+impl Drop for Updates {
+    fn drop(&mut self) {
+        if let Some(relay) = self.relay.get() {
+            relay.abort();
+        }
+    }
 }
 
 /// Why a subscription was refused.
@@ -172,9 +197,68 @@ impl Drop for Listening {
 }
 
 impl Updates {
-    /// Sends `notifications/resources/updated` to every connection subscribed to the resource
-    /// `uri` names, with the URI each subscribed with.
+    /// The subscriptions of a server whose updates are published on `state`.
+    pub(crate) fn new(state: State) -> Self {
+        Updates {
+            next: AtomicU64::default(),
+            subscribers: Mutex::default(),
+            state,
+            origin: crate::state::random_id(),
+            relay: OnceLock::new(),
+        }
+    }
+
+    /// Tells every connection subscribed to the resource `uri` names, here and on every
+    /// server sharing the state, that it changed.
     pub(crate) async fn resource_updated(&self, published: &Published, uri: &str) {
+        self.deliver(published, uri).await;
+        let message = Message {
+            from: self.origin.clone(),
+            event: Event::ResourceUpdated(uri.to_owned()),
+        };
+        if let Err(e) = self.state.store().publish(message).await {
+            let why = "a resource update was not published to other servers";
+            tracing::error!(error = %e, uri, "{why}");
+        }
+    }
+
+    /// Delivers, from now on, the updates other servers publish to this one's subscribers.
+    fn follow(self: &Arc<Self>, published: &'static Published) {
+        self.relay.get_or_init(|| {
+            let (updates, state) = (Arc::downgrade(self), self.state.clone());
+            let origin = self.origin.clone();
+            let relay = async move {
+                let mut heard = match state.store().subscribe().await {
+                    Ok(heard) => heard,
+                    Err(e) => {
+                        let why = "other servers' resource updates are not followed";
+                        tracing::error!(error = %e, "{why}");
+                        return;
+                    }
+                };
+                while let Some(heard) = heard.next().await {
+                    let Heard::Message(Message {
+                        from,
+                        event: Event::ResourceUpdated(uri),
+                    }) = heard
+                    else {
+                        continue;
+                    };
+                    let Some(updates) = updates.upgrade() else {
+                        return;
+                    };
+                    if from != origin {
+                        updates.deliver(published, &uri).await;
+                    }
+                }
+            };
+            tokio::spawn(relay).abort_handle()
+        });
+    }
+
+    /// Sends `notifications/resources/updated` to every connection of this server subscribed
+    /// to the resource `uri` names, with the URI each subscribed with.
+    async fn deliver(&self, published: &Published, uri: &str) {
         let Some(key) = ResourceKey::of(published, uri) else {
             return;
         };
@@ -203,10 +287,11 @@ impl Updates {
     /// a subscribable resource), until the returned guard is dropped.
     pub(crate) fn listen(
         self: &Arc<Self>,
-        published: &Published,
+        published: &'static Published,
         sink: SubscriptionSink,
         uris: impl IntoIterator<Item = String>,
     ) -> Listening {
+        self.follow(published);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let uris: HashMap<ResourceKey, String> = uris
             .into_iter()

@@ -112,7 +112,7 @@ impl<D: Dispatch> Server<D> {
         };
         let ended = running.waiting().await;
         // The connection's tasks have nobody left to ask for their results.
-        tasks.forget(&crate::tasks::Owner::Connection(id));
+        tasks.forget(&crate::tasks::Owner::Session(id)).await;
         ended.map_err(io::Error::other)?;
         Ok(())
     }

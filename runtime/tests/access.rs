@@ -222,7 +222,7 @@ async fn ask_legacy(addr: SocketAddr, scopes: &str, method: &str, params: Value)
 /// Sends a 2026-07-28 request as a caller with `scopes` (no caller for `None`) and returns
 /// the JSON-RPC answer.
 async fn ask(addr: SocketAddr, scopes: Option<&str>, method: &str, mut params: Value) -> Value {
-    params["_meta"] = mcp_contract::testing::modern_meta();
+    params["_meta"] = mcp_contract::testing::request_meta();
     let mut headers = vec![
         ("Content-Type", "application/json"),
         ("Accept", "application/json, text/event-stream"),
@@ -402,7 +402,7 @@ async fn a_resource_outside_the_scopes_cannot_be_subscribed_to() {
 async fn listen_as(addr: SocketAddr, scopes: &str, uri: &str) -> tokio::net::TcpStream {
     use tokio::io::AsyncWriteExt as _;
     let params = json!({
-        "_meta": mcp_contract::testing::modern_meta(),
+        "_meta": mcp_contract::testing::request_meta(),
         "notifications": {"resourceSubscriptions": [uri]},
     });
     let body =

@@ -478,6 +478,55 @@ async fn a_state_sealed_with_a_shared_key_opens_on_another_server_with_it() {
     assert_eq!(error["code"], -32602, "another key: {error}");
 }
 
+/// Without a key of their own, servers sharing a state store seal with its key ring: a
+/// round made on one is retried on another, across one rotation of the ring but not two,
+/// and refused by a server on another store.
+#[tokio::test]
+async fn a_state_sealed_with_a_shared_store_s_ring_opens_on_every_server_sharing_it() {
+    use mcp_contract::state::{Key, State};
+
+    let state = State::default();
+    let store = state.store();
+    store.rotate_keys(Key(vec![5; 32])).await.expect("rotated");
+    let (_, first) = server();
+    let (_, second) = server();
+    let mut first = Wire::open(first.state(state.clone()), true).await;
+    let mut second = Wire::open(second.state(state.clone()), false).await;
+    let (_, sealed) = first
+        .call("two_steps", json!({}), EVERYTHING, json!({}))
+        .await
+        .asks();
+    let round2 = || retry(json!({"step1": accept(json!({"name": "Alice"}))}), &sealed);
+    let (asked, _) = second
+        .call("two_steps", json!({}), EVERYTHING, round2())
+        .await
+        .asks();
+    assert!(asked.get("step2").is_some(), "{asked}");
+    let (_, elsewhere) = server();
+    let mut elsewhere = Wire::open(elsewhere, false).await;
+    let error = elsewhere
+        .call("two_steps", json!({}), EVERYTHING, round2())
+        .await
+        .error();
+    assert_eq!(error["code"], -32602, "another store's keys: {error}");
+
+    store.rotate_keys(Key(vec![6; 32])).await.expect("rotated");
+    let (asked, _) = second
+        .call("two_steps", json!({}), EVERYTHING, round2())
+        .await
+        .asks();
+    assert!(
+        asked.get("step2").is_some(),
+        "the previous key opens: {asked}"
+    );
+    store.rotate_keys(Key(vec![7; 32])).await.expect("rotated");
+    let error = second
+        .call("two_steps", json!({}), EVERYTHING, round2())
+        .await
+        .error();
+    assert_eq!(error["code"], -32602, "two rotations later: {error}");
+}
+
 #[tokio::test]
 async fn a_client_without_the_capability_is_never_asked() {
     for http in [false, true] {
@@ -857,4 +906,37 @@ async fn rmcps_own_2026_client_drives_the_rounds_through_its_handler() {
         json!({"name": "accept", "sampled": "Hi", "roots": ["file:///w"]})
     );
     let _ = client.cancel().await;
+}
+
+/// A 2025-11-25 session's record (revision, client capabilities) is in the server's state
+/// once its id is answered, and forgotten when the client ends the session.
+#[tokio::test]
+async fn a_session_s_record_is_stored_when_it_opens_and_forgotten_when_it_ends() {
+    let state = mcp_contract::state::State::default();
+    let (_, server) = server();
+    let limits = SessionLimits {
+        max: 4,
+        idle: Duration::from_secs(60),
+    };
+    let host = Host::new().mount("/mcp", server.state(state.clone()));
+    let addr = serve_on_loopback(host.sessions(limits)).await;
+    let (status, session) = initialize(addr).await;
+    assert_eq!(status, 200);
+    let session = session.expect("a session");
+    let record = (state.store().session(&session).await)
+        .expect("the store answers")
+        .expect("the session's record");
+    assert_eq!(record.revision.as_deref(), Some("2025-11-25"));
+    assert_eq!(record.client_capabilities, Some(json!({})));
+    let ended = http_request(
+        addr,
+        "DELETE",
+        "/mcp",
+        &[("mcp-session-id", &session)],
+        String::new(),
+    )
+    .await
+    .expect("an HTTP answer");
+    assert!(ended.status < 300, "{}", ended.status);
+    assert_eq!(state.store().session(&session).await, Ok(None));
 }

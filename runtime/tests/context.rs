@@ -9,7 +9,7 @@ use std::time::Duration;
 use mcp_contract::codegen::{
     BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, ResourceSpec,
 };
-use mcp_contract::testing::{Lines, Revision, check_wire, modern_meta, serve_lines};
+use mcp_contract::testing::{Lines, Revision, check_wire, request_meta, serve_lines};
 use mcp_contract::{Context, LogLevel, ResourceBody, ResourceError, Server};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -168,7 +168,7 @@ fn params(revision: Revision, mut params: Value, meta: Value) -> Value {
     let mut all = if revision.has_initialize() {
         json!({})
     } else {
-        modern_meta()
+        request_meta()
     };
     if let (Some(all), Some(meta)) = (all.as_object_mut(), meta.as_object()) {
         all.extend(meta.clone());
@@ -387,6 +387,43 @@ async fn a_subscribed_client_hears_of_changes_until_it_unsubscribes() {
     lines.request(4, "ping", json!({})).await;
     let (before, _) = exchange(&mut lines, 4).await;
     assert_eq!(before, Vec::<Value>::new(), "no update after unsubscribing");
+}
+
+/// Servers sharing a state store hear each other's resource updates: a client subscribed
+/// through one server is told of a change announced on another, once, and a server's own
+/// subscribers are told once too (not again when its update comes back from the store).
+#[tokio::test]
+async fn a_subscriber_hears_of_an_update_announced_by_another_server_sharing_the_state() {
+    let state = mcp_contract::state::State::default();
+    let (here, _) = reporter(&LOGGING_PUBLISHED);
+    let (there, _) = reporter(&LOGGING_PUBLISHED);
+    let (here, there) = (here.state(state.clone()), there.state(state));
+    let mut subscribed = Vec::new();
+    for server in [&here, &there] {
+        let mut lines = serve_lines(server.clone());
+        open(&mut lines, Revision::V2025_11_25).await;
+        lines
+            .request(1, "resources/subscribe", json!({"uri": "x:///notes"}))
+            .await;
+        let (_, answer) = exchange(&mut lines, 1).await;
+        assert_eq!(answer["result"], json!({}), "{answer}");
+        subscribed.push(lines);
+    }
+    there.resource_updated("x:///notes").await;
+    // Time for a second one to come, were it sent.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for lines in &mut subscribed {
+        let update = lines.answer().await;
+        assert_eq!(
+            update["method"], "notifications/resources/updated",
+            "{update}"
+        );
+        assert_eq!(update["params"]["uri"], "x:///notes", "{update}");
+        // Exactly once: the next message is the answer to a ping.
+        lines.request(2, "ping", json!({})).await;
+        let (before, _) = exchange(lines, 2).await;
+        assert_eq!(before, Vec::<Value>::new(), "told once");
+    }
 }
 
 /// On 2026-07-28 a client subscribes on a `subscriptions/listen` stream: it is acknowledged

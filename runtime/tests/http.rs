@@ -9,7 +9,7 @@ use mcp_contract::http::Host;
 use mcp_contract::rmcp::ServiceError;
 use mcp_contract::rmcp::model::CallToolRequestParams;
 use mcp_contract::testing::{
-    RawResponse, Revision, check_wire, connect_http, http_request, modern_meta, serve_on_loopback,
+    RawResponse, Revision, check_wire, connect_http, http_request, request_meta, serve_on_loopback,
 };
 use serde_json::{Value, json};
 use support::{
@@ -468,7 +468,7 @@ async fn post_request(
     mut params: Value,
 ) -> RawResponse {
     if !revision.has_initialize() {
-        params["_meta"] = modern_meta();
+        params["_meta"] = request_meta();
     }
     let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
     post_as(addr, revision, method, &params, &body.to_string()).await

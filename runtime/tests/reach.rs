@@ -244,7 +244,7 @@ async fn ask(
         .and_then(Value::as_str)
         .map(str::to_owned);
     if revision == Revision::V2026_07_28 {
-        params["_meta"] = mcp_contract::testing::modern_meta();
+        params["_meta"] = mcp_contract::testing::request_meta();
         headers.push(("Mcp-Method", method));
         if let Some(name) = &name {
             headers.push(("Mcp-Name", name));
@@ -517,7 +517,7 @@ async fn subscribe_refuses_a_resource_out_of_scope_or_switched_off() {
 async fn listen_as(addr: SocketAddr, scopes: &str, uri: &str) -> tokio::net::TcpStream {
     use tokio::io::AsyncWriteExt as _;
     let params = json!({
-        "_meta": mcp_contract::testing::modern_meta(),
+        "_meta": mcp_contract::testing::request_meta(),
         "notifications": {"resourceSubscriptions": [uri]},
     });
     let body =

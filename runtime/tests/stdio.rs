@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use mcp_contract::stdio;
 use mcp_contract::testing::{
-    Lines, Revision, check_wire, modern_meta, serve_lines, serve_lines_with,
+    Lines, Revision, check_wire, request_meta, serve_lines, serve_lines_with,
 };
 use serde_json::{Value, json};
 use support::{Gate, NOT_MESSAGES, assert_error, bad_params, flat};
@@ -25,7 +25,7 @@ async fn open(lines: &mut Lines, revision: Revision) {
 /// `params` as a client of `revision` sends them: with the request `_meta` on 2026-07-28.
 fn params(revision: Revision, mut params: Value) -> Value {
     if !revision.has_initialize() {
-        params["_meta"] = modern_meta();
+        params["_meta"] = request_meta();
     }
     params
 }

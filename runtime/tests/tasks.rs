@@ -1289,3 +1289,127 @@ async fn over_http_a_server_without_task_tools_is_unchanged() {
         .await;
     assert_eq!(text(&called), "quick done", "{called}");
 }
+
+/// A store whose task writes fail, as a remote store that cannot be reached: everything else
+/// is the in-memory store's.
+#[derive(Default)]
+struct Unwritable(mcp_contract::state::MemoryStore);
+
+mod unwritable {
+    use std::time::Duration;
+
+    use mcp_contract::state::{
+        EventBus, Events, Key, KeyRing, KeyStore, Message, Owner, SessionRecord, SessionStore,
+        StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
+    };
+
+    use super::Unwritable;
+
+    fn unreachable<T: Send + 'static>() -> StoreFuture<'static, T> {
+        Box::pin(async { Err(StoreError::new("connection refused")) })
+    }
+
+    impl TaskStore for Unwritable {
+        fn create_task(&self, _: TaskRecord, _: TaskBounds) -> StoreFuture<'_, bool> {
+            unreachable()
+        }
+        fn has_room(&self, bounds: TaskBounds) -> StoreFuture<'_, bool> {
+            self.0.has_room(bounds)
+        }
+        fn task(&self, id: &str) -> StoreFuture<'_, Option<Versioned<TaskRecord>>> {
+            self.0.task(id)
+        }
+        fn swap_task(&self, _: &str, _: u64, _: TaskRecord) -> StoreFuture<'_, Swapped> {
+            unreachable()
+        }
+        fn remove_task(&self, _: &str) -> StoreFuture<'_, bool> {
+            unreachable()
+        }
+        fn tasks_of(&self, owner: &Owner) -> StoreFuture<'_, Vec<TaskRecord>> {
+            self.0.tasks_of(owner)
+        }
+    }
+
+    impl SessionStore for Unwritable {
+        fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()> {
+            self.0.put_session(record, idle)
+        }
+        fn session(&self, id: &str) -> StoreFuture<'_, Option<SessionRecord>> {
+            self.0.session(id)
+        }
+        fn remove_session(&self, id: &str) -> StoreFuture<'_, bool> {
+            self.0.remove_session(id)
+        }
+    }
+
+    impl EventBus for Unwritable {
+        fn publish(&self, message: Message) -> StoreFuture<'_, ()> {
+            self.0.publish(message)
+        }
+        fn subscribe(&self) -> StoreFuture<'_, Events> {
+            self.0.subscribe()
+        }
+    }
+
+    impl KeyStore for Unwritable {
+        fn keys(&self) -> StoreFuture<'_, KeyRing> {
+            self.0.keys()
+        }
+        fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing> {
+            self.0.rotate_keys(key)
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_task_whose_record_cannot_be_stored_is_an_error_never_an_id() {
+    use mcp_contract::state::State;
+
+    for http in [false, true] {
+        let (seen, server) = server();
+        let server = server.state(State::new(Unwritable::default()));
+        let mut wire = Wire::open(server.clone(), http).await;
+        for tool in ["slow", "must"] {
+            let refused = wire.call(tool, OPTED_IN).await;
+            assert_eq!(refused["code"], -32603, "http={http} {tool}: {refused}");
+            let message = refused["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("state store") && message.contains("connection refused"),
+                "{message}"
+            );
+        }
+        // Nothing was stored to be reached.
+        assert_eq!(
+            seen.runs.load(Ordering::SeqCst),
+            2,
+            "each handler ran once, then no more"
+        );
+        // A 2025-11-25 client asking for a task is refused the same way.
+        let mut old = Old::open(server).await;
+        let refused = old
+            .ask(
+                "CallToolRequest",
+                "tools/call",
+                json!({"name": "quick", "arguments": {}, "task": {"ttl": 60000}}),
+                "CreateTaskResult",
+            )
+            .await;
+        assert_eq!(refused["code"], -32603, "{refused}");
+    }
+}
+
+#[tokio::test]
+async fn servers_sharing_a_state_reach_each_others_tasks() {
+    use mcp_contract::state::State;
+
+    let state = State::default();
+    let (seen, one) = server();
+    let (_, other) = server();
+    let mut made_on = Wire::open(one.state(state.clone()), true).await;
+    let mut read_on = Wire::open(other.state(state), true).await;
+    let id = task_id(&made_on.call("slow", OPTED_IN).await);
+    // Stored before its id was answered: the other server reads it at once.
+    assert_eq!(read_on.get(&id).await["status"], "working");
+    seen.release.notify_one();
+    assert_eq!(read_on.settled(&id).await["status"], "completed");
+}

@@ -7,24 +7,20 @@
 //! can move the clock.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use rmcp::ErrorData;
 use rmcp::model::{RequestStateCodec, RequestStateError, SealOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::state::{KeyRing, State};
+
 /// How long a request state stays valid by default: long enough for a person to answer.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 
-/// The key of every server in this process that was not given one: random, made once.
-static PROCESS_KEY: LazyLock<Arc<RequestStateCodec>> = LazyLock::new(|| {
-    let mut key = [0u8; 32];
-    getrandom::fill(&mut key).expect("the operating system's random source");
-    Arc::new(RequestStateCodec::try_new(key.to_vec()).expect("a 32-byte key"))
-});
-
-/// Why a request state is refused; each is `-32602` to the client.
+/// Why a request state is refused; each is `-32602` to the client, but a store that failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Refused {
     /// Not made by this server's key for this call: altered, forged, or another tool's or
@@ -32,6 +28,8 @@ pub(crate) enum Refused {
     Tampered,
     /// Made for this call, but past its expiry.
     Expired,
+    /// The keys could not be read from the server's state store (`-32603`, logged).
+    Unavailable,
 }
 
 impl Refused {
@@ -42,6 +40,18 @@ impl Refused {
                  tool, other arguments or another caller"
             }
             Refused::Expired => "requestState expired: call again without it to start over",
+            Refused::Unavailable => {
+                "the request-state keys could not be read from the server's state store; try \
+                 again"
+            }
+        }
+    }
+
+    /// The error the client is answered.
+    pub(crate) fn error(self) -> ErrorData {
+        match self {
+            Refused::Unavailable => ErrorData::internal_error(self.message(), None),
+            _ => ErrorData::invalid_params(self.message(), None),
         }
     }
 }
@@ -55,10 +65,22 @@ struct Payload {
     answers: BTreeMap<String, Value>,
 }
 
-/// Seals and opens request states with one key and lifetime.
+/// The codecs of a key ring: the current key seals, either opens.
+#[derive(Clone)]
+struct Codecs {
+    current: Arc<RequestStateCodec>,
+    previous: Option<Arc<RequestStateCodec>>,
+}
+
+/// Seals and opens request states with one key ring and lifetime: the key the server was
+/// given, or else the ring of its state store, shared by every process that shares the store.
 #[derive(Clone)]
 pub(crate) struct Sealer {
-    codec: Arc<RequestStateCodec>,
+    /// The key the server was given ([`Sealer::with_key`]); `None`: the store's ring.
+    given: Option<Codecs>,
+    state: State,
+    /// The store's ring as last read, with its codecs, made again only when it changed.
+    read: Arc<Mutex<Option<(KeyRing, Codecs)>>>,
     ttl: Duration,
     /// Unix milliseconds now; a test replaces it.
     now: fn() -> u64,
@@ -72,11 +94,7 @@ impl std::fmt::Debug for Sealer {
 
 impl Default for Sealer {
     fn default() -> Self {
-        Sealer {
-            codec: Arc::clone(&PROCESS_KEY),
-            ttl: DEFAULT_TTL,
-            now: system_now,
-        }
+        Sealer::new(State::default())
     }
 }
 
@@ -87,10 +105,26 @@ fn system_now() -> u64 {
 }
 
 impl Sealer {
-    /// This sealer with `key` (at least 32 bytes), shared by every replica behind a balancer.
+    /// Sealing with the key ring of `state`.
+    pub(crate) fn new(state: State) -> Self {
+        Sealer {
+            given: None,
+            state,
+            read: Arc::default(),
+            ttl: DEFAULT_TTL,
+            now: system_now,
+        }
+    }
+
+    /// This sealer with `key` (at least 32 bytes), shared by every replica behind a balancer,
+    /// in place of the store's ring.
     pub(crate) fn with_key(&self, key: Vec<u8>) -> Result<Sealer, RequestStateError> {
+        let current = Arc::new(RequestStateCodec::try_new(key)?);
         Ok(Sealer {
-            codec: Arc::new(RequestStateCodec::try_new(key)?),
+            given: Some(Codecs {
+                current,
+                previous: None,
+            }),
             ..self.clone()
         })
     }
@@ -98,6 +132,15 @@ impl Sealer {
     pub(crate) fn with_ttl(&self, ttl: Duration) -> Sealer {
         Sealer {
             ttl,
+            ..self.clone()
+        }
+    }
+
+    /// This sealer with the key ring of `state`, unless it was given a key.
+    pub(crate) fn with_state(&self, state: State) -> Sealer {
+        Sealer {
+            state,
+            read: Arc::default(),
             ..self.clone()
         }
     }
@@ -110,29 +153,71 @@ impl Sealer {
         }
     }
 
-    /// `answers` sealed for the call `binding` names.
-    pub(crate) fn seal(&self, binding: &[u8], answers: BTreeMap<String, Value>) -> String {
+    /// The codecs to seal and open with.
+    async fn codecs(&self) -> Result<Codecs, Refused> {
+        if let Some(given) = &self.given {
+            return Ok(given.clone());
+        }
+        let ring = self.state.store().keys().await.map_err(|e| {
+            tracing::error!(error = %e, "the request-state keys were not read");
+            Refused::Unavailable
+        })?;
+        let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((known, codecs)) = &*read
+            && *known == ring
+        {
+            return Ok(codecs.clone());
+        }
+        let codec = |key: &crate::state::Key| {
+            RequestStateCodec::try_new(key.0.clone())
+                .map(Arc::new)
+                .map_err(|e| {
+                    tracing::error!(error = %e, "the store's request-state key is refused");
+                    Refused::Unavailable
+                })
+        };
+        let codecs = Codecs {
+            current: codec(&ring.current)?,
+            previous: ring.previous.as_ref().map(codec).transpose()?,
+        };
+        *read = Some((ring, codecs.clone()));
+        Ok(codecs)
+    }
+
+    /// `answers` sealed for the call `binding` names, with the current key.
+    pub(crate) async fn seal(
+        &self,
+        binding: &[u8],
+        answers: BTreeMap<String, Value>,
+    ) -> Result<String, ErrorData> {
+        let codecs = self.codecs().await.map_err(Refused::error)?;
         let ttl = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
         let payload = Payload {
             exp: (self.now)().saturating_add(ttl),
             answers,
         };
-        self.codec
+        Ok(codecs
+            .current
             .seal_json_with(&payload, &SealOptions::new().associated_data(binding))
-            .expect("answers are JSON values")
+            .expect("answers are JSON values"))
     }
 
-    /// The answers `state` carries, when this server sealed it for the call `binding` names
-    /// and it has not expired.
-    pub(crate) fn open(
+    /// The answers `state` carries, when this server sealed it (with the current key or the
+    /// one before) for the call `binding` names and it has not expired.
+    pub(crate) async fn open(
         &self,
         state: &str,
         binding: &[u8],
     ) -> Result<BTreeMap<String, Value>, Refused> {
-        let payload: Payload = self
-            .codec
-            .open_json_with(state, binding)
-            .map_err(|_| Refused::Tampered)?;
+        let codecs = self.codecs().await?;
+        let opened = codecs.current.open_json_with::<Payload>(state, binding);
+        let payload = match (opened, &codecs.previous) {
+            (Ok(payload), _) => payload,
+            (Err(_), Some(previous)) => previous
+                .open_json_with(state, binding)
+                .map_err(|_| Refused::Tampered)?,
+            (Err(_), None) => return Err(Refused::Tampered),
+        };
         if (self.now)() > payload.exp {
             return Err(Refused::Expired);
         }
@@ -174,6 +259,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::state::Key;
 
     static NOW: AtomicU64 = AtomicU64::new(1_000_000);
 
@@ -185,8 +271,8 @@ mod tests {
         BTreeMap::from([("name".to_owned(), json!({"action": "accept"}))])
     }
 
-    #[test]
-    fn a_state_opens_for_its_call_until_it_expires() {
+    #[tokio::test]
+    async fn a_state_opens_for_its_call_until_it_expires() {
         let sealer = Sealer::default()
             .with_ttl(Duration::from_secs(60))
             .with_clock(now);
@@ -196,7 +282,7 @@ mod tests {
             &json!({"a": 1, "b": [{"y": 2, "x": 1}]}),
             None,
         );
-        let state = sealer.seal(&call, answers());
+        let state = sealer.seal(&call, answers()).await.expect("sealed");
         // The same arguments in another key order are the same call.
         let reordered = binding(
             "tool",
@@ -204,40 +290,62 @@ mod tests {
             &json!({"b": [{"x": 1, "y": 2}], "a": 1}),
             None,
         );
-        assert_eq!(sealer.open(&state, &reordered), Ok(answers()));
+        assert_eq!(sealer.open(&state, &reordered).await, Ok(answers()));
 
         NOW.fetch_add(60_000, Ordering::SeqCst);
         assert_eq!(
-            sealer.open(&state, &call),
+            sealer.open(&state, &call).await,
             Ok(answers()),
             "valid to its last ms"
         );
         NOW.fetch_add(1, Ordering::SeqCst);
-        assert_eq!(sealer.open(&state, &call), Err(Refused::Expired));
+        assert_eq!(sealer.open(&state, &call).await, Err(Refused::Expired));
     }
 
-    #[test]
-    fn another_call_key_or_a_changed_state_is_refused() {
+    #[tokio::test]
+    async fn another_call_key_or_a_changed_state_is_refused() {
         let sealer = Sealer::default();
         let call = binding("tool", "greet", &json!({"a": 1}), Some("alice"));
-        let state = sealer.seal(&call, answers());
+        let state = sealer.seal(&call, answers()).await.expect("sealed");
         for other in [
             binding("tool", "other", &json!({"a": 1}), Some("alice")),
             binding("tool", "greet", &json!({"a": 2}), Some("alice")),
             binding("tool", "greet", &json!({"a": 1}), Some("bob")),
             binding("prompt", "greet", &json!({"a": 1}), Some("alice")),
         ] {
-            assert_eq!(sealer.open(&state, &other), Err(Refused::Tampered));
+            assert_eq!(sealer.open(&state, &other).await, Err(Refused::Tampered));
         }
         assert_eq!(
-            sealer.open(&format!("{state}-TAMPERED"), &call),
+            sealer.open(&format!("{state}-TAMPERED"), &call).await,
             Err(Refused::Tampered)
         );
         let foreign = sealer.with_key(vec![7; 32]).expect("a long key");
-        assert_eq!(foreign.open(&state, &call), Err(Refused::Tampered));
+        assert_eq!(foreign.open(&state, &call).await, Err(Refused::Tampered));
         assert!(
             sealer.with_key(vec![7; 31]).is_err(),
             "a short key is refused"
         );
+    }
+
+    #[tokio::test]
+    async fn a_state_sealed_before_a_rotation_opens_until_the_next() {
+        let state = State::default();
+        let sealer = Sealer::new(state.clone());
+        let call = binding("tool", "greet", &json!({"a": 1}), None);
+        let before = sealer.seal(&call, answers()).await.expect("sealed");
+        let store = state.store();
+        store.rotate_keys(Key(vec![1; 32])).await.expect("rotated");
+        let after = sealer.seal(&call, answers()).await.expect("sealed");
+        assert_ne!(before, after, "sealed with the new key");
+        assert_eq!(sealer.open(&before, &call).await, Ok(answers()));
+        // Another server on the same store opens what this one sealed.
+        let other = Sealer::new(state.clone());
+        assert_eq!(other.open(&after, &call).await, Ok(answers()));
+        store.rotate_keys(Key(vec![2; 32])).await.expect("rotated");
+        assert_eq!(sealer.open(&before, &call).await, Err(Refused::Tampered));
+        assert_eq!(sealer.open(&after, &call).await, Ok(answers()));
+        // A given key is used in place of the ring.
+        let given = sealer.with_key(vec![3; 32]).expect("a long key");
+        assert_eq!(given.open(&after, &call).await, Err(Refused::Tampered));
     }
 }

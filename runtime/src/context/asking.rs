@@ -222,8 +222,8 @@ impl Context {
             _ => return Err(NotAsked::Invalid("an unknown kind of question".into())),
         };
         // A 2025-11-25 task is `input_required` while its handler waits here.
-        let _asking = crate::tasks::asking(&context.extensions);
-        tokio::select! {
+        let asking = crate::tasks::asking(&context.extensions).await;
+        let answered = tokio::select! {
             answered = context.peer.send_request(request) => match answered {
                 Ok(result) => serde_json::to_value(result).map_err(|e| NotAsked::Failed(e.to_string())),
                 Err(rmcp::ServiceError::McpError(e)) => Err(NotAsked::Failed(e.message.into_owned())),
@@ -233,7 +233,9 @@ impl Context {
                 Err(e) => Err(NotAsked::Failed(e.to_string())),
             },
             () = context.ct.cancelled() => Err(NotAsked::Cancelled),
-        }
+        };
+        asking.done().await;
+        answered
     }
 
     /// The answer to `id` is not one to its question: on 2026-07-28 the call is refused

@@ -2,6 +2,11 @@
 //! in-memory [`LocalSessionManager`], with at most a fixed number of sessions, each closed
 //! after it has been idle for a while.
 //!
+//! Each session's record (its negotiated revision and client capabilities, its last use) is
+//! kept in the server's [`State`] too: written when it initializes, renewed by each of its
+//! requests, forgotten when it closes or after the same idle time. The session itself (its
+//! worker, its streams, its requests waiting for the client) stays rmcp's, in this process.
+//!
 //! rmcp closes an idle session itself (its worker quits after `keep_alive`, and the service
 //! then closes the session, which forgets it), but sets no bound on their number: this wrapper
 //! refuses a new session past the bound (the `initialize` is answered `500`). 2026-07-28
@@ -10,13 +15,15 @@
 use std::time::Duration;
 
 use futures::Stream;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, SessionConfig,
 };
 use rmcp::transport::streamable_http_server::session::{
     ServerSseMessage, SessionId, SessionManager,
 };
+
+use crate::state::{SessionRecord, State, StoreError, now_ms};
 
 /// The bound on a route's 2025-11-25 sessions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +51,8 @@ pub(super) enum Refused {
     /// The route holds its maximum of sessions.
     Full(usize),
     Local(LocalSessionManagerError),
+    /// The session's record was not read or written.
+    Store(StoreError),
 }
 
 impl std::fmt::Display for Refused {
@@ -51,7 +60,14 @@ impl std::fmt::Display for Refused {
         match self {
             Refused::Full(max) => write!(f, "the server holds its maximum of {max} sessions"),
             Refused::Local(e) => e.fmt(f),
+            Refused::Store(e) => e.fmt(f),
         }
+    }
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Self {
+        Refused::Store(e)
     }
 }
 
@@ -67,12 +83,13 @@ impl From<LocalSessionManagerError> for Refused {
 pub(super) struct Sessions {
     inner: LocalSessionManager,
     limits: SessionLimits,
+    state: State,
     /// Held from counting the sessions to adding one, so that two at once cannot both pass.
     creating: tokio::sync::Mutex<()>,
 }
 
 impl Sessions {
-    pub(super) fn new(limits: SessionLimits) -> Self {
+    pub(super) fn new(limits: SessionLimits, state: State) -> Self {
         let mut inner = LocalSessionManager::default();
         let mut config = SessionConfig::default();
         config.keep_alive = Some(limits.idle);
@@ -80,8 +97,34 @@ impl Sessions {
         Sessions {
             inner,
             limits,
+            state,
             creating: tokio::sync::Mutex::new(()),
         }
+    }
+
+    /// Counts a request of session `id` as a use of its record.
+    async fn used(&self, id: &SessionId) -> Result<(), Refused> {
+        self.state.store().session(id).await?;
+        Ok(())
+    }
+}
+
+/// The record of the session `id` that `message`, its `initialize`, opens.
+fn record(id: &SessionId, message: &ClientJsonRpcMessage) -> SessionRecord {
+    let initialize = match message {
+        ClientJsonRpcMessage::Request(request) => match &request.request {
+            ClientRequest::InitializeRequest(initialize) => Some(&initialize.params),
+            _ => None,
+        },
+        _ => None,
+    };
+    SessionRecord {
+        id: id.to_string(),
+        revision: initialize.map(|i| i.protocol_version.to_string()),
+        client_capabilities: initialize.and_then(|i| serde_json::to_value(&i.capabilities).ok()),
+        log_level: None,
+        subscriptions: Vec::new(),
+        last_used_ms: now_ms(),
     }
 }
 
@@ -103,7 +146,14 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Refused> {
-        Ok(self.inner.initialize_session(id, message).await?)
+        let record = record(id, &message);
+        let answer = self.inner.initialize_session(id, message).await?;
+        // Stored before its id reaches the client, which then may use it anywhere.
+        self.state
+            .store()
+            .put_session(record, self.limits.idle)
+            .await?;
+        Ok(answer)
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Refused> {
@@ -111,7 +161,9 @@ impl SessionManager for Sessions {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Refused> {
-        Ok(self.inner.close_session(id).await?)
+        self.inner.close_session(id).await?;
+        self.state.store().remove_session(id).await?;
+        Ok(())
     }
 
     async fn create_stream(
@@ -119,6 +171,7 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Refused> {
+        self.used(id).await?;
         Ok(self.inner.create_stream(id, message).await?)
     }
 
@@ -127,6 +180,7 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<(), Refused> {
+        self.used(id).await?;
         Ok(self.inner.accept_message(id, message).await?)
     }
 

@@ -30,7 +30,8 @@ use crate::prompt::{Completing, PromptError, PromptMessage};
 use crate::published::{Checks, Published};
 use crate::request::{self, InFlight};
 use crate::resource::ResourceError;
-use crate::session::Session;
+use crate::session::{Session, Updates};
+use crate::state::State;
 use crate::tasks::{InTask, TaskLimits, Tasks};
 use crate::{arguments, call};
 
@@ -78,12 +79,16 @@ impl<D: Dispatch> Pipeline<D> {
     /// The pipeline of `dispatch`, on a first connection.
     pub(super) fn new(dispatch: D) -> Self {
         let published = dispatch.published();
+        let state = State::default();
         Pipeline {
             dispatch: Arc::new(dispatch),
-            session: Arc::new(Session::new(published, Arc::default())),
-            sealer: Arc::default(),
+            session: Arc::new(Session::new(
+                published,
+                Arc::new(Updates::new(state.clone())),
+            )),
+            sealer: Arc::new(Sealer::new(state.clone())),
             lists: Lists::new(published),
-            tasks: Arc::new(Tasks::new(TaskLimits::default())),
+            tasks: Arc::new(Tasks::new(TaskLimits::default(), state)),
         }
     }
 
@@ -128,7 +133,7 @@ impl<D: Dispatch> Pipeline<D> {
             .as_ref()
             .is_some_and(|r| r.extensions.get::<InTask>().is_some());
         let round = match &request {
-            Some(request) => self.round_for(request, "tool", name, &arguments, retry)?,
+            Some(request) => self.round_for(request, "tool", name, &arguments, retry).await?,
             None => None,
         };
         // Refused arguments are answered before any context is made for a handler that will
@@ -174,7 +179,7 @@ impl<D: Dispatch> Pipeline<D> {
             }
             Ended::Asks { questions, answers } => {
                 let binding = round.map(|(_, binding)| binding).unwrap_or_default();
-                let state = self.sealer.seal(&binding, answers);
+                let state = self.sealer.seal(&binding, answers).await?;
                 Ok(InputRequiredResult::new(Some(questions), Some(state)).into())
             }
             Ended::Malformed(id, why) => Err(malformed(&id, &why)),
@@ -198,7 +203,7 @@ impl<D: Dispatch> Pipeline<D> {
         let read = JsonObject::from_iter([("uri".to_owned(), uri.into())]);
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?Some(&request.id));
-        let round = self.round_for(&request, "resource", resource.name, &read, retry)?;
+        let round = self.round_for(&request, "resource", resource.name, &read, retry).await?;
         let ran = self.run_asking(request, resource.name, round, span, |cx| {
             self.dispatch.read_resource(index, values, cx)
         });
@@ -240,7 +245,7 @@ impl<D: Dispatch> Pipeline<D> {
         let prompt = &self.published().spec.prompts[index];
         let span =
             tracing::info_span!("prompt", name = prompt.name, request_id = ?Some(&request.id));
-        let round = self.round_for(&request, "prompt", prompt.name, given, retry)?;
+        let round = self.round_for(&request, "prompt", prompt.name, given, retry).await?;
         let ran = self.run_asking(request, prompt.name, round, span, |cx| {
             self.dispatch.get_prompt(index, arguments, cx)
         });
@@ -307,7 +312,7 @@ impl<D: Dispatch> Pipeline<D> {
     /// may ask its client, with the binding its next state is sealed to; `None` on
     /// 2025-11-25, where asking is a request to the client. A state that does not open is
     /// `-32602`.
-    fn round_for(
+    async fn round_for(
         &self,
         request: &RequestContext<RoleServer>,
         kind: &str,
@@ -325,7 +330,8 @@ impl<D: Dispatch> Pipeline<D> {
             Some(state) => self
                 .sealer
                 .open(state, &binding)
-                .map_err(|refused| ErrorData::invalid_params(refused.message(), None))?,
+                .await
+                .map_err(seal::Refused::error)?,
             None => Default::default(),
         };
         Ok(Some((
@@ -364,7 +370,7 @@ impl<D: Dispatch> Pipeline<D> {
             Ended::Finished(outcome) => Ok(Ok(outcome)),
             Ended::Asks { questions, answers } => {
                 let binding = round.map(|(_, binding)| binding).unwrap_or_default();
-                let state = self.sealer.seal(&binding, answers);
+                let state = self.sealer.seal(&binding, answers).await?;
                 let mut result = InputRequiredResult::new(Some(questions), Some(state));
                 self.published().identify(revision, &mut result.meta);
                 Ok(Err(result))

@@ -52,7 +52,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        let mut result = self.tasks().get(&request.task_id, &self.owner(&context))?;
+        let mut result = self.tasks().get(&request.task_id, &self.owner(&context)).await?;
         self.published()
             .identify(revision(&context), &mut result.meta);
         Ok(result)
@@ -66,6 +66,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let responses = request.input_responses;
         self.tasks()
             .update(&request.task_id, &self.owner(&context), responses)
+            .await
     }
 
     async fn cancel_task(
@@ -75,6 +76,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<(), ErrorData> {
         self.tasks()
             .cancel(&request.task_id, &self.owner(&context))
+            .await
             .map(drop)
     }
 
@@ -276,8 +278,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<CustomResult, ErrorData> {
         #[cfg(feature = "http")]
         crate::tasks::unhide(&mut request, &context);
-        if crate::tasks::is_legacy_task(&request) && revision(&context).has_initialize() {
-            return self.legacy_task(request, context).await;
+        if crate::tasks::is_requested_task(&request) && revision(&context).has_initialize() {
+            return self.requested_task(request, context).await;
         }
         let params = request.params.as_ref();
         self.published().advertised(&request.method)?;

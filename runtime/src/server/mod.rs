@@ -31,6 +31,8 @@ use crate::access::Principal;
 use crate::lists::Lists;
 use crate::published::Published;
 use crate::request;
+use crate::session::{Session, Updates};
+use crate::state::State;
 use crate::tasks::{TaskLimits, TaskSupport, Tasks};
 
 /// An MCP server for a generated contract, or a view of it that serves some of its tools
@@ -65,7 +67,20 @@ impl<D: Dispatch> Server<D> {
     /// The same server with its tasks bounded by `limits` instead of the defaults; see
     /// [`crate::tasks`].
     pub fn task_limits(mut self, limits: TaskLimits) -> Self {
-        self.pipeline.tasks = Arc::new(Tasks::new(limits));
+        self.pipeline.tasks = Arc::new(Tasks::new(limits, self.tasks().state().clone()));
+        self
+    }
+
+    /// The same server keeping what outlives a request (task records, request-state keys,
+    /// resource updates for other servers' subscribers) in `state` instead of this process's
+    /// memory; see [`crate::state`]. Every replica behind one load balancer needs a store they
+    /// share.
+    pub fn state(mut self, state: State) -> Self {
+        let pipeline = &mut self.pipeline;
+        let updates = Arc::new(Updates::new(state.clone()));
+        pipeline.session = Arc::new(Session::new(pipeline.published(), updates));
+        pipeline.tasks = Arc::new(Tasks::new(pipeline.tasks.limits(), state.clone()));
+        pipeline.sealer = Arc::new(pipeline.sealer.with_state(state));
         self
     }
 
@@ -77,9 +92,9 @@ impl<D: Dispatch> Server<D> {
         &self.pipeline.tasks
     }
 
-    /// The number of the connection this server value serves.
-    pub(crate) fn connection_id(&self) -> u64 {
-        self.pipeline.session.id()
+    /// The id of the connection this server value serves.
+    pub(crate) fn connection_id(&self) -> String {
+        self.pipeline.session.id().to_owned()
     }
 
     /// The same server sealing the request state of its 2026-07-28 calls with `key` (at

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::{Dispatch, Retry, Server};
 use crate::request::{self, InFlight, revision};
-use crate::tasks::legacy::{self, PAGE, RELATED_TASK, misfit, task_id, task_json, teller};
+use crate::tasks::requested::{self, PAGE, RELATED_TASK, misfit, task_id, task_json, teller};
 use crate::tasks::store::{Made, Rerun, Run, new_id};
 use crate::tasks::{InTask, Mark, Owner, Publish, TaskSupport};
 
@@ -36,10 +36,10 @@ impl<D: Dispatch> Server<D> {
                 .client_capabilities()
                 .is_some_and(|c| c.supports_tasks());
         let tasks = Arc::clone(self.tasks());
-        if !opted_in || !tasks.has_room() {
+        if !opted_in || !tasks.has_room().await? {
             return match support {
                 TaskSupport::Required if revision(&request).has_initialize() => {
-                    Err(legacy::required(&name))
+                    Err(requested::required(&name))
                 }
                 TaskSupport::Required if !opted_in => {
                     Err(ErrorData::missing_required_client_capability(
@@ -62,7 +62,7 @@ impl<D: Dispatch> Server<D> {
         if let Poll::Ready(ended) = first {
             return ended;
         }
-        match tasks.start(made) {
+        match tasks.start(made).await? {
             Ok(task) => Ok(CallToolResponse::Task(task)),
             // The room went to another call meanwhile: this one runs to its end here.
             Err(run) => run.await,
@@ -87,6 +87,7 @@ impl<D: Dispatch> Server<D> {
         own.extensions.remove::<InFlight>();
         own.extensions
             .insert(InTask(Some(Arc::new(Mark::new(self.tasks(), id.clone())))));
+        let (tool, stored) = (name.clone(), arguments.clone().unwrap_or_default());
         let token = own.ct.clone();
         let cancel = Box::new(move || token.cancel());
         let rerun: Rerun = {
@@ -111,6 +112,8 @@ impl<D: Dispatch> Server<D> {
         Made {
             id,
             owner,
+            tool,
+            arguments: stored,
             cancel,
             rerun,
             run,
@@ -133,12 +136,12 @@ impl<D: Dispatch> Server<D> {
         {
             return Owner::Holder;
         }
-        Owner::Connection(self.connection_id())
+        Owner::Session(self.connection_id())
     }
 
-    /// Answers a request [`is_legacy_task`](crate::tasks::is_legacy_task) from a 2025-11-25
+    /// Answers a request [`is_requested_task`](crate::tasks::is_requested_task) from a 2025-11-25
     /// client; see [`crate::tasks`].
-    pub(crate) async fn legacy_task(
+    pub(crate) async fn requested_task(
         &self,
         request: CustomRequest,
         context: RequestContext<RoleServer>,
@@ -155,17 +158,17 @@ impl<D: Dispatch> Server<D> {
         let tasks = Arc::clone(self.tasks());
         let owner = self.owner(&context);
         let answer = match method {
-            "tools/call" => return self.legacy_call(params, context).await,
-            "tasks/get" => task_json(&tasks.task(&task_id(method, &params)?, &owner)?),
+            "tools/call" => return self.requested_call(params, context).await,
+            "tasks/get" => task_json(&tasks.task(&task_id(method, &params)?, &owner).await?),
             "tasks/cancel" => {
                 let id = task_id(method, &params)?;
-                if !tasks.cancel(&id, &owner)? {
+                if !tasks.cancel(&id, &owner).await? {
                     return Err(ErrorData::invalid_params(
                         format!("Task {id} has already ended; it cannot be cancelled"),
                         None,
                     ));
                 }
-                task_json(&tasks.task(&id, &owner)?)
+                task_json(&tasks.task(&id, &owner).await?)
             }
             "tasks/result" => {
                 let id = task_id(method, &params)?;
@@ -189,7 +192,7 @@ impl<D: Dispatch> Server<D> {
                 // Ids are the capability on a stateless host: listing them would hand them out.
                 let mine = match owner {
                     Owner::Holder => Vec::new(),
-                    _ => tasks.made_by(&owner),
+                    _ => tasks.made_by(&owner).await?,
                 };
                 let page: Vec<Value> = mine.iter().skip(from).take(PAGE).map(task_json).collect();
                 let mut answer = json!({ "tasks": page });
@@ -203,7 +206,7 @@ impl<D: Dispatch> Server<D> {
     }
 
     /// `tools/call` with `params.task`: the task made at once, its `CreateTaskResult`.
-    async fn legacy_call(
+    async fn requested_call(
         &self,
         params: Value,
         context: RequestContext<RoleServer>,
@@ -237,7 +240,7 @@ impl<D: Dispatch> Server<D> {
                 None,
             )
         };
-        if !tasks.has_room() {
+        if !tasks.has_room().await? {
             return Err(full());
         }
         let peer = context.peer.clone();
@@ -251,7 +254,7 @@ impl<D: Dispatch> Server<D> {
             made.tell = Some(teller(peer));
         }
         // Never polled when there is no room: the handler has not run at all.
-        let created = tasks.start(made).map_err(|_| full())?;
+        let created = tasks.start(made).await?.map_err(|_| full())?;
         Ok(CustomResult(json!({ "task": task_json(&created.task) })))
     }
 }

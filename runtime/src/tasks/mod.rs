@@ -23,9 +23,10 @@
 //! **Elsewhere** (a 2026-07-28 client that did not opt in) a `task: optional` tool runs as a
 //! normal call; a `task: required` one is refused with `-32021` naming the extension.
 //!
-//! **On 2025-11-25** the client decides, with `params.task` on `tools/call` (the `legacy`
-//! module): such a call to a task tool is always a task, answered `{task}` at once, kept for
-//! the `ttl` the client asks (at most [`TaskLimits::ttl`]); the client polls `tasks/get`,
+//! **On 2025-11-25** the client decides, with `params.task` on `tools/call` (tasks the
+//! client requests, the `requested` module): such a call to a task tool is always a task,
+//! answered `{task}` at once, kept for the `ttl` the client asks (at most
+//! [`TaskLimits::ttl`]); the client polls `tasks/get`,
 //! awaits `tasks/result` (the tool's result or its error, once the task ended), lists its own
 //! tasks with `tasks/list` (pages of 50) and cancels one with `tasks/cancel` (`-32602` once it
 //! ended). A question inside such a task goes to the client as an `elicitation/create`
@@ -37,8 +38,8 @@
 //! in place of the extension, and its `tools/list` gives each task tool's
 //! `execution.taskSupport`. rmcp 3.11's types carry none of this (it drops `params.task`), so
 //! the transports read and write it around rmcp: stdio on its lines, HTTP in a layer on the
-//! routes of servers with task tools (`http/tasks25.rs`; other routes read nothing twice). A
-//! stdio connection that closes cancels its tasks and forgets them.
+//! routes of servers with task tools (`http/requested_tasks.rs`; other routes read nothing
+//! twice). A stdio connection that closes cancels its tasks and forgets them.
 
 //! **Bounds.** At most [`TaskLimits::max_live`] tasks run at once (a `task: optional` call
 //! beyond it runs as a normal call; a `task: required` one is refused with `-32603`), at most
@@ -52,20 +53,23 @@
 //! connection to bind to, so there the task's id, 128 random bits, is what a client must hold
 //! to reach it, and a 2025-11-25 `tasks/list` lists none (it would hand the ids out).
 //!
-//! **Deployment.** Tasks live in the process that made them: a deployment with several
-//! replicas needs the client's `tasks/*` requests to reach that process (affinity on the
-//! `Mcp-Name` header, which carries the task id), or one process.
+//! **Deployment.** A task's record lives in the server's [`State`](crate::state::State),
+//! written before its id is answered; its running handler lives in the process that made it.
+//! With the default in-memory store, a deployment with several replicas needs the client's
+//! `tasks/*` requests to reach that process (affinity on the `Mcp-Name` header, which carries
+//! the task id), or one process.
 
-pub(crate) mod legacy;
+pub(crate) mod requested;
 pub(crate) mod store;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-pub(crate) use legacy::{Publish, is_legacy_task, reroute};
+pub(crate) use crate::state::Owner;
+pub(crate) use requested::{Publish, is_requested_task, reroute};
 #[cfg(feature = "http")]
-pub(crate) use legacy::{hide, shape_initialize, unhide};
-pub(crate) use store::{Owner, Tasks};
+pub(crate) use requested::{handshake_revision, hide, shape_initialize, unhide};
+pub(crate) use store::Tasks;
 
 /// Whether a tool may run as a task: the manifest's `task:` (the 2025-11-25 spec's
 /// `execution.taskSupport`).
@@ -126,26 +130,44 @@ impl Mark {
 }
 
 /// Held while a 2025-11-25 task's handler waits on its client: the task is
-/// `input_required` until it is dropped.
+/// `input_required` until [`Asking::done`] (or until it is dropped, when the wait was).
 pub(crate) struct Asking(Option<Arc<Mark>>);
 
-/// The [`Asking`] of a request whose `extensions` are those of a task's handler.
-pub(crate) fn asking(extensions: &rmcp::model::Extensions) -> Asking {
+/// The [`Asking`] of a request whose `extensions` are those of a task's handler, the task
+/// marked `input_required` before the question goes out.
+pub(crate) async fn asking(extensions: &rmcp::model::Extensions) -> Asking {
     let mark = extensions.get::<InTask>().and_then(|t| t.0.clone());
-    if let Some(mark) = &mark
-        && let Some(tasks) = mark.tasks.upgrade()
-    {
-        tasks.asking(&mark.id, true);
+    if let Some(mark) = &mark {
+        mark.asking(true).await;
     }
     Asking(mark)
 }
 
+impl Mark {
+    async fn asking(&self, asking: bool) {
+        if let Some(tasks) = self.tasks.upgrade()
+            && let Err(e) = tasks.asking(&self.id, asking).await
+        {
+            tracing::error!(task = self.id, error = %e.message, "a task's status was not stored");
+        }
+    }
+}
+
+impl Asking {
+    /// The client answered: the task is `working` again before the handler goes on.
+    pub(crate) async fn done(mut self) {
+        if let Some(mark) = self.0.take() {
+            mark.asking(false).await;
+        }
+    }
+}
+
 impl Drop for Asking {
     fn drop(&mut self) {
-        if let Some(mark) = &self.0
-            && let Some(tasks) = mark.tasks.upgrade()
+        if let Some(mark) = self.0.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {
-            tasks.asking(&mark.id, false);
+            runtime.spawn(async move { mark.asking(false).await });
         }
     }
 }

@@ -1,10 +1,15 @@
 //! The tasks of one server: made, run in the background, looked up by their caller, answered,
 //! cancelled and forgotten, within [`TaskLimits`].
+//!
+//! Each task's record lives in the server's [`State`], where any process reads it; what
+//! cannot leave this process (its running handler, the closures that cancel it, rerun it and
+//! tell its client of its statuses) lives here, by the task's id, while the task is live.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use futures::StreamExt as _;
 use futures::future::BoxFuture;
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -13,6 +18,10 @@ use rmcp::model::{
 };
 
 use super::{POLL_INTERVAL_MS, TaskLimits};
+use crate::state::{
+    Event, Heard, Lease, Message, Owner, State, StoreError, TaskBounds, TaskRecord, instance,
+    now_ms,
+};
 
 /// One run of a task's handler, to its end or its next questions.
 pub(crate) type Run = BoxFuture<'static, Result<CallToolResponse, ErrorData>>;
@@ -24,7 +33,7 @@ pub(crate) type Rerun = Arc<dyn Fn(InputResponses) -> Run + Send + Sync>;
 pub(crate) type Cancel = Box<dyn Fn() + Send + Sync>;
 
 /// Tells the task's client of each change of its status (2025-11-25's
-/// `notifications/tasks/status`); called with the store locked, so it only queues.
+/// `notifications/tasks/status`); called in the order of the changes, so it only queues.
 pub(crate) type Tell = Box<dyn Fn(&Task) + Send + Sync>;
 
 /// A task about to start: what [`Tasks::start`] keeps of it.
@@ -32,6 +41,9 @@ pub(crate) struct Made {
     /// Its id, chosen before its handler runs so the handler's context can name it.
     pub(crate) id: String,
     pub(crate) owner: Owner,
+    /// The tool called, with its arguments: stored with the task.
+    pub(crate) tool: String,
+    pub(crate) arguments: JsonObject,
     pub(crate) cancel: Cancel,
     pub(crate) rerun: Rerun,
     pub(crate) run: Run,
@@ -40,81 +52,48 @@ pub(crate) struct Made {
     pub(crate) tell: Option<Tell>,
 }
 
-/// Who may reach a task.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Owner {
-    /// The verified caller, by subject.
-    Caller(String),
-    /// A stdio connection or an HTTP session, by id.
-    Connection(u64),
-    /// Whoever holds the id: a stateless request without a verified caller.
-    Holder,
-}
-
-impl Owner {
-    /// Whether `self`, asking, may reach a task `made_by`.
-    fn reaches(&self, made_by: &Owner) -> bool {
-        made_by == self || *made_by == Owner::Holder
-    }
-}
-
 /// A server's tasks; shared by every connection and view of it.
 pub(crate) struct Tasks {
     limits: TaskLimits,
-    entries: Mutex<HashMap<String, Entry>>,
-    /// Bumped whenever a task ends, for those waiting on one (`tasks/result`, 2025-11-25).
-    ended: tokio::sync::watch::Sender<u64>,
+    state: State,
+    /// What of each live task made here cannot leave the process, by its id.
+    running: Mutex<HashMap<String, Running>>,
+    /// Held through each change of a task and the telling of it, so that this process tells
+    /// the changes it makes in the order it made them, and a change never interleaves with
+    /// the making of the task.
+    order: tokio::sync::Mutex<()>,
 }
 
-struct Entry {
-    owner: Owner,
-    made: Instant,
-    ttl: Duration,
-    task: Task,
-    payload: TaskPayload,
-    /// Every answer the client gave, for the next run.
-    answers: InputResponses,
-    /// Fires the handler's cancellation, and runs it again; both dropped once it finished,
-    /// so a finished task holds no server (nor its connection) alive.
-    cancel: Option<Cancel>,
-    rerun: Option<Rerun>,
-    /// Dropped with the others once it finished, after telling of the end.
+/// A live task's handler, as this process runs it; dropped once the task finished, so a
+/// finished task holds no server (nor its connection) alive.
+struct Running {
+    cancel: Cancel,
+    rerun: Rerun,
     tell: Option<Tell>,
+    /// When its record expires: its handler is cancelled then.
+    expires: Instant,
 }
 
-impl Entry {
-    fn live(&self) -> bool {
-        !self.payload.status().is_terminal()
-    }
+/// `payload` as the task's new status, now.
+fn set(record: &mut TaskRecord, payload: TaskPayload) {
+    let mut task = record.task.task.clone();
+    task.last_updated_at = rmcp::task_manager::current_timestamp();
+    record.task = DetailedTask::new(task, payload);
+}
 
-    fn detailed(&self) -> DetailedTask {
-        DetailedTask::new(self.task.clone(), self.payload.clone())
-    }
-
-    fn set(&mut self, payload: TaskPayload) {
-        self.payload = payload;
-        self.task.status = self.payload.status();
-        self.task.last_updated_at = rmcp::task_manager::current_timestamp();
-        if let Some(tell) = &self.tell {
-            tell(&self.task);
-        }
-        if !self.live() {
-            self.rerun = None;
-            self.tell = None;
-            if let Some(cancel) = self.cancel.take() {
-                // Whatever the handler still does is for nobody now.
-                cancel();
-            }
-        }
-    }
+/// The `-32603` of a store that failed.
+fn failed(e: StoreError) -> ErrorData {
+    tracing::error!(error = %e, "a task's state was not read or written");
+    ErrorData::internal_error(e.to_string(), None)
 }
 
 impl Tasks {
-    pub(crate) fn new(limits: TaskLimits) -> Self {
+    pub(crate) fn new(limits: TaskLimits, state: State) -> Self {
         Tasks {
             limits,
-            entries: Mutex::default(),
-            ended: tokio::sync::watch::Sender::new(0),
+            state,
+            running: Mutex::default(),
+            order: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -122,51 +101,54 @@ impl Tasks {
         self.limits
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        // Forget what outlived its ttl; a task still running then is cancelled first.
-        entries.retain(|_, entry| {
-            let keep = entry.made.elapsed() < entry.ttl;
-            if !keep && let Some(cancel) = &entry.cancel {
-                cancel();
+    /// The store the tasks' records are in.
+    pub(crate) fn state(&self) -> &State {
+        &self.state
+    }
+
+    fn bounds(&self) -> TaskBounds {
+        TaskBounds {
+            max_live: self.limits.max_live,
+            max_kept: self.limits.max_kept,
+        }
+    }
+
+    /// The handlers running here; those whose task outlived its ttl are cancelled first.
+    fn running(&self) -> MutexGuard<'_, HashMap<String, Running>> {
+        let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        running.retain(|_, run| {
+            let keep = run.expires > now;
+            if !keep {
+                (run.cancel)();
             }
             keep
         });
-        entries
+        running
     }
 
     /// Whether one more task may run now.
-    pub(crate) fn has_room(&self) -> bool {
-        self.room(&mut self.lock())
+    pub(crate) async fn has_room(&self) -> Result<bool, ErrorData> {
+        drop(self.running());
+        self.state
+            .store()
+            .has_room(self.bounds())
+            .await
+            .map_err(failed)
     }
 
-    /// Room for one more task, making it by forgetting the oldest finished one if need be.
-    fn room(&self, entries: &mut HashMap<String, Entry>) -> bool {
-        if entries.values().filter(|e| e.live()).count() >= self.limits.max_live {
-            return false;
-        }
-        if entries.len() >= self.limits.max_kept {
-            let oldest = entries
-                .iter()
-                .filter(|(_, e)| !e.live())
-                .min_by_key(|(_, e)| e.made)
-                .map(|(id, _)| id.clone());
-            match oldest {
-                Some(id) => {
-                    entries.remove(&id);
-                }
-                None => return false,
-            }
-        }
-        true
-    }
-
-    /// Makes the task `made`, whose handler is running, and drives it in the background;
-    /// its run back when there is no room.
-    pub(crate) fn start(self: &Arc<Self>, made: Made) -> Result<CreateTaskResult, Run> {
+    /// Makes the task `made`, whose handler is running, and drives it in the background:
+    /// stored before this returns, so its id may be answered. Its run back when there is no
+    /// room.
+    pub(crate) async fn start(
+        self: &Arc<Self>,
+        made: Made,
+    ) -> Result<Result<CreateTaskResult, Run>, ErrorData> {
         let Made {
             id,
             owner,
+            tool,
+            arguments,
             cancel,
             rerun,
             run,
@@ -182,61 +164,125 @@ impl Tasks {
         let task = Task::new(id.clone(), TaskStatus::Working, now.clone(), now)
             .with_ttl_ms(ttl_ms)
             .with_poll_interval_ms(POLL_INTERVAL_MS);
+        let made_ms = now_ms();
+        let expires_ms = made_ms.saturating_add(ttl_ms);
+        let record = TaskRecord {
+            task: DetailedTask::new(task.clone(), TaskPayload::Working),
+            owner,
+            tool,
+            arguments,
+            answers: InputResponses::default(),
+            made_ms,
+            expires_ms,
+            lease: Some(Lease {
+                holder: instance().to_owned(),
+                until_ms: expires_ms,
+            }),
+        };
         {
-            let mut entries = self.lock();
-            if !self.room(&mut entries) {
-                return Err(run);
+            let _order = self.order.lock().await;
+            drop(self.running());
+            let stored = self.state.store().create_task(record, self.bounds());
+            if !stored.await.map_err(failed)? {
+                return Ok(Err(run));
             }
-            entries.insert(
-                id.clone(),
-                Entry {
-                    owner,
-                    made: Instant::now(),
-                    ttl,
-                    task: task.clone(),
-                    payload: TaskPayload::Working,
-                    answers: InputResponses::default(),
-                    cancel: Some(cancel),
-                    rerun: Some(rerun),
-                    tell,
-                },
-            );
+            let running = Running {
+                cancel,
+                rerun,
+                tell,
+                expires: Instant::now() + ttl,
+            };
+            self.running().insert(id.clone(), running);
         }
         self.drive(id, run);
-        Ok(CreateTaskResult::new(task))
+        Ok(Ok(CreateTaskResult::new(task)))
+    }
+
+    /// Changes the task `id` by `change` (which says whether it changed anything), then tells
+    /// its client of a new status, lets a finished one's handler go, and tells every waiter;
+    /// the record after.
+    /// Called with `order` held.
+    async fn change(
+        &self,
+        id: &str,
+        mut change: impl FnMut(&mut TaskRecord) -> bool + Send,
+    ) -> Result<Option<TaskRecord>, StoreError> {
+        let (mut wrote, mut before) = (false, None);
+        let after = (self.state)
+            .change_task(id, |record| {
+                before = Some(record.task.status());
+                wrote = change(record);
+                wrote
+            })
+            .await?;
+        let record = match after {
+            Some(record) if wrote => record,
+            unchanged => return Ok(unchanged),
+        };
+        let gone = {
+            let mut running = self.running();
+            // Told of each new status; a change within one (an answer to some of the
+            // questions) is not one.
+            if before != Some(record.task.status())
+                && let Some(tell) = running.get(id).and_then(|r| r.tell.as_ref())
+            {
+                tell(&record.task.task);
+            }
+            if record.is_live() {
+                None
+            } else {
+                running.remove(id)
+            }
+        };
+        // Whatever the handler still does is for nobody now.
+        if let Some(gone) = gone {
+            (gone.cancel)();
+        }
+        self.state.store().publish(changed(id)).await?;
+        Ok(Some(record))
     }
 
     /// A 2025-11-25 task's handler waits on its client (`asking`) or no longer does: the
     /// task is `input_required` meanwhile, as that revision's status says.
-    pub(crate) fn asking(&self, id: &str, asking: bool) {
-        let mut entries = self.lock();
-        let Some(entry) = entries.get_mut(id).filter(|e| e.live()) else {
-            return;
-        };
-        match (&entry.payload, asking) {
-            (TaskPayload::Working, true) => entry.set(TaskPayload::InputRequired {
-                input_requests: Default::default(),
-            }),
-            (TaskPayload::InputRequired { .. }, false) => entry.set(TaskPayload::Working),
-            _ => {}
-        }
+    pub(crate) async fn asking(&self, id: &str, asking: bool) -> Result<(), ErrorData> {
+        let _order = self.order.lock().await;
+        self.change(id, |record| match (&record.task.payload, asking) {
+            (TaskPayload::Working, true) => {
+                let input_requests = Default::default();
+                set(record, TaskPayload::InputRequired { input_requests });
+                true
+            }
+            (TaskPayload::InputRequired { .. }, false) => {
+                set(record, TaskPayload::Working);
+                true
+            }
+            _ => false,
+        })
+        .await
+        .map_err(failed)?;
+        Ok(())
     }
 
     /// Forgets every task of `owner`, whose connection closed; a running one is cancelled
     /// first, so its handler stops.
-    pub(crate) fn forget(&self, owner: &Owner) {
-        let mut entries = self.lock();
-        entries.retain(|_, entry| {
-            if entry.owner != *owner {
-                return true;
+    pub(crate) async fn forget(&self, owner: &Owner) {
+        let _order = self.order.lock().await;
+        let store = self.state.store();
+        let forgotten = async {
+            for record in store.tasks_of(owner).await? {
+                let id = record.id();
+                let run = self.running().remove(id);
+                if let Some(run) = run {
+                    (run.cancel)();
+                }
+                store.remove_task(id).await?;
+                store.publish(changed(id)).await?;
             }
-            if let Some(cancel) = &entry.cancel {
-                cancel();
-            }
-            false
-        });
-        drop(entries);
-        self.ended.send_modify(|n| *n += 1);
+            Ok::<_, StoreError>(())
+        };
+        if let Err(e) = forgotten.await {
+            tracing::error!(error = %e, "a closed connection's tasks were not all forgotten");
+        }
     }
 
     /// Runs `run` in the background and records how it ended.
@@ -244,25 +290,17 @@ impl Tasks {
         let tasks = Arc::clone(self);
         tokio::spawn(async move {
             let ended = run.await;
-            tasks.record(&id, ended);
+            if let Err(e) = tasks.settle(&id, ended).await {
+                tracing::error!(task = id, error = %e, "how a task ended was not stored");
+            }
         });
     }
 
-    fn record(&self, id: &str, ended: Result<CallToolResponse, ErrorData>) {
-        self.settle(id, ended);
-        // Whoever waits on this task looks again, even when it was forgotten meanwhile.
-        self.ended.send_modify(|n| *n += 1);
-    }
-
-    fn settle(&self, id: &str, ended: Result<CallToolResponse, ErrorData>) {
-        let mut entries = self.lock();
-        let Some(entry) = entries.get_mut(id) else {
-            return;
-        };
-        // A cancelled task stays cancelled, whatever its handler did after.
-        if !entry.live() {
-            return;
-        }
+    async fn settle(
+        &self,
+        id: &str,
+        ended: Result<CallToolResponse, ErrorData>,
+    ) -> Result<(), StoreError> {
         let payload = match ended {
             Ok(CallToolResponse::Complete(result)) => TaskPayload::Completed {
                 result: object(&result),
@@ -280,93 +318,124 @@ impl Tasks {
                 error: object(&error),
             },
         };
-        entry.set(payload);
+        let _order = self.order.lock().await;
+        // A cancelled task stays cancelled, whatever its handler did after.
+        self.change(id, |record| {
+            record.is_live() && {
+                set(record, payload.clone());
+                true
+            }
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The task `id` when `owner` may reach it; `-32602` alike for an unknown one and another
+    /// caller's, so that nobody learns which ids exist.
+    async fn reachable(&self, id: &str, owner: &Owner) -> Result<TaskRecord, ErrorData> {
+        drop(self.running());
+        let found = self.state.store().task(id).await.map_err(failed)?;
+        found
+            .map(|v| v.value)
+            .filter(|record| owner.reaches(&record.owner))
+            .ok_or_else(|| ErrorData::invalid_params(format!("Unknown task: {id}"), None))
     }
 
     /// `tasks/get`: the task `id` of `owner`, or `-32602`.
-    pub(crate) fn get(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, ErrorData> {
-        let entries = self.lock();
-        let entry = reachable(&entries, id, owner)?;
-        Ok(GetTaskResult::new(entry.detailed()))
+    pub(crate) async fn get(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, ErrorData> {
+        Ok(GetTaskResult::new(self.reachable(id, owner).await?.task))
     }
 
     /// `tasks/update`: answers to the task's questions. Answers to questions it does not ask
     /// are ignored; once every question has its answer, the handler runs again with them.
-    pub(crate) fn update(
+    pub(crate) async fn update(
         self: &Arc<Self>,
         id: &str,
         owner: &Owner,
         responses: InputResponses,
     ) -> Result<(), ErrorData> {
-        let rerun = {
-            let mut entries = self.lock();
-            reachable(&entries, id, owner)?;
-            let Some(entry) = entries.get_mut(id) else {
-                return Ok(());
-            };
-            let TaskPayload::InputRequired { input_requests } = &mut entry.payload else {
-                return Ok(());
-            };
-            for (key, answer) in responses {
-                if input_requests.remove(&key).is_some() {
-                    entry.answers.insert(key, answer);
-                }
+        let run = {
+            let _order = self.order.lock().await;
+            self.reachable(id, owner).await?;
+            let rerun = self.running().get(id).map(|r| Arc::clone(&r.rerun));
+            let mut all_answered = false;
+            let after = self
+                .change(id, |record| {
+                    all_answered = false;
+                    let TaskPayload::InputRequired { input_requests } = &record.task.payload else {
+                        return false;
+                    };
+                    let mut asked = input_requests.clone();
+                    for (key, answer) in &responses {
+                        if asked.remove(key).is_some() {
+                            record.answers.insert(key.clone(), answer.clone());
+                        }
+                    }
+                    if !asked.is_empty() {
+                        let input_requests = asked;
+                        set(record, TaskPayload::InputRequired { input_requests });
+                        return true;
+                    }
+                    if rerun.is_none() {
+                        return false;
+                    }
+                    all_answered = true;
+                    set(record, TaskPayload::Working);
+                    true
+                })
+                .await
+                .map_err(failed)?;
+            match (after, rerun) {
+                (Some(record), Some(rerun)) if all_answered => rerun(record.answers),
+                _ => return Ok(()),
             }
-            if !input_requests.is_empty() {
-                entry.task.last_updated_at = rmcp::task_manager::current_timestamp();
-                return Ok(());
-            }
-            let Some(rerun) = &entry.rerun else {
-                return Ok(());
-            };
-            let run = rerun(entry.answers.clone());
-            entry.set(TaskPayload::Working);
-            run
         };
-        self.drive(id.to_owned(), rerun);
+        self.drive(id.to_owned(), run);
         Ok(())
     }
 
     /// `tasks/cancel`: a task still running becomes `cancelled` and its handler's
     /// cancellation fires; a finished one stays as it is.
     /// `Ok(true)` when it was running.
-    pub(crate) fn cancel(&self, id: &str, owner: &Owner) -> Result<bool, ErrorData> {
-        let mut entries = self.lock();
-        reachable(&entries, id, owner)?;
-        let Some(entry) = entries.get_mut(id).filter(|e| e.live()) else {
-            return Ok(false);
-        };
-        // Setting a finished status fires the handler's cancellation.
-        entry.set(TaskPayload::Cancelled);
-        drop(entries);
-        self.ended.send_modify(|n| *n += 1);
-        Ok(true)
+    pub(crate) async fn cancel(&self, id: &str, owner: &Owner) -> Result<bool, ErrorData> {
+        let _order = self.order.lock().await;
+        self.reachable(id, owner).await?;
+        let mut cancelled = false;
+        self.change(id, |record| {
+            // Setting a finished status fires the handler's cancellation.
+            cancelled = record.is_live();
+            if cancelled {
+                set(record, TaskPayload::Cancelled);
+            }
+            cancelled
+        })
+        .await
+        .map_err(failed)?;
+        Ok(cancelled)
     }
 
     /// The task `id` of `owner` as it stands, or `-32602`.
-    pub(crate) fn task(&self, id: &str, owner: &Owner) -> Result<Task, ErrorData> {
-        Ok(reachable(&self.lock(), id, owner)?.task.clone())
+    pub(crate) async fn task(&self, id: &str, owner: &Owner) -> Result<Task, ErrorData> {
+        Ok(self.reachable(id, owner).await?.task.task)
     }
 
     /// The tasks `owner` made itself, oldest first (not those any holder reaches).
-    pub(crate) fn made_by(&self, owner: &Owner) -> Vec<Task> {
-        let entries = self.lock();
-        let mut mine: Vec<&Entry> = entries.values().filter(|e| e.owner == *owner).collect();
-        mine.sort_by_key(|e| e.made);
-        mine.into_iter().map(|e| e.task.clone()).collect()
+    pub(crate) async fn made_by(&self, owner: &Owner) -> Result<Vec<Task>, ErrorData> {
+        drop(self.running());
+        let mine = self.state.store().tasks_of(owner).await.map_err(failed)?;
+        Ok(mine.into_iter().map(|r| r.task.task).collect())
     }
 
     /// How the task `id` of `owner` ended, once it has: its result, or its error; `-32602`
     /// for an unknown one (or one forgotten meanwhile).
     pub(crate) async fn ended(&self, id: &str, owner: &Owner) -> Result<JsonObject, ErrorData> {
-        let mut changed = self.ended.subscribe();
+        // Subscribed before looking, so an end between the two is not missed.
+        let mut changes = self.state.store().subscribe().await.map_err(failed)?;
         loop {
-            // Subscribed before looking, so an end between the two is not missed.
-            changed.mark_unchanged();
-            match &reachable(&self.lock(), id, owner)?.payload {
-                TaskPayload::Completed { result } => return Ok(result.clone()),
+            match self.reachable(id, owner).await?.task.payload {
+                TaskPayload::Completed { result } => return Ok(result),
                 TaskPayload::Failed { error } => {
-                    return Err(serde_json::from_value(error.clone().into())
+                    return Err(serde_json::from_value(error.into())
                         .unwrap_or_else(|_| ErrorData::internal_error("the task failed", None)));
                 }
                 TaskPayload::Cancelled => {
@@ -374,23 +443,30 @@ impl Tasks {
                 }
                 _ => {}
             }
-            // The tasks outlive every waiter: the sender is never dropped while we wait.
-            let _ = changed.changed().await;
+            // Until this task changes, or changes may have been missed.
+            loop {
+                match changes.next().await {
+                    Some(Heard::Message(Message {
+                        event: Event::TaskChanged(changed),
+                        ..
+                    })) if changed == id => break,
+                    Some(Heard::Message(_)) => {}
+                    Some(Heard::Missed) => break,
+                    None => {
+                        return Err(failed(StoreError::new("the task events ended")));
+                    }
+                }
+            }
         }
     }
 }
 
-/// The task `id` when `owner` may reach it; `-32602` alike for an unknown one and another
-/// caller's, so that nobody learns which ids exist.
-fn reachable<'a>(
-    entries: &'a HashMap<String, Entry>,
-    id: &str,
-    owner: &Owner,
-) -> Result<&'a Entry, ErrorData> {
-    entries
-        .get(id)
-        .filter(|entry| owner.reaches(&entry.owner))
-        .ok_or_else(|| ErrorData::invalid_params(format!("Unknown task: {id}"), None))
+/// The message that the task `id` changed, for whoever waits on it in any process.
+fn changed(id: &str) -> Message {
+    Message {
+        from: instance().to_owned(),
+        event: Event::TaskChanged(id.to_owned()),
+    }
 }
 
 fn object(value: &impl serde::Serialize) -> JsonObject {
@@ -402,14 +478,5 @@ fn object(value: &impl serde::Serialize) -> JsonObject {
 
 /// 128 random bits, in hex: an id nobody guesses.
 pub(crate) fn new_id() -> String {
-    let mut bytes = [0u8; 16];
-    // The system's random source failing leaves zeros; the counter still keeps ids apart.
-    let _ = getrandom::fill(&mut bytes);
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    bytes[..8]
-        .iter_mut()
-        .zip(n.to_le_bytes())
-        .for_each(|(b, c)| *b ^= c);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::state::random_id()
 }

@@ -108,7 +108,7 @@ impl Lines {
         self.request(
             0,
             "server/discover",
-            serde_json::json!({"_meta": super::modern_meta()}),
+            serde_json::json!({"_meta": super::request_meta()}),
         )
         .await;
         self.answer().await["result"].clone()

@@ -2,8 +2,8 @@
 //! revision connected in process ([`connect`]) or, with `http-testing`, over loopback HTTP
 //! (`connect_http`, `serve_on_loopback`, `http_request`); raw JSON-RPC lines to a server served
 //! as stdio serves ([`serve_lines`]); the official MCP schemas ([`check_wire`]); and the
-//! contract test ([`assert_contract`]), and the run-time checks held to the `jsonschema` crate
-//! ([`assert_checks`]).
+//! contract test ([`assert_contract`]); the run-time checks held to the `jsonschema` crate
+//! ([`assert_checks`]); and the suite every state store passes ([`state_suite`]).
 
 #[cfg(feature = "auth-testing")]
 pub mod auth;
@@ -14,6 +14,7 @@ mod contract;
 mod http;
 mod lines;
 mod prompts;
+mod state;
 mod wire;
 
 pub use checks::assert_checks;
@@ -23,13 +24,15 @@ pub use contract::assert_contract;
 pub use http::{RawResponse, connect_http, http_request, serve_on_loopback};
 pub use lines::{Lines, serve_lines, serve_lines_with};
 pub use mcp_contract_spec::Revision;
+pub use state::{state_checks, state_suite};
 pub use wire::{check_wire, official_schema};
 
-/// The `_meta` every 2026-07-28 request carries: its protocol version and (empty) client
+/// The `_meta` with which a client of the newest revision, which has no `initialize`
+/// handshake, declares itself on every request: its protocol version and (empty) client
 /// capabilities.
-pub fn modern_meta() -> serde_json::Value {
+pub fn request_meta() -> serde_json::Value {
     serde_json::json!({
-        "io.modelcontextprotocol/protocolVersion": Revision::V2026_07_28.as_str(),
+        "io.modelcontextprotocol/protocolVersion": Revision::LATEST.as_str(),
         "io.modelcontextprotocol/clientCapabilities": {},
     })
 }

@@ -1,4 +1,5 @@
-//! Tasks as a 2025-11-25 client asks for them: `tools/call` with `params.task`, answered
+//! Tasks the client requests, as a client of a revision with the `initialize` handshake
+//! (2025-11-25) asks for them: `tools/call` with `params.task`, answered
 //! with a `CreateTaskResult` (`{task}`), then `tasks/get`, `tasks/result`, `tasks/list` and
 //! `tasks/cancel`, all served from the same [`Tasks`](super::Tasks) as the 2026-07-28
 //! extension.
@@ -6,7 +7,7 @@
 //! rmcp 3.11 reads `tools/call` into a type without `task`, and `tasks/get` and
 //! `tasks/cancel` as the extension's, which it refuses `-32021` from a client that did not
 //! declare it. So the transport [`reroute`]s such a request, seen in its raw bytes, as a
-//! custom request, which reaches the server's `legacy_task` whole.
+//! custom request, which reaches the server's `requested_task` whole.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -77,7 +78,7 @@ pub(crate) fn task_request(raw: &[u8]) -> Option<&'static str> {
 }
 
 /// `method` as one of the 2025-11-25 task requests, given whether its params carry a `task`:
-/// the one list both [`task_request`] (on the bytes) and [`is_legacy_task`] (on the parsed
+/// the one list both [`task_request`] (on the bytes) and [`is_requested_task`] (on the parsed
 /// request) decide by.
 fn task_method(method: &str, has_task: bool) -> Option<&'static str> {
     match method {
@@ -155,8 +156,8 @@ pub(crate) fn unhide(
     }
 }
 
-/// Whether `request` is one [`Server::legacy_task`] answers.
-pub(crate) fn is_legacy_task(request: &CustomRequest) -> bool {
+/// Whether `request` is one [`Server::requested_task`] answers.
+pub(crate) fn is_requested_task(request: &CustomRequest) -> bool {
     let has_task = (request.params.as_ref())
         .and_then(|p| p.get("task"))
         .is_some_and(|t| !t.is_null());
@@ -238,8 +239,9 @@ pub(crate) fn required(name: &str) -> ErrorData {
 pub(crate) struct Publish {
     /// Each tool that may run as a task, by name, with its `taskSupport`.
     tools: Vec<(String, &'static str)>,
-    /// Set once this connection's `initialize` answered 2025-11-25.
-    legacy: AtomicBool,
+    /// Set once this connection's `initialize` chose a handshake revision, whose client
+    /// requests its tasks.
+    requests_tasks: AtomicBool,
 }
 
 impl Publish {
@@ -266,7 +268,7 @@ impl Publish {
             .collect();
         Some(Publish {
             tools,
-            legacy: AtomicBool::new(false),
+            requests_tasks: AtomicBool::new(false),
         })
     }
 
@@ -284,10 +286,11 @@ impl Publish {
             _ => return None,
         };
         if shape_initialize(&mut shaped) {
-            self.legacy.store(true, Ordering::Relaxed);
+            self.requests_tasks.store(true, Ordering::Relaxed);
             return Some(shaped);
         }
-        (self.legacy.load(Ordering::Relaxed) && self.shape_tools(&mut shaped)).then_some(shaped)
+        (self.requests_tasks.load(Ordering::Relaxed) && self.shape_tools(&mut shaped))
+            .then_some(shaped)
     }
 
     /// Gives each task tool of the `tools/list` answer `message` (a JSON-RPC response) its
@@ -309,6 +312,15 @@ impl Publish {
     }
 }
 
+/// Whether `version` is a revision this runtime speaks whose clients open with the
+/// `initialize` handshake: their tasks are the ones they request. An older version rmcp
+/// negotiated, which had no tasks at all, is not.
+pub(crate) fn handshake_revision(version: Option<&str>) -> bool {
+    version
+        .and_then(|v| v.parse::<Revision>().ok())
+        .is_some_and(Revision::has_initialize)
+}
+
 /// Tells of tasks as 2025-11-25 does in the `initialize` answer `message` (a JSON-RPC
 /// response) when it chose that revision: `capabilities.tasks` in place of the 2026-07-28
 /// extension. Whether `message` was such an answer.
@@ -316,7 +328,7 @@ pub(crate) fn shape_initialize(message: &mut Value) -> bool {
     let chose = message
         .pointer("/result/protocolVersion")
         .and_then(Value::as_str);
-    if chose != Some(Revision::V2025_11_25.as_str()) {
+    if !handshake_revision(chose) {
         return false;
     }
     let Some(capabilities) = message

@@ -1,9 +1,10 @@
-//! 2025-11-25 tasks over HTTP ([`crate::tasks`]), for a route whose server has task tools;
-//! other routes do not pass through here.
+//! Tasks the client requests (2025-11-25's, [`crate::tasks`]) over HTTP, for a route whose
+//! server has task tools; other routes do not pass through here.
 //!
 //! rmcp's `StreamableHttpService` reads the body and writes the answer itself, so what the
 //! stdio transport does around rmcp is done here around the service, on the bytes: a POST
-//! that is not 2026-07-28's (by its `MCP-Protocol-Version` header) is read whole first; a task
+//! from a client of a revision with the `initialize` handshake (by its
+//! `MCP-Protocol-Version` header) is read whole first; a task
 //! request in it ([`crate::tasks::hide`]) reaches the server as a custom request; and the
 //! answer to an `initialize` that chose 2025-11-25, or to a 2025-11-25 `tools/list`, is
 //! rewritten as that revision tells of tasks, whether rmcp wrote it as JSON or as an event
@@ -25,17 +26,17 @@ use serde_json::Value;
 use crate::tasks::Publish;
 
 /// What the middleware knows of its route.
-pub(super) struct Legacy {
+pub(super) struct RequestedTasks {
     publish: Publish,
     /// The longest body read, rmcp's own limit for the route.
     max_body: usize,
 }
 
-impl Legacy {
+impl RequestedTasks {
     /// For a route whose server has task tools (`publish`); `None` otherwise.
-    pub(super) fn new(publish: Option<Publish>, max_body: usize) -> Option<Arc<Legacy>> {
+    pub(super) fn new(publish: Option<Publish>, max_body: usize) -> Option<Arc<RequestedTasks>> {
         let publish = publish?;
-        Some(Arc::new(Legacy { publish, max_body }))
+        Some(Arc::new(RequestedTasks { publish, max_body }))
     }
 }
 
@@ -54,7 +55,7 @@ struct Named {
 
 /// The middleware; see [the module](self).
 pub(super) async fn serve(
-    State(legacy): State<Arc<Legacy>>,
+    State(route): State<Arc<RequestedTasks>>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -64,9 +65,10 @@ pub(super) async fn serve(
     {
         return next.run(request).await;
     }
-    let legacy_tools = version == Some(Revision::V2025_11_25.as_str());
+    // Only a client that named its handshake revision reads tools as it shapes them.
+    let shapes_tools = crate::tasks::handshake_revision(version);
     let (mut parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, legacy.max_body).await else {
+    let Ok(bytes) = axum::body::to_bytes(body, route.max_body).await else {
         return (
             StatusCode::PAYLOAD_TOO_LARGE,
             "Payload Too Large: the request body is too long",
@@ -78,7 +80,7 @@ pub(super) async fn serve(
         .and_then(|m| m.method);
     let shape = match method.as_deref() {
         Some("initialize") => Some(Shape::Initialize),
-        Some("tools/list") if legacy_tools => Some(Shape::Tools),
+        Some("tools/list") if shapes_tools => Some(Shape::Tools),
         _ => None,
     };
     let body = match crate::tasks::hide(&bytes) {
@@ -90,7 +92,7 @@ pub(super) async fn serve(
     };
     let response = next.run(Request::from_parts(parts, Body::from(body))).await;
     match shape {
-        Some(shape) => reshape(&legacy, shape, response).await,
+        Some(shape) => reshape(&route, shape, response).await,
         None => response,
     }
 }
@@ -102,15 +104,15 @@ fn protocol_version(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// `message` (a JSON-RPC message) as 2025-11-25 tells of tasks; whether it changed.
-fn shaped(legacy: &Legacy, shape: Shape, message: &mut Value) -> bool {
+fn shaped(route: &RequestedTasks, shape: Shape, message: &mut Value) -> bool {
     match shape {
         Shape::Initialize => crate::tasks::shape_initialize(message),
-        Shape::Tools => legacy.publish.shape_tools(message),
+        Shape::Tools => route.publish.shape_tools(message),
     }
 }
 
 /// The answer `response`, rewritten: a JSON body whole, an event stream event by event.
-async fn reshape(legacy: &Arc<Legacy>, shape: Shape, response: Response) -> Response {
+async fn reshape(route: &Arc<RequestedTasks>, shape: Shape, response: Response) -> Response {
     let media = response
         .headers()
         .get(CONTENT_TYPE)
@@ -133,7 +135,7 @@ async fn reshape(legacy: &Arc<Legacy>, shape: Shape, response: Response) -> Resp
                 Ok(message) => message,
                 Err(_) => return Response::from_parts(parts, Body::from(bytes)),
             };
-            if !shaped(legacy, shape, &mut message) {
+            if !shaped(route, shape, &mut message) {
                 return Response::from_parts(parts, Body::from(bytes));
             }
             parts.headers.remove(CONTENT_LENGTH);
@@ -143,7 +145,7 @@ async fn reshape(legacy: &Arc<Legacy>, shape: Shape, response: Response) -> Resp
         Some("text/event-stream") => {
             let (parts, body) = response.into_parts();
             let events = Events {
-                legacy: Arc::clone(legacy),
+                route: Arc::clone(route),
                 shape,
                 pending: Vec::new(),
                 done: false,
@@ -159,7 +161,7 @@ async fn reshape(legacy: &Arc<Legacy>, shape: Shape, response: Response) -> Resp
 
 /// An event stream read event by event, each rewritten as it ends, until the answer is.
 struct Events {
-    legacy: Arc<Legacy>,
+    route: Arc<RequestedTasks>,
     shape: Shape,
     /// What came of the event not ended yet.
     pending: Vec<u8>,
@@ -222,7 +224,7 @@ impl Events {
             .strip_prefix(' ')
             .unwrap_or(&line["data:".len()..]);
         let mut message = serde_json::from_str::<Value>(payload).ok()?;
-        if !shaped(&self.legacy, self.shape, &mut message) {
+        if !shaped(&self.route, self.shape, &mut message) {
             return None;
         }
         let mut rewritten = String::with_capacity(text.len() + 64);

@@ -19,7 +19,7 @@ impl Tools for Workspace {
         _cx: Context,
     ) -> Result<ListDirectoryOutput, ListDirectoryError> {
         let options = workspace::ListOptions {
-            depth: u32::try_from(args.depth).unwrap_or(u32::MAX),
+            depth: args.depth.into(),
             glob: args.glob.clone(),
             ..workspace::ListOptions::default()
         };
@@ -151,7 +151,7 @@ impl Tools for Workspace {
             case_insensitive: args.case_insensitive,
             include: args.include.clone().unwrap_or_default(),
             exclude: args.exclude.clone().unwrap_or_default(),
-            max_results: usize::try_from(args.max_results).unwrap_or(usize::MAX),
+            max_results: args.max_results.into(),
             ..workspace::SearchOptions::default()
         };
         let query = args.query.clone();
@@ -200,7 +200,7 @@ impl Tools for Workspace {
         cx: Context,
     ) -> Result<DirectoryTreeOutput, DirectoryTreeError> {
         let options = workspace::TreeOptions {
-            max_depth: u32::try_from(args.max_depth).unwrap_or(u32::MAX),
+            max_depth: args.max_depth.into(),
             glob: args.glob.clone(),
             include_ignored: args.include_ignored,
             ..workspace::TreeOptions::default()
@@ -248,7 +248,7 @@ impl Tools for Workspace {
     ) -> Result<FindFilesOutput, FindFilesError> {
         let options = workspace::FindOptions {
             path: args.path.clone(),
-            limit: usize::try_from(args.limit).unwrap_or(usize::MAX),
+            limit: args.limit.into(),
             include_ignored: args.include_ignored,
             ..workspace::FindOptions::default()
         };

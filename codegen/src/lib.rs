@@ -11,7 +11,10 @@
 //!
 //! It reads the manifest, checks every rule, and writes the Rust module the server includes
 //! with `mcp_contract::include_contract!()`: the argument and output types, the error codes,
-//! the `Tools` trait with one `async fn` per tool, and `server()`. A manifest with errors
+//! the `Tools` trait with one `async fn` per tool, and `server()`. An `integer` becomes the
+//! narrowest Rust integer that holds both its `minimum` and `maximum` (`minimum: 1, maximum:
+//! 50` is a `u8`; unsigned when `minimum` is 0 or more), and without both bounds a `u64`
+//! (under `minimum: 0` or more) or an `i64`; `mcp-contract generate rust` shows the types. A manifest with errors
 //! stops the build with every diagnostic at once, each as `tools.yaml:LINE:COL` with the line,
 //! a caret and a `help:`, like rustc's. [`Builder`] also keeps a README tool table and a tool
 //! reference current (and checks them in CI).
@@ -37,7 +40,6 @@ pub mod diff;
 #[cfg(feature = "editor-schema")]
 mod editor_schema;
 mod emit;
-mod hint;
 mod ident;
 mod keyword;
 mod manifest;
@@ -56,6 +58,45 @@ pub use emit::docs::{MarkerError, TABLE_BEGIN, TABLE_END, splice};
 pub use mcp_contract_spec::{GENERATED_FILE, Revision};
 pub use model::Contract;
 pub use source::{Source, Span};
+
+/// What a validated contract gives its users: the wire JSON, the Rust module, the documents
+/// and the distribution files, each from its emitter. The model below knows none of them.
+impl Contract {
+    /// The `tools/list` result a client speaking `revision` receives.
+    pub fn tools_list(&self, revision: Revision) -> serde_json::Value {
+        emit::wire::tools_list(self, revision)
+    }
+
+    /// The Rust module the server includes, formatted and headed.
+    pub fn rust_module(&self) -> String {
+        emit::rust::generate(self)
+    }
+
+    /// The README tool table, as it goes between the table markers.
+    pub fn readme_table(&self) -> String {
+        emit::docs::readme_table(self)
+    }
+
+    /// The full tool reference (`docs/tools.md`).
+    pub fn reference(&self) -> String {
+        emit::docs::reference(self)
+    }
+
+    /// The files that publish the server, by file name, when the manifest has a
+    /// `server.distribution` block: the MCP registry's `server.json`, the MCPB bundle's
+    /// `manifest.json` and `clients.md` (ready client configurations). `crate_version` is
+    /// the version when the manifest states none, as `serverInfo` publishes it.
+    pub fn distribution_files(&self, crate_version: &str) -> Option<Vec<(&'static str, String)>> {
+        use emit::distribution as files;
+        let d = self.server.distribution.as_ref()?;
+        let version = self.server.version.as_deref().unwrap_or(crate_version);
+        Some(vec![
+            ("server.json", files::server_json(self, d, version)),
+            ("manifest.json", files::mcpb_manifest(self, d, version)),
+            ("clients.md", files::clients(self, d)),
+        ])
+    }
+}
 
 /// A manifest that loaded: its contract and any warnings.
 #[derive(Debug)]

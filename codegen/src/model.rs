@@ -4,7 +4,6 @@
 //! hints are complete, examples and defaults match their schemas, and every Rust identifier
 //! is derived and collision-free. Emitters never look back at the YAML.
 
-use mcp_contract_spec::Revision;
 pub(crate) use mcp_contract_spec::{CacheHint, PublishedHints};
 use serde_json::{Map, Value};
 
@@ -13,6 +12,7 @@ use crate::source::{Keyed, Span};
 
 mod access;
 mod content;
+mod hints;
 mod icon;
 mod integer;
 pub(crate) mod json_schema;
@@ -22,6 +22,7 @@ mod task;
 
 pub(crate) use access::{AccessDef, ScopeDef};
 pub(crate) use content::{ContentBlockDef, ContentKind};
+pub(crate) use hints::Hints;
 
 pub(crate) use icon::{IconDef, IconTheme};
 pub(crate) use integer::RustInteger;
@@ -67,41 +68,6 @@ impl Contract {
     /// The tools' names, in publication order.
     pub fn tool_names(&self) -> impl Iterator<Item = &str> {
         self.tools.iter().map(|t| t.name.as_str())
-    }
-
-    /// The `tools/list` result a client speaking `revision` receives.
-    pub fn tools_list(&self, revision: Revision) -> Value {
-        crate::emit::wire::tools_list(self, revision)
-    }
-
-    /// The Rust module the server includes, formatted and headed.
-    pub fn rust_module(&self) -> String {
-        crate::emit::rust::generate(self)
-    }
-
-    /// The README tool table, as it goes between the table markers.
-    pub fn readme_table(&self) -> String {
-        crate::emit::docs::readme_table(self)
-    }
-
-    /// The full tool reference (`docs/tools.md`).
-    pub fn reference(&self) -> String {
-        crate::emit::docs::reference(self)
-    }
-
-    /// The files that publish the server, by file name, when the manifest has a
-    /// `server.distribution` block: the MCP registry's `server.json`, the MCPB bundle's
-    /// `manifest.json` and `clients.md` (ready client configurations). `crate_version` is
-    /// the version when the manifest states none, as `serverInfo` publishes it.
-    pub fn distribution_files(&self, crate_version: &str) -> Option<Vec<(&'static str, String)>> {
-        use crate::emit::distribution as files;
-        let d = self.server.distribution.as_ref()?;
-        let version = self.server.version.as_deref().unwrap_or(crate_version);
-        Some(vec![
-            ("server.json", files::server_json(self, d, version)),
-            ("manifest.json", files::mcpb_manifest(self, d, version)),
-            ("clients.md", files::clients(self, d)),
-        ])
     }
 }
 
@@ -407,19 +373,6 @@ impl ToolDef {
     pub(crate) fn argument_type(&self) -> String {
         format!("{}Argument", self.type_prefix)
     }
-}
-
-/// The four hints, every one decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Hints {
-    /// `readOnlyHint`.
-    pub read_only: bool,
-    /// `destructiveHint`.
-    pub destructive: bool,
-    /// `idempotentHint`.
-    pub idempotent: bool,
-    /// `openWorldHint`.
-    pub open_world: bool,
 }
 
 /// What a tool returns on success.

@@ -30,6 +30,36 @@ fn generated_rust_matches_the_snapshot() {
     insta::assert_snapshot!("every_feature_rust", contract().rust_module());
 }
 
+/// The writer never parses what it writes; here every manifest of the repository (the
+/// reference server's, the fixtures', every edge case) generates a module that parses as Rust.
+/// That it compiles and is clippy-clean is the fixture crates' test.
+#[test]
+fn every_manifest_of_the_repository_generates_rust_that_parses() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut paths = vec![
+        root.join("tools.yaml"),
+        root.join("fixtures/every-feature/tools.yaml"),
+        root.join("fixtures/conformance/tools.yaml"),
+    ];
+    let edges = std::fs::read_dir(root.join("fixtures/edge-cases/manifests"))
+        .expect("the edge-case manifests");
+    paths.extend(edges.filter_map(|e| e.ok().map(|e| e.path())));
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("a manifest");
+        let source = Source::new("tools.yaml", text).with_dir(path.parent().expect("a folder"));
+        let contract = match load(&source) {
+            Ok(loaded) => loaded.contract,
+            Err(d) => panic!("{}: {}", path.display(), render_all(&d, &source)),
+        };
+        if let Err(e) = syn::parse_file(&contract.rust_module()) {
+            panic!(
+                "{}: the generated module does not parse: {e}",
+                path.display()
+            );
+        }
+    }
+}
+
 #[test]
 fn published_tools_match_the_snapshot() {
     let tools = contract().tools_list(Revision::LATEST)["tools"].clone();

@@ -11,15 +11,15 @@ use crate::contract::FindFilesArgs;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
 use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules, Watch};
-use crate::workspace::{Workspace, WorkspaceError, count};
+use crate::workspace::{Workspace, WorkspaceError};
 
 /// How many files [`Workspace::find_files`] returns unless told otherwise: `find_files`'s
 /// default `limit`.
-pub const DEFAULT_FIND_LIMIT: usize = count(FindFilesArgs::DEFAULT_LIMIT);
+pub const DEFAULT_FIND_LIMIT: usize = FindFilesArgs::DEFAULT_LIMIT as usize;
 
 /// The most files one find returns, `find_files`'s largest `limit`; a larger limit is cut to
 /// this.
-pub const MAX_FIND_LIMIT: usize = count(FindFilesArgs::MAX_LIMIT);
+pub const MAX_FIND_LIMIT: usize = FindFilesArgs::MAX_LIMIT as usize;
 
 /// Where and how [`Workspace::find_files`] looks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

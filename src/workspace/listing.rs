@@ -10,15 +10,15 @@ use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
 use crate::workspace::sandbox::io_error;
 use crate::workspace::walking::MAX_VISITED_ENTRIES;
-use crate::workspace::{EntryKind, Workspace, WorkspaceError, depth};
+use crate::workspace::{EntryKind, Workspace, WorkspaceError};
 
 /// How many levels [`Workspace::list_directory`] descends unless told otherwise:
 /// `list_directory`'s default `depth` (the directory's own entries only).
-pub const DEFAULT_LIST_DEPTH: u32 = depth(ListDirectoryArgs::DEFAULT_DEPTH);
+pub const DEFAULT_LIST_DEPTH: u32 = ListDirectoryArgs::DEFAULT_DEPTH as u32;
 
 /// The most levels [`Workspace::list_directory`] descends, `list_directory`'s largest `depth`;
 /// a deeper request is cut to this.
-pub const MAX_LIST_DEPTH: u32 = depth(ListDirectoryArgs::MAX_DEPTH);
+pub const MAX_LIST_DEPTH: u32 = ListDirectoryArgs::MAX_DEPTH as u32;
 
 /// The most entries one listing returns; a larger request is cut to this.
 pub const MAX_LIST_ENTRIES: usize = 1000;

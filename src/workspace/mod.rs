@@ -70,23 +70,3 @@ pub use tree::{
 };
 pub use walking::{MAX_VISITED_ENTRIES, Watch};
 pub use writing::{Edit, Edited, FileEdits, MAX_DIFF_BYTES, MoveEnd, Written};
-
-/// A count the contract declares (a `u64`) as the `usize` an operation counts in. The
-/// contract's counts are small; one that did not fit would fail the build here, not wrap.
-const fn count(n: u64) -> usize {
-    assert!(
-        n <= usize::MAX as u64,
-        "a count in tools.yaml does not fit in usize"
-    );
-    n as usize
-}
-
-/// A depth the contract declares (a `u64`) as the `u32` a walk counts levels in, checked as
-/// [`count`] is.
-const fn depth(n: u64) -> u32 {
-    assert!(
-        n <= u32::MAX as u64,
-        "a depth in tools.yaml does not fit in u32"
-    );
-    n as u32
-}

@@ -20,15 +20,15 @@ use crate::contract::SearchTextArgs;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
 use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules, Watch};
-use crate::workspace::{Workspace, WorkspaceError, count};
+use crate::workspace::{Workspace, WorkspaceError};
 
 /// How many matching lines [`Workspace::search_text`] returns unless told otherwise:
 /// `search_text`'s default `max_results`.
-pub const DEFAULT_MAX_RESULTS: usize = count(SearchTextArgs::DEFAULT_MAX_RESULTS);
+pub const DEFAULT_MAX_RESULTS: usize = SearchTextArgs::DEFAULT_MAX_RESULTS as usize;
 
 /// The most matching lines one search returns, `search_text`'s largest `max_results`; a larger
 /// request is cut to this.
-pub const MAX_SEARCH_RESULTS: usize = count(SearchTextArgs::MAX_MAX_RESULTS);
+pub const MAX_SEARCH_RESULTS: usize = SearchTextArgs::MAX_MAX_RESULTS as usize;
 
 /// The most characters of a matching line that a result repeats.
 pub const MAX_LINE_CHARS: usize = 500;

@@ -13,15 +13,15 @@ use crate::workspace::entry::entry_kind;
 use crate::workspace::globs::PathGlobs;
 use crate::workspace::path::WorkspacePath;
 use crate::workspace::walking::{MAX_VISITED_ENTRIES, WalkRules, Watch};
-use crate::workspace::{EntryKind, Workspace, WorkspaceError, depth};
+use crate::workspace::{EntryKind, Workspace, WorkspaceError};
 
 /// How many levels [`Workspace::directory_tree`] descends unless told otherwise:
 /// `directory_tree`'s default `max_depth`.
-pub const DEFAULT_TREE_DEPTH: u32 = depth(DirectoryTreeArgs::DEFAULT_MAX_DEPTH);
+pub const DEFAULT_TREE_DEPTH: u32 = DirectoryTreeArgs::DEFAULT_MAX_DEPTH as u32;
 
 /// The most levels [`Workspace::directory_tree`] descends, `directory_tree`'s largest
 /// `max_depth`; a deeper request is cut to this.
-pub const MAX_TREE_DEPTH: u32 = depth(DirectoryTreeArgs::MAX_MAX_DEPTH);
+pub const MAX_TREE_DEPTH: u32 = DirectoryTreeArgs::MAX_MAX_DEPTH as u32;
 
 /// The most entries one tree returns.
 pub const MAX_TREE_ENTRIES: usize = 500;

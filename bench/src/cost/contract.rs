@@ -71,7 +71,7 @@ fn lib_rs(variant: Variant) -> String {
             {t}ArgsMode::Fast => \"fast\",
             {t}ArgsMode::Slow => \"slow\",
         }};
-        Ok({t}Output {{ echo: echo(\"{name}\", &a.path, &a.query, a.limit, a.recursive, mode) }})
+        Ok({t}Output {{ echo: echo(\"{name}\", &a.path, &a.query, u64::from(a.limit), a.recursive, mode) }})
     }}
 ",
             edit = edit_statement(i, variant.edit)

@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use mcp_contract_spec::planning::Encoding;
 
 use super::rules::*;
-use crate::hint::Hint;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
     CompletionDef, ContentKind, Contract, Field, IconDef, Kind, NamedType, OutputDef, PromptDef,
     ResourceDef, ResourceUri, Schema, ToolDef,
 };
 use crate::source::Span;
+use mcp_contract_spec::Hint;
 
 /// Which manifest a change's span points into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -39,7 +39,15 @@ use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::hint::HINT_KEYS;
+use mcp_contract_spec::Hint;
+
+/// The manifest keys of the hints, in [`Hint::ALL`] order, as the editor schema requires them.
+pub(crate) const HINT_KEYS: [&str; 4] = [
+    Hint::ReadOnly.key(),
+    Hint::Destructive.key(),
+    Hint::Idempotent.key(),
+    Hint::OpenWorld.key(),
+];
 
 /// The title of the schema's root.
 pub(crate) const TITLE: &str = "mcp-contract tools.yaml";

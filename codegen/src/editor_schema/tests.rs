@@ -12,9 +12,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use super::HINT_KEYS;
 use crate::diagnostic::Diagnostics;
 use crate::editor_schema::{self as format, editor_schema as manifest_schema};
-use crate::hint::HINT_KEYS;
 use crate::{Diagnostic, Source, load, write as output, yaml};
 use serde_json::{Map, Value, json};
 

@@ -6,9 +6,9 @@ use std::fmt::{self, Display, Write as _};
 use mcp_contract_spec::planning::Encoding;
 use serde_json::Value;
 
-use crate::hint::Hint;
 use crate::keyword::Limit;
 use crate::model::*;
+use mcp_contract_spec::Hint;
 
 /// The README table goes between these two lines, which the user places.
 pub const TABLE_BEGIN: &str = "<!-- tools:begin -->";

@@ -3,13 +3,12 @@
 //! fail to emit.
 //!
 //! - [`wire`]: the JSON clients see (each tool's object, `tools/list`, `_meta`).
-//! - [`rust`]: the Rust module the server includes (types, the handler trait, registration).
+//! - [`rust`]: the Rust module the server includes (types, the handler trait, registration,
+//!   and the contract test's literal expectations, taken from the model).
 //! - [`docs`]: the README table and the tool reference, from minijinja templates.
-//! - [`fixtures`]: the contract test's literal expectations, taken from the model.
 //! - [`distribution`]: the registry, bundle and client files that publish a server.
 
 pub(crate) mod distribution;
 pub(crate) mod docs;
-pub(crate) mod fixtures;
 pub(crate) mod rust;
 pub(crate) mod wire;

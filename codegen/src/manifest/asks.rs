@@ -1,8 +1,8 @@
 //! `asks:` on a tool, a prompt or a resource: the elicitations it may put to the user while
 //! it runs, as written.
 
-use super::decode::schema;
 use super::reader::Decoder;
+use super::values::schema;
 use super::{Literal, Property};
 use crate::source::{Span, Spanned};
 use crate::yaml::Node;

@@ -2,12 +2,12 @@
 //! reported (unknown keys with a suggestion, missing keys, wrong value types).
 
 use super::reader::{Decoder, Fields};
+use super::values::{properties, schema, scope_list};
 use super::*;
 use crate::diagnostic::{Diagnostic, codes};
-use crate::hint::Hint;
-use crate::keyword::{KEYWORDS, Limit, Operand};
 use crate::source::Spanned;
 use crate::yaml::{Node, NodeKind};
+use mcp_contract_spec::Hint;
 
 /// Reads a manifest from its YAML tree, reporting every shape error.
 pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
@@ -175,11 +175,6 @@ fn auth(node: &Node, de: &mut Decoder<'_>) -> Option<Auth> {
         authorization_servers,
         scopes,
     })
-}
-
-/// `scopes: [name, …]` on an entry (one name stands for a list of one).
-pub(super) fn scope_list(node: &Node, de: &mut Decoder<'_>) -> Spanned<Vec<Spanned<String>>> {
-    Spanned::new(de.strings(node, "a scope name"), node.span)
 }
 
 fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
@@ -567,86 +562,4 @@ fn content(node: &Node, de: &mut Decoder<'_>) -> Spanned<Vec<ContentBlock>> {
         })
         .collect();
     Spanned::new(blocks, node.span)
-}
-
-fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<Property> {
-    de.entries(node, what)
-        .into_iter()
-        .filter_map(|(name, node)| {
-            let mut f = de.fields(node, "a property")?;
-            let required = f.get("required").and_then(|n| de.bool(n, "`required`"));
-            let default = f.get("default").map(Literal::new);
-            let header = f.get("header").and_then(|n| de.string(n, "`header`"));
-            let schema = schema(&mut f, de);
-            f.finish(de);
-            Some(Property {
-                name,
-                schema,
-                required,
-                default,
-                header,
-            })
-        })
-        .collect()
-}
-
-/// Reads the schema keys of a mapping; the caller reads any other keys it allows.
-pub(super) fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
-    let mut s = Schema {
-        span: f.span,
-        keys: f.keys(),
-        ..Schema::default()
-    };
-    s.ty = f.get("type").and_then(|n| de.string(n, "`type`"));
-    s.description = f
-        .get("description")
-        .and_then(|n| de.string(n, "`description`"));
-    let example = f.get("example");
-    let examples = f.get("examples");
-    if let (Some(_), Some(both)) = (example, examples) {
-        de.diags.push(Diagnostic::new(
-            &codes::EXAMPLE_AND_EXAMPLES,
-            "write `example` or `examples`, not both",
-            both.span,
-        ));
-    }
-    if let Some(n) = example {
-        s.examples.push(Literal::new(n));
-    }
-    if let Some(n) = examples {
-        for item in de.seq(n, "`examples`").unwrap_or_default() {
-            s.examples.push(Literal::new(item));
-        }
-    }
-    s.enum_values = f
-        .get("enum")
-        .map(|n| Spanned::new(de.strings(n, "an enum value"), n.span));
-    s.items = f.get("items").and_then(|n| {
-        let mut items = de.fields(n, "`items`")?;
-        let schema = schema(&mut items, de);
-        items.finish(de);
-        Some(Box::new(schema))
-    });
-    s.properties = f
-        .get("properties")
-        .map(|n| properties(n, de, "`properties`"));
-    for def in &KEYWORDS {
-        let Some(n) = f.get(def.name) else { continue };
-        let what = format!("`{}`", def.name);
-        let limit = match def.operand {
-            Operand::Count => de
-                .count(n, &what)
-                .map(|v| Spanned::new(Limit::Count(v.value), v.span)),
-            Operand::Number => de
-                .number(n, &what)
-                .map(|v| Spanned::new(Limit::Number(v.value), v.span)),
-            Operand::Text => de
-                .string(n, &what)
-                .map(|v| Spanned::new(Limit::Text(v.value), v.span)),
-        };
-        if let Some(limit) = limit {
-            s.constraints.push((def.keyword, limit));
-        }
-    }
-    s
 }

@@ -5,16 +5,17 @@
 
 use serde_json::Value;
 
-use crate::hint::Hint;
 use crate::keyword::{Keyword, Limit};
 use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
+use mcp_contract_spec::Hint;
 
 mod asks;
 mod decode;
 mod icons;
 mod prompt;
 pub(crate) mod reader;
+mod values;
 
 pub(crate) use asks::{Question, QuestionField};
 pub(crate) use prompt::{Completion, Prompt, PromptArgument};

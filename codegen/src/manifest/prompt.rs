@@ -68,7 +68,7 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         .get("icons")
         .map(|n| super::icons::icons(n, de))
         .unwrap_or_default();
-    let scopes = f.get("scopes").map(|n| super::decode::scope_list(n, de));
+    let scopes = f.get("scopes").map(|n| super::values::scope_list(n, de));
     let asks = f
         .get("asks")
         .map(|n| super::asks::asks(n, de))

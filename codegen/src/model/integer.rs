@@ -7,20 +7,38 @@ use serde_json::{Number, Value};
 use super::{Constraints, Contract, Kind, Schema};
 use crate::keyword::{Keyword, Limit};
 
-/// The Rust type of an `integer`.
+/// The Rust type of an `integer`: the smallest that holds both bounds the manifest gives,
+/// unsigned when `minimum` is 0 or more; with a bound missing, `u64` (under `minimum` 0 or
+/// more) or `i64`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum RustInteger {
+    U8,
+    U16,
+    U32,
     /// Under `minimum` 0 or more: the value can never be negative.
     U64,
+    I8,
+    I16,
+    I32,
     /// Otherwise.
     I64,
 }
 
 impl RustInteger {
+    /// The unsigned types, then the signed, each narrowest first.
+    const UNSIGNED: [RustInteger; 4] = [Self::U8, Self::U16, Self::U32, Self::U64];
+    const SIGNED: [RustInteger; 4] = [Self::I8, Self::I16, Self::I32, Self::I64];
+
     /// The type's name, as the generated code spells it.
     pub(crate) fn name(self) -> &'static str {
         match self {
+            RustInteger::U8 => "u8",
+            RustInteger::U16 => "u16",
+            RustInteger::U32 => "u32",
             RustInteger::U64 => "u64",
+            RustInteger::I8 => "i8",
+            RustInteger::I16 => "i16",
+            RustInteger::I32 => "i32",
             RustInteger::I64 => "i64",
         }
     }
@@ -28,62 +46,74 @@ impl RustInteger {
     /// The values the type holds.
     pub(crate) fn range(self) -> std::ops::RangeInclusive<i128> {
         match self {
+            RustInteger::U8 => 0..=i128::from(u8::MAX),
+            RustInteger::U16 => 0..=i128::from(u16::MAX),
+            RustInteger::U32 => 0..=i128::from(u32::MAX),
             RustInteger::U64 => 0..=i128::from(u64::MAX),
+            RustInteger::I8 => i128::from(i8::MIN)..=i128::from(i8::MAX),
+            RustInteger::I16 => i128::from(i16::MIN)..=i128::from(i16::MAX),
+            RustInteger::I32 => i128::from(i32::MIN)..=i128::from(i32::MAX),
             RustInteger::I64 => i128::from(i64::MIN)..=i128::from(i64::MAX),
         }
     }
 
     /// The smallest value the type holds.
     pub(crate) fn min(self) -> Number {
-        match self {
-            RustInteger::U64 => Number::from(u64::MIN),
-            RustInteger::I64 => Number::from(i64::MIN),
-        }
+        // Every type's bounds are within i64 and u64.
+        let min = *self.range().start();
+        i64::try_from(min).map_or(Number::from(u64::MIN), Number::from)
     }
 
     /// The largest value the type holds.
     pub(crate) fn max(self) -> Number {
-        match self {
-            RustInteger::U64 => Number::from(u64::MAX),
-            RustInteger::I64 => Number::from(i64::MAX),
-        }
+        let max = *self.range().end();
+        u64::try_from(max).map_or(Number::from(i64::MAX), Number::from)
     }
 
     /// Whether the type holds `n`; a whole float (`2.0`) is an integer in JSON Schema, and
     /// the generated code reads it as one.
     pub(crate) fn fits(self, n: &Number) -> bool {
-        // 2^64 and 2^63, exactly representable as f64.
-        match self {
-            RustInteger::U64 => {
-                n.as_u64().is_some()
-                    || n.as_f64()
-                        .is_some_and(|f| (0.0..18_446_744_073_709_551_616.0).contains(&f))
-            }
-            RustInteger::I64 => {
-                n.as_i64().is_some()
-                    || n.as_f64().is_some_and(|f| {
-                        (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f)
-                    })
-            }
+        let range = self.range();
+        if let Some(i) = n.as_i64() {
+            return range.contains(&i128::from(i));
         }
+        if let Some(u) = n.as_u64() {
+            return range.contains(&i128::from(u));
+        }
+        // A float: within the range's ends, which are exact as f64 but for 2^64 − 1 and
+        // 2^63 − 1, whose next representable values (2^64, 2^63) lie outside.
+        n.as_f64().is_some_and(|f| {
+            let (lo, hi) = (*range.start() as f64, *range.end() as f64);
+            f >= lo && (f < hi || (f == hi && *range.end() < (1 << 53)))
+        })
     }
 }
 
 impl Schema {
-    /// The Rust integer this schema becomes, when it is an `integer` written inline.
+    /// The Rust integer this schema becomes, when it is an `integer` written inline: see
+    /// [`RustInteger`].
     pub(crate) fn rust_integer(&self) -> Option<RustInteger> {
         let Kind::Integer = self.kind else {
             return None;
         };
-        let non_negative = self
-            .constraints
-            .number(Keyword::Minimum)
-            .is_some_and(|m| m >= 0.0);
-        Some(if non_negative {
-            RustInteger::U64
+        let min = self.constraints.number(Keyword::Minimum);
+        let max = self.constraints.number(Keyword::Maximum);
+        let types = if min.is_some_and(|m| m >= 0.0) {
+            RustInteger::UNSIGNED
         } else {
-            RustInteger::I64
-        })
+            RustInteger::SIGNED
+        };
+        let widest = types[3];
+        let (Some(min), Some(max)) = (min, max) else {
+            return Some(widest);
+        };
+        let holds = |ty: &RustInteger| {
+            let range = ty.range();
+            min >= *range.start() as f64 && max <= *range.end() as f64
+        };
+        // The narrower types' ends are exact as f64; the widest is what a bound beyond it
+        // is checked against (`bounds_fit`).
+        Some(types[..3].iter().copied().find(holds).unwrap_or(widest))
     }
 }
 
@@ -174,6 +204,31 @@ mod tests {
         assert_eq!(text.rust_integer(), None);
     }
 
+    fn bounded(minimum: f64, maximum: f64) -> Option<RustInteger> {
+        let mut schema = integer(None);
+        schema.constraints = Constraints(
+            [(Keyword::Minimum, minimum), (Keyword::Maximum, maximum)]
+                .map(|(k, v)| (k, Limit::Number(Number::from_f64(v).expect("finite"))))
+                .into(),
+        );
+        schema.rust_integer()
+    }
+
+    #[test]
+    fn an_integer_with_both_bounds_is_the_narrowest_type_that_holds_them() {
+        assert_eq!(bounded(1.0, 50.0), Some(RustInteger::U8));
+        assert_eq!(bounded(0.0, 255.0), Some(RustInteger::U8));
+        assert_eq!(bounded(0.0, 256.0), Some(RustInteger::U16));
+        assert_eq!(bounded(0.0, 65_536.0), Some(RustInteger::U32));
+        assert_eq!(bounded(0.0, 4_294_967_296.0), Some(RustInteger::U64));
+        assert_eq!(bounded(-10.0, 10.0), Some(RustInteger::I8));
+        assert_eq!(bounded(-129.0, 0.0), Some(RustInteger::I16));
+        assert_eq!(bounded(-1.0, 40_000.0), Some(RustInteger::I32));
+        assert_eq!(bounded(-1.0, 1e10), Some(RustInteger::I64));
+        // Past 64 bits the widest type stays, and its bound is refused (`bounds_fit`).
+        assert_eq!(bounded(0.0, 1e20), Some(RustInteger::U64));
+    }
+
     #[test]
     fn a_value_fits_up_to_the_types_bounds_whole_floats_included() {
         let n = |v: Value| v.as_number().cloned().expect("a number");
@@ -183,5 +238,10 @@ mod tests {
         assert!(RustInteger::I64.fits(&n(serde_json::json!(i64::MIN))));
         assert!(!RustInteger::I64.fits(&n(serde_json::json!(u64::MAX))));
         assert!(!RustInteger::I64.fits(&n(serde_json::json!(1e19))));
+        assert!(RustInteger::U8.fits(&n(serde_json::json!(255.0))));
+        assert!(!RustInteger::U8.fits(&n(serde_json::json!(256))));
+        assert!(RustInteger::I8.fits(&n(serde_json::json!(-128))));
+        assert_eq!(RustInteger::U8.max(), Number::from(255));
+        assert_eq!(RustInteger::I16.min(), Number::from(-32_768));
     }
 }

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use super::Validator;
 use super::names::Referent;
 use crate::diagnostic::codes;
-use crate::hint::Hint;
 use crate::manifest::{self as raw, HintPolicy, Manifest, cannot_omit};
 use crate::model::{Hints, PublishedHints};
 use crate::source::{Span, Spanned};
+use mcp_contract_spec::Hint;
 
 /// The hints a tool that fails to resolve stands in with: the least safe ones. It is never
 /// emitted (the build fails), but it is checked through.

@@ -339,7 +339,9 @@ impl Validator<'_> {
                 RustInteger::U64 => format!(
                     "the handler receives it as a `u64`, which holds {min} to {max}: keep `{name}` within that, or remove it and the published schema states `u64`'s own"
                 ),
-                RustInteger::I64 => format!(
+                // A narrower type is chosen to hold both bounds, so only the widest meets one
+                // beyond it.
+                _ => format!(
                     "the handler receives it as an `i64`, which holds {min} to {max}: keep `{name}` within that, or remove it and the published schema states `i64`'s own; with `minimum: 0` it is a `u64`"
                 ),
             };

@@ -15,7 +15,7 @@ use crate::source::Spanned;
 pub(super) struct Context<'a> {
     pub(super) manifest: &'a Manifest,
     pub(super) effects: &'a std::collections::HashMap<String, Hints>,
-    pub(super) omit: &'a [crate::hint::Hint],
+    pub(super) omit: &'a [mcp_contract_spec::Hint],
     pub(super) scope: &'a Scope<'a>,
 }
 

@@ -162,6 +162,33 @@ impl Read for i64 {
     }
 }
 
+/// The narrower integers, which the generator chooses when the manifest bounds a parameter
+/// (`minimum: 1, maximum: 50` is a `u8`). The input schema publishes those bounds and the
+/// call was checked against them, so the value always fits: a failed narrowing cannot
+/// happen, and if it did (a generator fault) it is refused as an unread argument, never
+/// truncated or panicked on.
+macro_rules! narrow {
+    ($($ty:ty => $wide:ty, $expected:literal;)*) => {$(
+        impl Read for $ty {
+            fn read(value: Value) -> Reading<Self> {
+                <$wide>::read(value)
+                    .ok()
+                    .and_then(|wide| <$ty>::try_from(wide).ok())
+                    .ok_or(Unread::expected($expected))
+            }
+        }
+    )*};
+}
+
+narrow! {
+    u8 => u64, "an integer that fits u8";
+    u16 => u64, "an integer that fits u16";
+    u32 => u64, "an integer that fits u32";
+    i8 => i64, "an integer that fits i8";
+    i16 => i64, "an integer that fits i16";
+    i32 => i64, "an integer that fits i32";
+}
+
 impl Read for Value {
     /// Any JSON, as sent, but for whole floats read as integers, as everywhere else.
     fn read(mut value: Value) -> Reading<Self> {
@@ -207,5 +234,24 @@ impl<T: Read> Read for Vec<T> {
                 .collect(),
             _ => Err(Unread::expected("an array")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_narrow_integer_reads_what_fits_it_and_refuses_what_does_not() {
+        assert_eq!(u8::read(json!(50)), Ok(50));
+        assert_eq!(u8::read(json!(255.0)), Ok(255));
+        assert_eq!(i8::read(json!(-128)), Ok(-128));
+        assert_eq!(u32::read(json!(4_294_967_295u64)), Ok(u32::MAX));
+        let refused = u8::read(json!(256)).expect_err("256 is no u8");
+        assert_eq!(refused.expectation(), "an integer that fits u8");
+        let refused = i16::read(json!(-40_000)).expect_err("-40000 is no i16");
+        assert_eq!(refused.expectation(), "an integer that fits i16");
     }
 }

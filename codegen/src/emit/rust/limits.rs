@@ -2,15 +2,12 @@
 //! associated constants of its arguments struct (`FindFilesArgs::MAX_LIMIT`), so a handler
 //! names the manifest's number instead of writing it a second time.
 
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
 use serde_json::{Number, Value};
 
 use super::*;
 use crate::keyword::{Keyword, Limit};
 
-/// A parameter's constants, and what its serde default function returns when its default is
-/// one of them.
+/// A parameter's constants, and the expression of its default when the default is one of them.
 #[derive(Default)]
 pub(super) struct Declared {
     /// `pub const DEFAULT_…`, `MIN_…`, `MAX_…`, each documented.
@@ -29,33 +26,17 @@ pub(super) struct Constant {
 }
 
 impl Constant {
-    pub(super) fn tokens(&self) -> TokenStream {
-        let d = doc(&self.doc);
-        let name = ident(&self.name);
-        let (ty, value) = (tokens(&self.ty), tokens(&self.value));
-        quote!(#d pub const #name: #ty = #value;)
-    }
-
     pub(super) fn write(&self, w: &mut Code, depth: usize) {
         w.doc(depth, &self.doc);
-        w.constant(
+        ln!(
+            w,
             depth,
-            &[
-                "pub const ",
-                &self.name,
-                ": ",
-                &self.ty,
-                " = ",
-                &self.value,
-                ";",
-            ],
+            "pub const {}: {} = {};",
+            self.name,
+            self.ty,
+            self.value
         );
     }
-}
-
-/// Rust text this module wrote, as tokens.
-pub(super) fn tokens(text: &str) -> TokenStream {
-    text.parse().unwrap_or_default()
 }
 
 /// The constants of one parameter. A default gets one when it is a value a constant can hold
@@ -64,7 +45,7 @@ pub(super) fn tokens(text: &str) -> TokenStream {
 pub(super) fn declared(c: &Contract, f: &Field) -> Declared {
     let name = &f.name;
     let upper = crate::ident::shouty(f.ident.trim_start_matches("r#"));
-    let ty = rust_type_text(c, &f.schema);
+    let ty = rust_type(c, &f.schema);
     let schema = resolved(c, &f.schema);
     let mut constants = Vec::new();
     let default = f.default.as_ref().and_then(|value| {
@@ -117,16 +98,16 @@ fn constant(c: &Contract, schema: &Schema, value: &Value) -> Option<(String, Str
         (Kind::Named(i), v) => {
             let t = &c.types[*i];
             match &t.schema.kind {
-                Kind::Enum(e) => Some((id(&t.name).to_owned(), enum_text(&t.name, e, v)?)),
+                Kind::Enum(e) => Some((t.name.clone(), enum_text(&t.name, e, v)?)),
                 _ => constant(c, &t.schema, v),
             }
         }
         (Kind::String, Value::String(s)) => Some(("&str".into(), string(s))),
         (Kind::Boolean, Value::Bool(b)) => Some(("bool".into(), b.to_string())),
         (Kind::Integer | Kind::Number, Value::Number(n)) => {
-            Some((rust_type_text(c, schema), number(schema, n)?))
+            Some((rust_type(c, schema), number(schema, n)?))
         }
-        (Kind::Enum(e), v) => Some((id(&e.rust_name).to_owned(), enum_text(&e.rust_name, e, v)?)),
+        (Kind::Enum(e), v) => Some((e.rust_name.clone(), enum_text(&e.rust_name, e, v)?)),
         _ => None,
     }
 }
@@ -135,17 +116,17 @@ fn constant(c: &Contract, schema: &Schema, value: &Value) -> Option<(String, Str
 /// the constant states its type; `None` for an integer bound that type cannot hold exactly
 /// (`minimum: 0.5`, or beyond 64 bits).
 fn number(schema: &Schema, n: &Number) -> Option<String> {
-    let negative = |magnitude: Literal, below_zero: bool| {
+    let negative = |magnitude: String, below_zero: bool| {
         if below_zero {
             format!("-{magnitude}")
         } else {
-            magnitude.to_string()
+            magnitude
         }
     };
     match schema.kind {
         Kind::Number => {
             let f = n.as_f64()?;
-            Some(negative(Literal::f64_unsuffixed(f.abs()), f < 0.0))
+            Some(negative(format!("{:?}", f.abs()), f < 0.0))
         }
         _ => {
             if !schema.rust_integer().is_some_and(|ty| ty.fits(n)) {
@@ -158,10 +139,7 @@ fn number(schema: &Schema, n: &Number) -> Option<String> {
                 (None, None, Some(f)) if f.fract() == 0.0 => f as i128,
                 _ => return None,
             };
-            Some(negative(
-                Literal::u128_unsuffixed(whole.unsigned_abs()),
-                whole < 0,
-            ))
+            Some(negative(whole.unsigned_abs().to_string(), whole < 0))
         }
     }
 }

@@ -1,28 +1,7 @@
 //! The clippy lints a manifest's names and shapes can lead generated code into, and the allow
 //! each needs: only on the item the lint would flag, never across the board.
 
-use proc_macro2::TokenStream;
-
 use super::*;
-
-/// `#[allow(…)]` for each lint named, as tokens.
-pub(super) fn allow(lints: impl IntoIterator<Item = &'static str>) -> TokenStream {
-    lints
-        .into_iter()
-        .flat_map(|lint| limits::tokens(&format!("#[allow({lint})]")))
-        .collect()
-}
-
-/// `#[allow(…)]` for each lint named, as lines.
-pub(super) fn write_allows(
-    w: &mut Code,
-    depth: usize,
-    lints: impl IntoIterator<Item = &'static str>,
-) {
-    for lint in lints {
-        w.line(depth, &["#[allow(", lint, ")]"]);
-    }
-}
 
 /// The allows an enum needs for its variant names, plus, for an error enum, its variant sizes.
 pub(super) fn error_enum(name: &str, defs: &[&ErrorDef]) -> Vec<&'static str> {

@@ -1,17 +1,13 @@
 //! The Rust module a server includes: types, constants, the handler trait and its dispatch.
 //!
-//! Formatted Rust a user can read when rustc points into it: the few structural items are
-//! built with `quote`, parsed with `syn` and printed with `prettyplease`; what every tool
-//! repeats is written directly in the layout prettyplease would give it ([`text`]), which
-//! falls back to tokens for any item it does not lay out.
-
-use proc_macro2::TokenStream;
-use quote::quote;
+//! Written as text by one writer ([`text`]), in a layout of its own, the way prost-build
+//! writes: every part appends lines, and the module is spaced once at the end.
 
 use crate::model::*;
 
 mod content;
 mod errors;
+mod fixtures;
 mod icons;
 mod items;
 mod limits;
@@ -20,64 +16,34 @@ mod prompts;
 mod questions;
 mod registration;
 mod rustdoc;
-pub(crate) mod text;
+mod text;
 
 use errors::*;
 use items::*;
 use registration::*;
-use rustdoc::*;
-use text::{Code, id, string};
+use text::{Code, ln, option, string, strings};
 
-/// The generated module's text, formatted and headed.
+/// A part of the module, written on whichever thread takes it.
+type Job<'a> = Box<dyn Fn(&mut Code) + Send + Sync + 'a>;
+
+/// The generated module's text, headed.
 ///
-/// Parts of the module do not depend on each other: the preamble, each run of tools' types,
-/// and each item of the registration are jobs that worker threads take in turn. Tokens
-/// cannot cross threads, so a job builds its text or its tokens and prints them where it
-/// runs; printed items concatenate exactly as one file would print.
+/// Parts of the module do not depend on each other: the preamble, each run of tools' items,
+/// and each item of the registration are jobs that worker threads take in turn; their texts
+/// concatenate in the jobs' order.
 pub(crate) fn generate(contract: &Contract) -> String {
-    generate_as(contract, Layout::Text)
-}
-
-/// How the items every tool repeats are laid out: written as text where the text writer can
-/// (the build's way), or all printed from tokens (what the text must equal, in the tests).
-#[derive(Clone, Copy, PartialEq)]
-enum Layout {
-    Text,
-    #[cfg_attr(not(test), allow(dead_code))]
-    Tokens,
-}
-
-fn generate_as(contract: &Contract, layout: Layout) -> String {
-    type Job<'a> = Box<dyn Fn() -> String + Send + Sync + 'a>;
-    let mut jobs: Vec<Job<'_>> = vec![Box::new(|| match layout {
-        Layout::Text => tool_constants_text(contract) + &format_items(preamble(contract, false)),
-        Layout::Tokens => format_items(preamble(contract, true)),
-    })];
+    let mut jobs: Vec<Job<'_>> = vec![Box::new(|w| preamble(w, contract))];
     for tools in contract.tools.chunks(TOOLS_PER_JOB) {
-        jobs.push(Box::new(move || {
-            let mut code = String::new();
+        jobs.push(Box::new(move |w| {
             for t in tools {
-                let text = (layout == Layout::Text)
-                    .then(|| tool_text(contract, t))
-                    .flatten();
-                code.push_str(&text.unwrap_or_else(|| format_items(tool_items(contract, t))));
-                if !t.questions.is_empty() {
-                    code.push_str(&format_items(questions::question_items(contract, t)));
-                }
-                code.push_str(&tool_error_impls(contract, t));
+                tool_items(w, contract, t);
+                questions::question_items(w, contract, t);
             }
-            code
         }));
     }
-    jobs.push(Box::new(|| {
-        format_items(questions::other_question_items(contract))
-    }));
-    for part in registration_items() {
-        jobs.push(Box::new(move || {
-            let text = (layout == Layout::Text).then(|| (part.text)(contract));
-            text.flatten()
-                .unwrap_or_else(|| format_items((part.tokens)(contract)))
-        }));
+    jobs.push(Box::new(|w| questions::other_question_items(w, contract)));
+    for part in REGISTRATION {
+        jobs.push(Box::new(move |w| part(w, contract)));
     }
     let code = run_in_order(&jobs);
     format!(
@@ -92,7 +58,7 @@ fn generate_as(contract: &Contract, layout: Layout) -> String {
 const TOOLS_PER_JOB: usize = 32;
 
 /// Every job's text, in the jobs' order, run on as many threads as there are cores.
-fn run_in_order(jobs: &[Box<dyn Fn() -> String + Send + Sync + '_>]) -> String {
+fn run_in_order(jobs: &[Job<'_>]) -> String {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
@@ -103,7 +69,9 @@ fn run_in_order(jobs: &[Box<dyn Fn() -> String + Send + Sync + '_>]) -> String {
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(job) = jobs.get(i) else { break done };
-            done.push((i, job()));
+            let mut w = Code::new();
+            job(&mut w);
+            done.push((i, w.finish()));
         }
     };
     let mut done: Vec<(usize, String)> = std::thread::scope(|scope| {
@@ -121,15 +89,26 @@ fn run_in_order(jobs: &[Box<dyn Fn() -> String + Send + Sync + '_>]) -> String {
     done.into_iter().map(|(_, text)| text).collect()
 }
 
-/// prettyplease's output with a blank line before each item that follows another in the same
-/// block, as rustfmt'd hand-written code has: top-level items, methods, associated items and
+/// The module with a blank line before each item that follows another in the same block, as
+/// rustfmt'd hand-written code has: top-level items, methods, associated items and
 /// documented constants. Fields, variants and statements stay together. Only an item's last
 /// line (a closing `}` or a `;`) is followed by the start of another (`///`, `#[`, a keyword)
 /// at the same indentation; string literals are one line each, so none can look like one.
 fn spaced(code: &str) -> String {
     const STARTS: &[&str] = &[
-        "///", "#[", "pub ", "fn ", "impl", "static ", "const ", "type ", "mod ", "trait ",
-        "struct ", "enum ",
+        "///",
+        "#[",
+        "pub ",
+        "fn ",
+        "impl",
+        "static ",
+        "const ",
+        "type ",
+        "mod ",
+        "trait ",
+        "struct ",
+        "enum ",
+        "::mcp_contract::codegen::tool_error!",
     ];
     let mut out = String::with_capacity(code.len() + code.len() / 16);
     let mut previous: Option<&str> = None;
@@ -153,200 +132,102 @@ fn spaced(code: &str) -> String {
     out
 }
 
-/// Parses and prints items.
-fn format_items(tokens: TokenStream) -> String {
-    match syn::parse2::<syn::File>(tokens) {
-        Ok(file) => prettyplease::unparse(&file),
-        // Unreachable for a validated contract; say so where rustc will point.
-        Err(e) => format!(
-            "compile_error!({:?});\n",
-            format!("mcp-contract-codegen emitted invalid Rust: {e}")
-        ),
+/// A module of documented string constants, as the preamble has several.
+fn constants_module<'a>(
+    w: &mut Code,
+    doc: &str,
+    module: &str,
+    constants: impl IntoIterator<Item = (String, &'a str, &'a str)>,
+) {
+    w.doc(0, doc);
+    w.line(0, &["#[allow(dead_code)]"]);
+    let mut constants = constants.into_iter().peekable();
+    if constants.peek().is_none() {
+        ln!(w, 0, "pub mod {module} {{}}");
+        return;
     }
+    ln!(w, 0, "pub mod {module} {{");
+    for (doc, name, value) in constants {
+        w.doc(1, &doc);
+        ln!(w, 1, "pub const {name}: &str = {};", string(value));
+    }
+    w.line(0, &["}"]);
 }
 
-/// JSON text as a string literal that reads as the JSON it is: raw (`r#"{"a":1}"#`, with as
-/// many `#`s as the text needs) when it holds quotes or backslashes. serde_json escapes every
-/// control character; the characters that change the direction of text, which rustc denies in
-/// a literal, are escaped here the JSON way (`\u202e`), which leaves the value as it was.
-pub(crate) fn json_literal(json: &str) -> TokenStream {
-    match json_text(json).parse::<proc_macro2::Literal>() {
-        Ok(literal) => quote!(#literal),
-        // Unreachable: `json_text` writes a literal.
-        Err(_) => quote!(#json),
-    }
-}
-
-/// [`json_literal`] as text.
-pub(crate) fn json_text(json: &str) -> String {
-    // One pass over the bytes: whether the text needs a raw string, and the longest run of
-    // `#`s after a `"` in it (a raw string ends at a `"` followed by as many as it opened with).
-    let (mut raw, mut longest) = (false, 0);
-    let bytes = json.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'"' => {
-                raw = true;
-                let run = bytes[i + 1..].iter().take_while(|&&b| b == b'#').count();
-                longest = longest.max(run);
-            }
-            b'\\' => raw = true,
-            _ => {}
-        }
-    }
-    if !raw {
-        return string(json);
-    }
-    let hashes = "#".repeat(longest + 1);
-    let mut text = String::with_capacity(json.len() + 2 * hashes.len() + 3);
-    text.push('r');
-    text.push_str(&hashes);
-    text.push('"');
-    // Only non-ASCII text can hold a direction control.
-    if json.is_ascii() {
-        text.push_str(json);
-    } else {
-        for c in json.chars() {
-            match c {
-                '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
-                    text.push_str(&format!("\\u{:04x}", u32::from(c)));
-                }
-                c => text.push(c),
-            }
-        }
-    }
-    text.push('"');
-    text.push_str(&hashes);
-    text
-}
-
-pub(super) fn ident(name: &str) -> syn::Ident {
-    match name.strip_prefix("r#") {
-        Some(raw) => syn::Ident::new_raw(raw, proc_macro2::Span::call_site()),
-        None => syn::Ident::new(name, proc_macro2::Span::call_site()),
-    }
-}
-
-/// The `names` and `titles` modules, as [`preamble`] prints them, written as text: constants
-/// and docs are lines prettyplease never breaks.
-fn tool_constants_text(c: &Contract) -> String {
-    let mut w = Code::new();
+/// The constants and shared types: the tools' names and titles, the pinned sentences, the
+/// shared types, the error vocabulary, the resources' and prompts' parameters, the groups and
+/// the scopes.
+fn preamble(w: &mut Code, c: &Contract) {
     for (module, titles) in [("names", false), ("titles", true)] {
-        w.doc(0, &format!("The published tool {module}."));
-        w.line(0, &["#[allow(dead_code)]"]);
-        if c.tools.is_empty() {
-            w.line(0, &["pub mod ", module, " {}"]);
-            continue;
-        }
-        w.line(0, &["pub mod ", module, " {"]);
-        for t in &c.tools {
-            w.doc(1, &format!("`{}`: {}", t.name, t.title));
-            let name = id(&t.constant);
-            let value = string(if titles { &t.title } else { &t.name });
-            w.constant(1, &["pub const ", name, ": &str = ", &value, ";"]);
-        }
-        w.line(0, &["}"]);
+        let constants = c.tools.iter().map(|t| {
+            let value = if titles { &t.title } else { &t.name };
+            (
+                format!("`{}`: {}", t.name, t.title),
+                t.constant.as_str(),
+                value.as_str(),
+            )
+        });
+        constants_module(
+            w,
+            &format!("The published tool {module}."),
+            module,
+            constants,
+        );
     }
-    w.finish().unwrap_or_default()
-}
-
-/// The constants and shared types; with `tool_modules` false, without `names` and `titles`
-/// (which [`tool_constants_text`] writes).
-fn preamble(c: &Contract, tool_modules: bool) -> TokenStream {
     let source = &c.source_name;
-    let sentence_items = c.sentences.iter().map(|s| {
-        let name = ident(&s.constant);
-        let text = &s.text;
-        let doc = doc(&format!("The pinned sentence `{}` of `{source}`.", s.name));
-        quote! { #doc pub const #name: &str = #text; }
+    let sentences = c.sentences.iter().map(|s| {
+        let doc = format!("The pinned sentence `{}` of `{source}`.", s.name);
+        (doc, s.constant.as_str(), s.text.as_str())
     });
-    let shared = c
-        .types
-        .iter()
-        .map(|t| type_items(c, &t.schema, &t.name, true, Role::Shared));
-    let params = c.resources.iter().map(resource_params);
-    let prompt_args = c.prompts.iter().map(prompts::prompt_args);
-    let groups = (!c.groups.is_empty()).then(|| {
-        let items = c.groups.iter().map(|g| {
-            let name = ident(&g.constant);
-            let value = &g.name;
-            let d = doc(&format!(
+    constants_module(
+        w,
+        "Pinned description sentences; each published description contains its sentences verbatim.",
+        "sentences",
+        sentences,
+    );
+    for t in &c.types {
+        type_items(w, c, &t.schema, &t.name, true, Role::Shared);
+    }
+    vocabulary(w, c);
+    for r in &c.resources {
+        resource_params(w, r);
+    }
+    for p in &c.prompts {
+        prompts::prompt_args(w, p);
+    }
+    if !c.groups.is_empty() {
+        let groups = c.groups.iter().map(|g| {
+            let doc = format!(
                 "`{}`: {} Tools: {}.",
                 g.name,
                 g.description,
                 g.tools.join(", ")
-            ));
-            quote! { #d pub const #name: &str = #value; }
+            );
+            (doc, g.constant.as_str(), g.name.as_str())
         });
-        quote! {
-            /// The tool groups, each served at its own HTTP route.
-            #[allow(dead_code)]
-            pub mod groups { #(#items)* }
-        }
-    });
-    let scopes = c.access.as_ref().map(|a| {
-        let items = a.scopes.iter().map(|s| {
-            let name = ident(&s.constant);
-            let value = &s.name;
-            let d = doc(&format!("`{}`: {}", s.name, s.description));
-            quote! { #d pub const #name: &str = #value; }
+        constants_module(
+            w,
+            "The tool groups, each served at its own HTTP route.",
+            "groups",
+            groups,
+        );
+    }
+    if let Some(a) = &c.access {
+        let scopes = a.scopes.iter().map(|s| {
+            let doc = format!("`{}`: {}", s.name, s.description);
+            (doc, s.constant.as_str(), s.name.as_str())
         });
-        quote! {
-            /// The scopes the manifest declares, as tokens carry them.
-            #[allow(dead_code)]
-            pub mod scopes { #(#items)* }
-        }
-    });
-    let vocabulary = vocabulary(c);
-    let tool_modules = tool_modules.then(|| {
-        let names = constants(c, |t| &t.name);
-        let titles = constants(c, |t| &t.title);
-        quote! {
-            /// The published tool names.
-            #[allow(dead_code)]
-            pub mod names { #(#names)* }
-            /// The published tool titles.
-            #[allow(dead_code)]
-            pub mod titles { #(#titles)* }
-        }
-    });
-    quote! {
-        #tool_modules
-        /// Pinned description sentences; each published description contains its sentences verbatim.
-        #[allow(dead_code)]
-        pub mod sentences { #(#sentence_items)* }
-
-        #(#shared)*
-        #vocabulary
-        #(#params)*
-        #(#prompt_args)*
-        #groups
-        #scopes
+        constants_module(
+            w,
+            "The scopes the manifest declares, as tokens carry them.",
+            "scopes",
+            scopes,
+        );
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn json_becomes_a_raw_string_with_enough_hashes() {
-        assert_eq!(json_literal("1").to_string(), r#""1""#);
-        assert_eq!(json_literal(r#"{"a":1}"#).to_string(), r##"r#"{"a":1}"#"##);
-        assert_eq!(
-            json_literal(r###"{"a":"x\"## y"}"###).to_string(),
-            r####"r###"{"a":"x\"## y"}"###"####
-        );
-    }
-
-    #[test]
-    fn json_in_a_raw_string_escapes_what_changes_the_direction_of_text() {
-        assert_eq!(
-            json_literal("[\"a\u{202E}b\"]").to_string(),
-            r##"r#"["a\u202eb"]"#"##
-        );
-    }
-
     #[test]
     fn items_are_spaced_and_fields_statements_and_docs_are_not() {
         let code = "\
@@ -392,6 +273,3 @@ pub mod m {}
         assert_eq!(super::spaced(code), spaced);
     }
 }
-
-#[cfg(test)]
-mod layout_tests;

@@ -1,71 +1,63 @@
 //! The prompts' and completions' part of the handler trait, its dispatch and `SPEC`.
 
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
-
 use super::*;
 
 /// A prompt's arguments struct: a `String` for each required argument, an `Option<String>`
 /// for each other.
-pub(super) fn prompt_args(p: &PromptDef) -> TokenStream {
-    let name = ident(&p.args_type);
-    let docs = doc(&format!("The arguments of the prompt `{}`.", p.name));
-    let fields = p.arguments.iter().map(|a| {
-        let f = ident(&a.field);
-        let d = doc(&format!("`{}`: {}", a.name, a.description));
-        let ty = if a.required {
-            quote!(String)
-        } else {
-            quote!(Option<String>)
-        };
-        quote!(#d pub #f: #ty,)
-    });
-    quote! {
-        #docs
-        #[derive(Debug, Clone, Default, PartialEq, Eq)]
-        pub struct #name { #(#fields)* }
+pub(super) fn prompt_args(w: &mut Code, p: &PromptDef) {
+    w.doc(0, &format!("The arguments of the prompt `{}`.", p.name));
+    w.line(0, &["#[derive(Debug, Clone, Default, PartialEq, Eq)]"]);
+    if p.arguments.is_empty() {
+        ln!(w, 0, "pub struct {} {{}}", p.args_type);
+        return;
     }
+    ln!(w, 0, "pub struct {} {{", p.args_type);
+    for a in &p.arguments {
+        w.doc(1, &format!("`{}`: {}", a.name, a.description));
+        if a.required {
+            ln!(w, 1, "pub {}: String,", a.field);
+        } else {
+            ln!(w, 1, "pub {}: Option<String>,", a.field);
+        }
+    }
+    w.line(0, &["}"]);
 }
 
 /// The trait methods: one per prompt, then one per completion handler.
-pub(super) fn trait_methods(c: &Contract) -> Vec<TokenStream> {
-    let prompts = c.prompts.iter().map(|p| {
-        let method = ident(&p.method);
-        let args = ident(&p.args_type);
-        let docs = doc(&format!(
-            "{}\n\n{}\n\nThe prompt `{}`.",
-            p.title, p.description, p.name
-        ));
-        quote! {
-            #docs
-            fn #method(
-                &self,
-                args: #args,
-                cx: ::mcp_contract::Context,
-            ) -> impl ::core::future::Future<Output = Result<Vec<::mcp_contract::PromptMessage>, ::mcp_contract::PromptError>> + Send;
-        }
-    });
-    let completions = completed(c)
-        .into_iter()
-        .filter_map(|(owner, argument, completion)| {
-            let CompletionDef::Handler { method } = completion else {
-                return None;
-            };
-            let method = ident(method);
-            let docs = doc(&format!(
+pub(super) fn trait_methods(w: &mut Code, c: &Contract) {
+    for p in &c.prompts {
+        w.doc(
+            1,
+            &format!(
+                "{}\n\n{}\n\nThe prompt `{}`.",
+                p.title, p.description, p.name
+            ),
+        );
+        handler_signature(
+            w,
+            &p.method,
+            &format!("args: {}", p.args_type),
+            "Result<Vec<::mcp_contract::PromptMessage>, ::mcp_contract::PromptError>",
+        );
+    }
+    for (owner, argument, completion) in completed(c) {
+        let CompletionDef::Handler { method } = completion else {
+            continue;
+        };
+        w.doc(
+            1,
+            &format!(
                 "The values that complete `{argument}` of `{owner}`, given the value typed so far \
-             and the arguments already given. The first 100 are sent, with how many there are."
-            ));
-            Some(quote! {
-                #docs
-                fn #method(
-                    &self,
-                    request: ::mcp_contract::Completing,
-                    cx: ::mcp_contract::Context,
-                ) -> impl ::core::future::Future<Output = Vec<String>> + Send;
-            })
-        });
-    prompts.chain(completions).collect()
+                 and the arguments already given. The first 100 are sent, with how many there are."
+            ),
+        );
+        handler_signature(
+            w,
+            method,
+            "request: ::mcp_contract::Completing",
+            "Vec<String>",
+        );
+    }
 }
 
 /// Every completion with its owner (a prompt's or a resource's name) and argument, in the
@@ -85,134 +77,155 @@ fn completed(c: &Contract) -> Vec<(&str, &str, &CompletionDef)> {
 }
 
 /// `get_prompt` and `complete` of the dispatcher, when there is something to dispatch.
-pub(super) fn dispatch(c: &Contract) -> TokenStream {
-    let get_prompt = (!c.prompts.is_empty()).then(|| {
-        let arms = c.prompts.iter().enumerate().map(|(i, p)| {
-            let index = Literal::usize_unsuffixed(i);
-            let method = ident(&p.method);
-            let args = ident(&p.args_type);
-            let fields = p.arguments.iter().map(|a| {
-                let f = ident(&a.field);
-                let name = &a.name;
+pub(super) fn dispatch(w: &mut Code, c: &Contract) {
+    if !c.prompts.is_empty() {
+        w.line(1, &["fn get_prompt("]);
+        w.line(2, &["&self,"]);
+        w.line(2, &["prompt: usize,"]);
+        w.line(
+            2,
+            &["arguments: ::std::collections::HashMap<String, String>,"],
+        );
+        w.line(2, &["cx: ::mcp_contract::Context,"]);
+        super::registration::box_future(
+            w,
+            "Result<Vec<::mcp_contract::PromptMessage>, ::mcp_contract::PromptError>",
+        );
+        w.line(2, &["Box::pin(async move {"]);
+        if c.prompts.iter().any(|p| !p.arguments.is_empty()) {
+            w.line(3, &["let mut arguments = arguments;"]);
+        } else {
+            w.line(3, &["let _ = arguments;"]);
+        }
+        w.line(3, &["match prompt {"]);
+        for (index, p) in c.prompts.iter().enumerate() {
+            if p.arguments.is_empty() {
+                ln!(
+                    w,
+                    4,
+                    "{index} => Tools::{}(&self.0, {} {{}}, cx).await,",
+                    p.method,
+                    p.args_type
+                );
+                continue;
+            }
+            ln!(w, 4, "{index} => {{");
+            ln!(w, 5, "let args = {} {{", p.args_type);
+            for a in &p.arguments {
                 // The runtime has checked that every required argument is there.
                 if a.required {
-                    quote!(#f: arguments.remove(#name).unwrap_or_default(),)
+                    ln!(
+                        w,
+                        6,
+                        "{}: arguments.remove({}).unwrap_or_default(),",
+                        a.field,
+                        string(&a.name)
+                    );
                 } else {
-                    quote!(#f: arguments.remove(#name),)
+                    ln!(w, 6, "{}: arguments.remove({}),", a.field, string(&a.name));
                 }
-            });
-            quote!(#index => Tools::#method(&self.0, #args { #(#fields)* }, cx).await,)
-        });
-        let bind = if c.prompts.iter().any(|p| !p.arguments.is_empty()) {
-            quote!(let mut arguments = arguments;)
-        } else {
-            quote!(let _ = arguments;)
-        };
-        quote! {
-            fn get_prompt(
-                &self,
-                prompt: usize,
-                arguments: ::std::collections::HashMap<String, String>,
-                cx: ::mcp_contract::Context,
-            ) -> ::mcp_contract::codegen::BoxFuture<'_, Result<Vec<::mcp_contract::PromptMessage>, ::mcp_contract::PromptError>> {
-                Box::pin(async move {
-                    #bind
-                    match prompt {
-                        #(#arms)*
-                        _ => Err(::mcp_contract::PromptError::Failed("no such prompt".into())),
-                    }
-                })
             }
+            w.line(5, &["};"]);
+            ln!(w, 5, "Tools::{}(&self.0, args, cx).await", p.method);
+            w.line(4, &["}"]);
         }
-    });
+        w.line(
+            4,
+            &["_ => Err(::mcp_contract::PromptError::Failed(\"no such prompt\".into())),"],
+        );
+        w.line(3, &["}"]);
+        w.line(2, &["})"]);
+        w.line(1, &["}"]);
+    }
     let handlers = c.completion_handlers();
-    let complete = (!handlers.is_empty()).then(|| {
-        let arms = handlers.iter().enumerate().map(|(i, m)| {
-            let index = Literal::usize_unsuffixed(i);
-            let method = ident(m);
-            quote!(#index => Tools::#method(&self.0, request, cx).await,)
-        });
-        quote! {
-            fn complete(
-                &self,
-                handler: usize,
-                request: ::mcp_contract::Completing,
-                cx: ::mcp_contract::Context,
-            ) -> ::mcp_contract::codegen::BoxFuture<'_, Vec<String>> {
-                Box::pin(async move {
-                    match handler {
-                        #(#arms)*
-                        _ => Vec::new(),
-                    }
-                })
-            }
+    if !handlers.is_empty() {
+        w.line(1, &["fn complete("]);
+        w.line(2, &["&self,"]);
+        w.line(2, &["handler: usize,"]);
+        w.line(2, &["request: ::mcp_contract::Completing,"]);
+        w.line(2, &["cx: ::mcp_contract::Context,"]);
+        super::registration::box_future(w, "Vec<String>");
+        w.line(2, &["Box::pin(async move {"]);
+        w.line(3, &["match handler {"]);
+        for (index, m) in handlers.iter().enumerate() {
+            ln!(w, 4, "{index} => Tools::{m}(&self.0, request, cx).await,");
         }
-    });
-    quote!(#get_prompt #complete)
+        w.line(4, &["_ => Vec::new(),"]);
+        w.line(3, &["}"]);
+        w.line(2, &["})"]);
+        w.line(1, &["}"]);
+    }
 }
 
 /// `CompletionSpec` of one completion; `next` numbers the handlers in order.
-fn completion_spec(completion: Option<&CompletionDef>, next: &mut usize) -> TokenStream {
+fn completion_spec(completion: Option<&CompletionDef>, next: &mut usize) -> String {
     match completion {
-        None => quote!(::mcp_contract::codegen::CompletionSpec::None),
+        None => "::mcp_contract::codegen::CompletionSpec::None".into(),
         Some(CompletionDef::Values(values)) => {
-            quote!(::mcp_contract::codegen::CompletionSpec::Values(&[#(#values),*]))
+            format!(
+                "::mcp_contract::codegen::CompletionSpec::Values(&[{}])",
+                strings(values)
+            )
         }
         Some(CompletionDef::Handler { .. }) => {
-            let index = Literal::usize_unsuffixed(*next);
             *next += 1;
-            quote!(::mcp_contract::codegen::CompletionSpec::Handler(#index))
+            format!(
+                "::mcp_contract::codegen::CompletionSpec::Handler({})",
+                *next - 1
+            )
         }
     }
 }
 
-/// `SPEC.prompts`, and each resource's `completions`, with handlers numbered as
+/// `SPEC.prompts` at `depth`, and each resource's `completions`, with handlers numbered as
 /// [`dispatch`] numbers them.
-pub(super) fn specs(c: &Contract) -> (TokenStream, Vec<TokenStream>) {
+pub(super) fn specs(w: &mut Code, c: &Contract, depth: usize) -> Vec<String> {
     let mut next = 0;
-    let prompts: Vec<TokenStream> = c
-        .prompts
-        .iter()
-        .map(|p| {
-            let (name, title, description) = (&p.name, &p.title, &p.description);
-            let icons = super::icons::icon_specs(&p.icons);
-            let arguments: Vec<TokenStream> = p
-                .arguments
-                .iter()
-                .map(|a| {
-                    let (name, description, required) = (&a.name, &a.description, a.required);
+    if c.prompts.is_empty() {
+        w.line(depth, &["prompts: &[],"]);
+    } else {
+        w.line(depth, &["prompts: &["]);
+        for p in &c.prompts {
+            w.line(depth + 1, &["::mcp_contract::codegen::PromptSpec {"]);
+            let d = depth + 2;
+            ln!(w, d, "name: {},", string(&p.name));
+            ln!(w, d, "title: {},", string(&p.title));
+            ln!(w, d, "description: {},", string(&p.description));
+            if p.arguments.is_empty() {
+                w.line(d, &["arguments: &[],"]);
+            } else {
+                w.line(d, &["arguments: &["]);
+                for a in &p.arguments {
+                    w.line(d + 1, &["::mcp_contract::codegen::PromptArgumentSpec {"]);
+                    ln!(w, d + 2, "name: {},", string(&a.name));
+                    ln!(w, d + 2, "description: {},", string(&a.description));
+                    ln!(w, d + 2, "required: {},", a.required);
                     let completion = completion_spec(a.completion.as_ref(), &mut next);
-                    quote! {
-                        ::mcp_contract::codegen::PromptArgumentSpec {
-                            name: #name,
-                            description: #description,
-                            required: #required,
-                            completion: #completion,
-                        }
-                    }
-                })
-                .collect();
-            quote! {
-                ::mcp_contract::codegen::PromptSpec {
-                    name: #name,
-                    title: #title,
-                    description: #description,
-                    arguments: &[#(#arguments),*],
-                    icons: #icons,
+                    ln!(w, d + 2, "completion: {completion},");
+                    w.line(d + 1, &["},"]);
                 }
+                w.line(d, &["],"]);
             }
-        })
-        .collect();
-    let resources = c
-        .resources
+            super::icons::icon_specs(w, d, &p.icons);
+            w.line(depth + 1, &["},"]);
+        }
+        w.line(depth, &["],"]);
+    }
+    c.resources
         .iter()
         .map(|r| {
-            let entries = r.completions.iter().map(|(v, comp)| {
-                let spec = completion_spec(Some(comp), &mut next);
-                quote!((#v, #spec))
-            });
-            quote!(&[#(#entries),*])
+            let entries: Vec<String> = r
+                .completions
+                .iter()
+                .map(|(v, comp)| {
+                    format!(
+                        "({}, {})",
+                        string(v),
+                        completion_spec(Some(comp), &mut next)
+                    )
+                })
+                .collect();
+            format!("&[{}]", entries.join(", "))
         })
-        .collect();
-    (quote!(&[#(#prompts),*]), resources)
+        .collect()
 }

@@ -1,100 +1,30 @@
 //! The handler trait, its dispatch, the published contract and the constructor.
 
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
-
 use super::icons::icon_specs;
 use super::*;
 use crate::emit::wire::tool_json;
 
-/// An item of the registration: its text, with each tool's part written as text into the
-/// rest printed from tokens (`None` when a part does not fit), and its tokens.
-pub(super) struct Part {
-    pub text: fn(&Contract) -> Option<String>,
-    pub tokens: fn(&Contract) -> TokenStream,
-}
-
-/// The registration's items, in the module's order, each built on its own (so that each can
-/// be printed on its own thread): the handler trait, its dispatch, the published contract,
+/// The registration's items, in the module's order, each written on its own (so that each can
+/// be written on its own thread): the handler trait, its dispatch, the published contract,
 /// the fixtures and the constructor.
-pub(super) fn registration_items() -> [Part; 5] {
-    [
-        Part {
-            text: handler_trait_text,
-            tokens: |c| handler_trait_tokens(c, true),
-        },
-        Part {
-            text: dispatcher_text,
-            tokens: |c| dispatcher_tokens(c, true),
-        },
-        Part {
-            text: spec_text,
-            tokens: |c| spec_tokens(c, true),
-        },
-        Part {
-            text: crate::emit::fixtures::fixtures_text,
-            tokens: crate::emit::fixtures::fixtures,
-        },
-        Part {
-            text: |_| None,
-            tokens: constructor,
-        },
-    ]
-}
+pub(super) const REGISTRATION: [fn(&mut Code, &Contract); 5] = [
+    handler_trait,
+    dispatcher,
+    spec,
+    super::fixtures::fixtures,
+    constructor,
+];
 
-/// The handler trait, its tools' methods written as text at the top of its body (an empty
-/// body when it has nothing else).
-fn handler_trait_text(c: &Contract) -> Option<String> {
-    let methods: String = (c.tools.iter())
-        .map(|t| trait_method_text(c, t))
-        .collect::<Option<_>>()?;
-    let printed = format_items(handler_trait_tokens(c, false));
-    let open = "pub trait Tools: Send + Sync + 'static {";
-    text::insert_after(&printed, open, &methods)
-        .or_else(|| text::fill_empty(&printed, open, &methods))
-}
-
-/// The dispatcher, its tools' arms written as text before the `match`'s last arm.
-fn dispatcher_text(c: &Contract) -> Option<String> {
-    let arms: String = (c.tools.iter().enumerate())
-        .map(|(i, t)| dispatch_arm_text(i, t))
-        .collect::<Option<_>>()?;
-    let printed = format_items(dispatcher_tokens(c, false));
-    text::insert_before(
-        &printed,
-        "                _ => call::unknown_tool(tool),",
-        &arms,
-    )
-}
-
-/// `SPEC`, its tools' wire JSON written as text in place of the empty list.
-fn spec_text(c: &Contract) -> Option<String> {
-    let tools: String = (c.tools.iter())
-        .map(|t| spec_tool_text(c, t))
-        .collect::<Option<_>>()?;
-    let printed = format_items(spec_tokens(c, false));
-    if tools.is_empty() {
-        return Some(printed);
-    }
-    text::replace_line(
-        &printed,
-        "    tools: &[],",
-        &format!("    tools: &[\n{tools}    ],"),
-    )
-}
-
-/// The handler trait: one method per tool, resource, prompt and completion handler; with
-/// `tools` false, none for the tools (their text goes in after).
-fn handler_trait_tokens(c: &Contract, tools: bool) -> TokenStream {
+/// The handler trait: one method per tool, resource, prompt and completion handler.
+fn handler_trait(w: &mut Code, c: &Contract) {
     let source = &c.source_name;
-    let trait_items = c.tools.iter().filter(|_| tools).map(|t| trait_method(c, t));
-    let resource_methods = c.resources.iter().map(resource_method);
-    let prompt_methods = super::prompts::trait_methods(c);
-    let trait_doc = format!(
-        "The tools of `{source}`: one method per tool. A tool added to the manifest is a \
-         compile error until it is implemented here."
+    w.doc(
+        0,
+        &format!(
+            "The tools of `{source}`: one method per tool. A tool added to the manifest is a \
+             compile error until it is implemented here."
+        ),
     );
-    let trait_doc_attrs = doc(&trait_doc);
     // `on_unimplemented` strings are format strings: braces in the manifest's path are doubled.
     let braced = source.replace('{', "{{").replace('}', "}}");
     let unimplemented = format!("`{{Self}}` does not implement the tools declared in `{braced}`");
@@ -106,381 +36,459 @@ fn handler_trait_tokens(c: &Contract, tools: bool) -> TokenStream {
         .chain(c.prompts.iter().map(|p| p.method.as_str()))
         .chain(c.completion_handlers())
         .collect();
-    let self_convention = lints::allow(lints::self_convention(&methods));
     let listed: Vec<String> = methods.iter().map(|m| format!("`{m}`")).collect();
     let note = format!(
         "implement `Tools` for it: one async method for each tool, resource, prompt and completion handler in `{braced}`: {}",
         listed.join(", ")
     );
-    quote! {
-        #trait_doc_attrs
-        #[diagnostic::on_unimplemented(message = #unimplemented, label = "not a handler of these tools", note = #note)]
-        #self_convention
-        pub trait Tools: Send + Sync + 'static {
-            #(#trait_items)*
-            #(#resource_methods)*
-            #(#prompt_methods)*
-        }
+    w.line(0, &["#[diagnostic::on_unimplemented("]);
+    ln!(w, 1, "message = {},", string(&unimplemented));
+    w.line(1, &["label = \"not a handler of these tools\","]);
+    ln!(w, 1, "note = {}", string(&note));
+    w.line(0, &[")]"]);
+    w.allows(0, lints::self_convention(&methods));
+    if methods.is_empty() {
+        w.line(0, &["pub trait Tools: Send + Sync + 'static {}"]);
+        return;
+    }
+    w.line(0, &["pub trait Tools: Send + Sync + 'static {"]);
+    for t in &c.tools {
+        w.doc(1, &trait_method_doc(c, t));
+        let output = format!("Result<{}, {}>", trait_method_output(t), t.error_type());
+        handler_signature(w, &t.method, &format!("args: {}", t.args_type()), &output);
+    }
+    for r in &c.resources {
+        resource_method(w, r);
+    }
+    super::prompts::trait_methods(w, c);
+    w.line(0, &["}"]);
+}
+
+/// A handler method's signature in the trait: `&self`, its input, the context, and a future of
+/// `output`.
+pub(super) fn handler_signature(w: &mut Code, method: &str, input: &str, output: &str) {
+    ln!(w, 1, "fn {method}(");
+    w.line(2, &["&self,"]);
+    if !input.is_empty() {
+        ln!(w, 2, "{input},");
+    }
+    w.line(2, &["cx: ::mcp_contract::Context,"]);
+    let future = format!(") -> impl ::core::future::Future<Output = {output}> + Send;");
+    if Code::fits(1, future.len()) {
+        w.line(1, &[&future]);
+    } else {
+        w.line(1, &[") -> impl ::core::future::Future<"]);
+        ln!(w, 2, "Output = {output},");
+        w.line(1, &["> + Send;"]);
     }
 }
 
-/// `Dispatcher`, which connects a `Tools` implementation to the published contract; with
-/// `tools` false, without the tools' arms.
-fn dispatcher_tokens(c: &Contract, tools: bool) -> TokenStream {
-    let prompt_dispatch = super::prompts::dispatch(c);
-    let arms = (c.tools.iter().enumerate())
-        .filter(|_| tools)
-        .map(|(i, t)| dispatch_arm(i, t));
-    let resource_arms = c
-        .resources
-        .iter()
-        .enumerate()
-        .map(|(i, r)| resource_arm(i, r));
+/// `Dispatcher`, which connects a `Tools` implementation to the published contract.
+fn dispatcher(w: &mut Code, c: &Contract) {
+    w.doc(
+        0,
+        "Connects a [`Tools`] implementation to the published contract.",
+    );
+    w.line(0, &["pub struct Dispatcher<H>(H);"]);
+    w.line(
+        0,
+        &["impl<H: Tools> ::mcp_contract::codegen::Dispatch for Dispatcher<H> {"],
+    );
+    w.line(
+        1,
+        &["fn published(&self) -> &'static ::mcp_contract::codegen::Published {"],
+    );
+    w.line(2, &["use ::mcp_contract::codegen::Published;"]);
+    w.line(2, &["use ::std::sync::LazyLock;"]);
+    w.doc(2, "The contract as published, built once per process.");
+    w.line(
+        2,
+        &["static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));"],
+    );
+    w.line(2, &["&PUBLISHED"]);
+    w.line(1, &["}"]);
+    w.line(1, &["fn call("]);
+    w.line(2, &["&self,"]);
+    w.line(2, &["tool: usize,"]);
+    w.line(2, &["arguments: ::mcp_contract::codegen::JsonObject,"]);
+    w.line(2, &["cx: ::mcp_contract::Context,"]);
+    box_future(w, "::mcp_contract::codegen::CallToolResult");
+    w.line(2, &["use ::mcp_contract::codegen::call;"]);
+    w.line(2, &["Box::pin(async move {"]);
+    w.line(3, &["match tool {"]);
+    for (i, t) in c.tools.iter().enumerate() {
+        dispatch_arm(w, i, t);
+    }
+    w.line(4, &["_ => call::unknown_tool(tool),"]);
+    w.line(3, &["}"]);
+    w.line(2, &["})"]);
+    w.line(1, &["}"]);
+    if !c.resources.is_empty() {
+        read_resource(w, c);
+    }
+    super::prompts::dispatch(w, c);
+    tasks(w, c);
+    w.line(0, &["}"]);
+}
+
+/// The end of a dispatcher method's signature: a boxed future of `output`.
+pub(super) fn box_future(w: &mut Code, output: &str) {
+    let items = ["'_".to_owned(), output.to_owned()];
+    w.list(1, ") -> ::mcp_contract::codegen::BoxFuture<", &items, "> {");
+}
+
+/// The dispatcher's `read_resource`.
+fn read_resource(w: &mut Code, c: &Contract) {
+    w.line(1, &["fn read_resource("]);
+    w.line(2, &["&self,"]);
+    w.line(2, &["resource: usize,"]);
+    w.line(2, &["values: Vec<String>,"]);
+    w.line(2, &["cx: ::mcp_contract::Context,"]);
+    box_future(
+        w,
+        "Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>",
+    );
+    w.line(2, &["Box::pin(async move {"]);
     // Only templates have values; without one, naming them would leave unused bindings.
-    let take = if c
-        .resources
+    if c.resources
         .iter()
         .any(|r| matches!(r.uri, ResourceUri::Template { .. }))
     {
-        quote!(let mut values = values.into_iter();)
+        w.line(3, &["let mut values = values.into_iter();"]);
     } else {
-        quote!(let _ = values;)
-    };
-    let read_resource = (!c.resources.is_empty()).then(|| {
-        quote! {
-            fn read_resource(
-                &self,
-                resource: usize,
-                values: Vec<String>,
-                cx: ::mcp_contract::Context,
-            ) -> ::mcp_contract::codegen::BoxFuture<'_, Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> {
-                Box::pin(async move {
-                    #take
-                    match resource {
-                        #(#resource_arms)*
-                        _ => Err(::mcp_contract::ResourceError::NotFound),
-                    }
-                })
-            }
-        }
-    });
-    let tasks = tasks(c);
-    quote! {
-        /// Connects a [`Tools`] implementation to the published contract.
-        pub struct Dispatcher<H>(H);
-
-        impl<H: Tools> ::mcp_contract::codegen::Dispatch for Dispatcher<H> {
-            fn published(&self) -> &'static ::mcp_contract::codegen::Published {
-                use ::mcp_contract::codegen::Published;
-                use ::std::sync::LazyLock;
-                /// The contract as published, built once per process.
-                static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
-                &PUBLISHED
-            }
-            fn call(
-                &self,
-                tool: usize,
-                arguments: ::mcp_contract::codegen::JsonObject,
-                cx: ::mcp_contract::Context,
-            ) -> ::mcp_contract::codegen::BoxFuture<'_, ::mcp_contract::codegen::CallToolResult> {
-                use ::mcp_contract::codegen::call;
-                Box::pin(async move {
-                    match tool {
-                        #(#arms)*
-                        _ => call::unknown_tool(tool),
-                    }
-                })
-            }
-            #read_resource
-            #prompt_dispatch
-            #tasks
-        }
+        w.line(3, &["let _ = values;"]);
     }
+    w.line(3, &["match resource {"]);
+    for (i, r) in c.resources.iter().enumerate() {
+        resource_arm(w, i, r);
+    }
+    w.line(4, &["_ => Err(::mcp_contract::ResourceError::NotFound),"]);
+    w.line(3, &["}"]);
+    w.line(2, &["})"]);
+    w.line(1, &["}"]);
 }
 
 /// `task_support` and `has_tasks`, when a tool may run as a task (the defaults say none may).
-fn tasks(c: &Contract) -> Option<TokenStream> {
-    let arms: Vec<TokenStream> = (c.tools.iter().enumerate())
+fn tasks(w: &mut Code, c: &Contract) {
+    let tasks: Vec<(usize, &ToolDef)> = (c.tools.iter().enumerate())
         .filter(|(_, t)| t.task != TaskMode::Forbidden)
-        .map(|(i, t)| {
-            let (i, variant) = (Literal::usize_unsuffixed(i), ident(t.task.variant()));
-            quote!(#i => ::mcp_contract::codegen::TaskSupport::#variant,)
-        })
         .collect();
-    (!arms.is_empty()).then(|| {
-        quote! {
-            fn task_support(&self, tool: usize) -> ::mcp_contract::codegen::TaskSupport {
-                match tool {
-                    #(#arms)*
-                    _ => ::mcp_contract::codegen::TaskSupport::Forbidden,
-                }
-            }
-            fn has_tasks(&self) -> bool {
-                true
-            }
-        }
-    })
+    if tasks.is_empty() {
+        return;
+    }
+    w.line(
+        1,
+        &["fn task_support(&self, tool: usize) -> ::mcp_contract::codegen::TaskSupport {"],
+    );
+    w.line(2, &["match tool {"]);
+    for (i, t) in tasks {
+        ln!(
+            w,
+            3,
+            "{i} => ::mcp_contract::codegen::TaskSupport::{},",
+            t.task.variant()
+        );
+    }
+    w.line(
+        3,
+        &["_ => ::mcp_contract::codegen::TaskSupport::Forbidden,"],
+    );
+    w.line(2, &["}"]);
+    w.line(1, &["}"]);
+    w.line(1, &["fn has_tasks(&self) -> bool {"]);
+    w.line(2, &["true"]);
+    w.line(1, &["}"]);
 }
 
 /// `server`, the constructor.
-fn constructor(_: &Contract) -> TokenStream {
-    quote! {
-        /// An MCP server that publishes this contract and calls `handler` for each tool.
-        pub fn server<H: Tools>(handler: H) -> ::mcp_contract::Server<Dispatcher<H>> {
-            ::mcp_contract::Server::new(Dispatcher(handler))
-        }
-    }
-}
-
-pub(super) fn constants(c: &Contract, value: impl Fn(&ToolDef) -> &String) -> Vec<TokenStream> {
-    c.tools
-        .iter()
-        .map(|t| {
-            let name = ident(&t.constant);
-            let v = value(t);
-            let d = doc(&format!("`{}`: {}", t.name, t.title));
-            quote! { #d pub const #name: &str = #v; }
-        })
-        .collect()
-}
-
-/// `SPEC`; with `tools` false, with an empty list of tools.
-fn spec_tokens(c: &Contract, tools: bool) -> TokenStream {
-    let s = &c.server;
-    let name = &s.name;
-    let opt = |o: &Option<String>| match o {
-        Some(v) => quote!(Some(#v)),
-        None => quote!(None),
-    };
-    let title = opt(&s.title);
-    let instructions = opt(&s.instructions);
-    let version = match &s.version {
-        Some(v) => quote!(#v),
-        None => quote!(env!("CARGO_PKG_VERSION")),
-    };
-    let cache = match s.cache {
-        Some(h) => {
-            let ttl = h.ttl_ms;
-            let public = h.public;
-            quote!(Some(::mcp_contract::codegen::CacheHint { ttl_ms: #ttl, public: #public }))
-        }
-        None => quote!(None),
-    };
-    let tools = c
-        .tools
-        .iter()
-        .filter(|_| tools)
-        .map(|t| json_literal(&serde_json::to_string(&tool_json(c, t)).unwrap_or_default()));
-    let group_specs = c.groups.iter().map(|g| {
-        let (name, description, tools) = (&g.name, &g.description, &g.tools);
-        quote! {
-            ::mcp_contract::codegen::GroupSpec {
-                name: #name,
-                description: #description,
-                tools: &[#(#tools),*],
-            }
-        }
-    });
-    let (artifacts_key, composition_key) = (
-        &c.planning.artifacts_key.keys,
-        &c.planning.composition_key.keys,
+fn constructor(w: &mut Code, _: &Contract) {
+    w.doc(
+        0,
+        "An MCP server that publishes this contract and calls `handler` for each tool.",
     );
-    let (prompts, completions) = super::prompts::specs(c);
-    let resources = c.resources.iter().zip(completions).map(|(r, completions)| {
-        let (name, title, description, mime) = (&r.name, &r.title, &r.description, &r.mime_type);
-        let uri = r.uri.text();
-        let template = matches!(r.uri, ResourceUri::Template { .. });
-        let subscribe = r.subscribe;
-        let icons = icon_specs(&r.icons);
-        quote! {
-            ::mcp_contract::codegen::ResourceSpec {
-                name: #name,
-                title: #title,
-                description: #description,
-                mime_type: #mime,
-                uri: #uri,
-                template: #template,
-                subscribe: #subscribe,
-                completions: #completions,
-                icons: #icons,
-            }
-        }
-    });
-    let icons = icon_specs(&s.icons);
-    let codes = &c.argument_codes;
-    let (missing, invalid, unknown) = (&codes.missing, &codes.invalid, &codes.unknown);
-    let logging = s.logging;
-    let list_changed = s.list_changed;
-    let access = access(c);
-    quote! {
-        /// The server identity and every tool's wire JSON, as generated from the manifest.
-        pub static SPEC: ::mcp_contract::codegen::ContractSpec = ::mcp_contract::codegen::ContractSpec {
-            name: #name,
-            title: #title,
-            icons: #icons,
-            version: #version,
-            instructions: #instructions,
-            cache: #cache,
-            tools: &[#(#tools),*],
-            resources: &[#(#resources),*],
-            artifacts_key: &[#(#artifacts_key),*],
-            composition_key: &[#(#composition_key),*],
-            groups: &[#(#group_specs),*],
-            argument_codes: ::mcp_contract::codegen::ArgumentCodes {
-                missing: #missing,
-                invalid: #invalid,
-                unknown: #unknown,
-            },
-            logging: #logging,
-            list_changed: #list_changed,
-            prompts: #prompts,
-            access: #access,
-        };
+    w.line(
+        0,
+        &["pub fn server<H: Tools>(handler: H) -> ::mcp_contract::Server<Dispatcher<H>> {"],
+    );
+    w.line(1, &["::mcp_contract::Server::new(Dispatcher(handler))"]);
+    w.line(0, &["}"]);
+}
+
+/// `SPEC`: the server identity and every tool's wire JSON.
+fn spec(w: &mut Code, c: &Contract) {
+    let s = &c.server;
+    w.doc(
+        0,
+        "The server identity and every tool's wire JSON, as generated from the manifest.",
+    );
+    w.line(
+        0,
+        &["pub static SPEC: ::mcp_contract::codegen::ContractSpec = ::mcp_contract::codegen::ContractSpec {"],
+    );
+    ln!(w, 1, "name: {},", string(&s.name));
+    ln!(w, 1, "title: {},", option(s.title.as_deref()));
+    icon_specs(w, 1, &s.icons);
+    match &s.version {
+        Some(v) => ln!(w, 1, "version: {},", string(v)),
+        None => w.line(1, &["version: env!(\"CARGO_PKG_VERSION\"),"]),
     }
+    ln!(w, 1, "instructions: {},", option(s.instructions.as_deref()));
+    match s.cache {
+        Some(h) => {
+            w.line(1, &["cache: Some(::mcp_contract::codegen::CacheHint {"]);
+            ln!(w, 2, "ttl_ms: {},", h.ttl_ms);
+            ln!(w, 2, "public: {},", h.public);
+            w.line(1, &["}),"]);
+        }
+        None => w.line(1, &["cache: None,"]),
+    }
+    if c.tools.is_empty() {
+        w.line(1, &["tools: &[],"]);
+    } else {
+        w.line(1, &["tools: &["]);
+        for t in &c.tools {
+            let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
+            ln!(w, 2, "{},", text::json_text(&json));
+        }
+        w.line(1, &["],"]);
+    }
+    let mut prompts = Code::new();
+    let completions = super::prompts::specs(&mut prompts, c, 1);
+    if c.resources.is_empty() {
+        w.line(1, &["resources: &[],"]);
+    } else {
+        w.line(1, &["resources: &["]);
+        for (r, completions) in c.resources.iter().zip(completions) {
+            w.line(2, &["::mcp_contract::codegen::ResourceSpec {"]);
+            ln!(w, 3, "name: {},", string(&r.name));
+            ln!(w, 3, "title: {},", string(&r.title));
+            ln!(w, 3, "description: {},", string(&r.description));
+            ln!(w, 3, "mime_type: {},", string(&r.mime_type));
+            ln!(w, 3, "uri: {},", string(r.uri.text()));
+            ln!(
+                w,
+                3,
+                "template: {},",
+                matches!(r.uri, ResourceUri::Template { .. })
+            );
+            ln!(w, 3, "subscribe: {},", r.subscribe);
+            ln!(w, 3, "completions: {completions},");
+            icon_specs(w, 3, &r.icons);
+            w.line(2, &["},"]);
+        }
+        w.line(1, &["],"]);
+    }
+    ln!(
+        w,
+        1,
+        "artifacts_key: &[{}],",
+        strings(&c.planning.artifacts_key.keys)
+    );
+    ln!(
+        w,
+        1,
+        "composition_key: &[{}],",
+        strings(&c.planning.composition_key.keys)
+    );
+    if c.groups.is_empty() {
+        w.line(1, &["groups: &[],"]);
+    } else {
+        w.line(1, &["groups: &["]);
+        for g in &c.groups {
+            w.line(2, &["::mcp_contract::codegen::GroupSpec {"]);
+            ln!(w, 3, "name: {},", string(&g.name));
+            ln!(w, 3, "description: {},", string(&g.description));
+            let tools: Vec<String> = g.tools.iter().map(|t| string(t)).collect();
+            w.list(3, "tools: &[", &tools, "],");
+            w.line(2, &["},"]);
+        }
+        w.line(1, &["],"]);
+    }
+    let codes = &c.argument_codes;
+    w.line(
+        1,
+        &["argument_codes: ::mcp_contract::codegen::ArgumentCodes {"],
+    );
+    ln!(w, 2, "missing: {},", string(&codes.missing));
+    ln!(w, 2, "invalid: {},", string(&codes.invalid));
+    ln!(w, 2, "unknown: {},", string(&codes.unknown));
+    w.line(1, &["},"]);
+    ln!(w, 1, "logging: {},", s.logging);
+    ln!(w, 1, "list_changed: {},", s.list_changed);
+    w.push(&prompts.finish());
+    access(w, c);
+    w.line(0, &["};"]);
 }
 
 /// `SPEC.access`: the `auth:` block and each entry's scopes by manifest index, or `OPEN`.
-fn access(c: &Contract) -> TokenStream {
+fn access(w: &mut Code, c: &Contract) {
     let Some(a) = &c.access else {
-        return quote!(::mcp_contract::codegen::AccessSpec::OPEN);
+        w.line(1, &["access: ::mcp_contract::codegen::AccessSpec::OPEN,"]);
+        return;
     };
-    let resource = match &a.resource {
-        Some((r, _)) => quote!(Some(#r)),
-        None => quote!(None),
-    };
-    let servers = a.authorization_servers.iter().map(|(s, _)| s);
-    let scopes = a.scopes.iter().map(|s| {
-        let (name, description) = (&s.name, &s.description);
-        quote!(::mcp_contract::codegen::ScopeSpec { name: #name, description: #description })
-    });
-    // One list per entry, or none at all when no entry of the kind requires a scope.
-    let lists = |lists: Vec<&Vec<String>>| {
-        if lists.iter().all(|l| l.is_empty()) {
-            return quote!(&[]);
+    w.line(1, &["access: ::mcp_contract::codegen::AccessSpec {"]);
+    ln!(
+        w,
+        2,
+        "resource: {},",
+        option(a.resource.as_ref().map(|(r, _)| r.as_str()))
+    );
+    let servers: Vec<String> = a
+        .authorization_servers
+        .iter()
+        .map(|(s, _)| string(s))
+        .collect();
+    ln!(w, 2, "authorization_servers: &[{}],", servers.join(", "));
+    if a.scopes.is_empty() {
+        w.line(2, &["scopes: &[],"]);
+    } else {
+        w.line(2, &["scopes: &["]);
+        for s in &a.scopes {
+            w.line(3, &["::mcp_contract::codegen::ScopeSpec {"]);
+            ln!(w, 4, "name: {},", string(&s.name));
+            ln!(w, 4, "description: {},", string(&s.description));
+            w.line(3, &["},"]);
         }
-        let each = lists.iter().map(|l| quote!(&[#(#l),*]));
-        quote!(&[#(#each),*])
-    };
-    let tools = lists(c.tools.iter().map(|t| &t.scopes).collect());
-    let groups = lists(c.groups.iter().map(|g| &g.scopes).collect());
-    let resources = lists(c.resources.iter().map(|r| &r.scopes).collect());
-    let prompts = lists(c.prompts.iter().map(|p| &p.scopes).collect());
-    quote! {
-        ::mcp_contract::codegen::AccessSpec {
-            resource: #resource,
-            authorization_servers: &[#(#servers),*],
-            scopes: &[#(#scopes),*],
-            tools: #tools,
-            groups: #groups,
-            resources: #resources,
-            prompts: #prompts,
-        }
+        w.line(2, &["],"]);
     }
+    // One list per entry, or none at all when no entry of the kind requires a scope.
+    let lists = |w: &mut Code, key: &str, lists: Vec<&Vec<String>>| {
+        if lists.iter().all(|l| l.is_empty()) {
+            ln!(w, 2, "{key}: &[],");
+            return;
+        }
+        let each: Vec<String> = lists
+            .iter()
+            .map(|l| format!("&[{}]", strings(*l)))
+            .collect();
+        ln!(w, 2, "{key}: &[{}],", each.join(", "));
+    };
+    lists(w, "tools", c.tools.iter().map(|t| &t.scopes).collect());
+    lists(w, "groups", c.groups.iter().map(|g| &g.scopes).collect());
+    lists(
+        w,
+        "resources",
+        c.resources.iter().map(|r| &r.scopes).collect(),
+    );
+    lists(w, "prompts", c.prompts.iter().map(|p| &p.scopes).collect());
+    w.line(1, &["},"]);
 }
 
 /// A resource's handler method: no arguments for a fixed URI, the template's values otherwise.
-pub(super) fn resource_method(r: &ResourceDef) -> TokenStream {
-    let method = ident(&r.method);
-    let docs = doc(&format!(
-        "{}\n\n{}\n\nServed at `{}` as `{}`.",
-        r.title,
-        r.description,
-        r.uri.text(),
-        r.mime_type
-    ));
+fn resource_method(w: &mut Code, r: &ResourceDef) {
+    w.doc(
+        1,
+        &format!(
+            "{}\n\n{}\n\nServed at `{}` as `{}`.",
+            r.title,
+            r.description,
+            r.uri.text(),
+            r.mime_type
+        ),
+    );
     let params = match &r.uri {
-        ResourceUri::Fixed(_) => quote!(),
-        ResourceUri::Template { .. } => {
-            let p = ident(&r.params_type);
-            quote!(params: #p,)
-        }
+        ResourceUri::Fixed(_) => String::new(),
+        ResourceUri::Template { .. } => format!("params: {}", r.params_type),
     };
-    quote! {
-        #docs
-        fn #method(
-            &self,
-            #params
-            cx: ::mcp_contract::Context,
-        ) -> impl ::core::future::Future<Output = Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>> + Send;
-    }
+    handler_signature(
+        w,
+        &r.method,
+        &params,
+        "Result<::mcp_contract::ResourceBody, ::mcp_contract::ResourceError>",
+    );
 }
 
 /// A template's values, one field per variable.
-pub(super) fn resource_params(r: &ResourceDef) -> TokenStream {
+pub(super) fn resource_params(w: &mut Code, r: &ResourceDef) {
     let ResourceUri::Template {
         template,
         variables,
     } = &r.uri
     else {
-        return quote!();
+        return;
     };
-    let name = ident(&r.params_type);
-    let docs = doc(&format!("The values of `{template}`, unescaped."));
-    let fields = variables.iter().map(|v| {
-        let f = ident(&crate::ident::snake(v));
-        let d = doc(&format!("`{{{v}}}`: one path segment, percent-decoded."));
-        quote!(#d pub #f: String,)
-    });
-    let values = variables.iter().map(|v| {
-        let f = ident(&crate::ident::snake(v));
-        quote!(&self.#f)
-    });
-    let uri_docs = doc(&format!(
-        "The URI these values name: `{template}` with each value percent-encoded, as a \
-         client reads it and as `resource_updated` takes it."
-    ));
-    quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        pub struct #name { #(#fields)* }
-
-        impl #name {
-            #uri_docs
-            pub fn uri(&self) -> String {
-                ::mcp_contract::codegen::expand_uri(#template, &[#(#values),*])
-            }
-        }
+    let name = &r.params_type;
+    w.doc(0, &format!("The values of `{template}`, unescaped."));
+    w.line(0, &["#[derive(Debug, Clone, PartialEq, Eq)]"]);
+    ln!(w, 0, "pub struct {name} {{");
+    for v in variables {
+        w.doc(1, &format!("`{{{v}}}`: one path segment, percent-decoded."));
+        ln!(w, 1, "pub {}: String,", crate::ident::snake(v));
     }
+    w.line(0, &["}"]);
+    ln!(w, 0, "impl {name} {{");
+    w.doc(
+        1,
+        &format!(
+            "The URI these values name: `{template}` with each value percent-encoded, as a \
+             client reads it and as `resource_updated` takes it."
+        ),
+    );
+    w.line(1, &["pub fn uri(&self) -> String {"]);
+    let values: Vec<String> = variables
+        .iter()
+        .map(|v| format!("&self.{}", crate::ident::snake(v)))
+        .collect();
+    ln!(
+        w,
+        2,
+        "::mcp_contract::codegen::expand_uri({}, &[{}])",
+        string(template),
+        values.join(", ")
+    );
+    w.line(1, &["}"]);
+    w.line(0, &["}"]);
 }
 
-pub(super) fn resource_arm(index: usize, r: &ResourceDef) -> TokenStream {
-    let index = Literal::usize_unsuffixed(index);
-    let method = ident(&r.method);
+fn resource_arm(w: &mut Code, index: usize, r: &ResourceDef) {
+    let method = &r.method;
     match &r.uri {
-        ResourceUri::Fixed(_) => quote!(#index => Tools::#method(&self.0, cx).await,),
+        ResourceUri::Fixed(_) => ln!(w, 4, "{index} => Tools::{method}(&self.0, cx).await,"),
         ResourceUri::Template { variables, .. } => {
-            let p = ident(&r.params_type);
-            let fields = variables.iter().map(|v| {
-                let f = ident(&crate::ident::snake(v));
-                quote!(#f: values.next().unwrap_or_default(),)
-            });
-            quote!(#index => Tools::#method(&self.0, #p { #(#fields)* }, cx).await,)
+            ln!(w, 4, "{index} => {{");
+            ln!(w, 5, "let params = {} {{", r.params_type);
+            for v in variables {
+                ln!(
+                    w,
+                    6,
+                    "{}: values.next().unwrap_or_default(),",
+                    crate::ident::snake(v)
+                );
+            }
+            w.line(5, &["};"]);
+            ln!(w, 5, "Tools::{method}(&self.0, params, cx).await");
+            w.line(4, &["}"]);
         }
     }
 }
 
-pub(super) fn dispatch_arm(index: usize, t: &ToolDef) -> TokenStream {
-    let index = Literal::usize_unsuffixed(index);
-    let method = ident(&t.method);
-    let args = ident(&t.args_type());
-    let declared = super::content::declared(t);
-    let handled = quote!(Tools::#method(&self.0, args, cx).await);
-    let finish = match (&t.output, t.content.is_empty()) {
-        (OutputDef::Text, true) => quote!(call::text(#handled)),
-        (OutputDef::Object { .. }, true) => quote!(call::structured(#handled)),
-        (OutputDef::Text, false) => quote!(call::content(#declared, #handled)),
-        (OutputDef::Object { .. }, false) => {
-            quote!(call::structured_content(#declared, #handled))
+/// A tool's arm of the dispatch: its arguments read (their type is the handler's parameter),
+/// the handler called, and its result checked as the tool's output.
+fn dispatch_arm(w: &mut Code, index: usize, t: &ToolDef) {
+    // A path call: as a method call, a prelude trait method of the same name taking `self` by
+    // value (a tool named `into` or `try_into`) would be picked instead.
+    let handled = format!("Tools::{}(&self.0, args, cx).await", t.method);
+    ln!(
+        w,
+        4,
+        "{index} => match call::arguments(&SPEC.argument_codes, arguments) {{"
+    );
+    match (&t.output, t.content.is_empty()) {
+        (OutputDef::Text, true) => ln!(w, 5, "Ok(args) => call::text({handled}),"),
+        (OutputDef::Object { .. }, true) => ln!(w, 5, "Ok(args) => call::structured({handled}),"),
+        (output, false) => {
+            let check = match output {
+                OutputDef::Text => "content",
+                OutputDef::Object { .. } => "structured_content",
+            };
+            ln!(w, 5, "Ok(args) => call::{check}(");
+            ln!(w, 6, "&{}::DECLARED,", t.content_type());
+            ln!(w, 6, "{handled},");
+            w.line(5, &["),"]);
         }
-    };
-    quote! {
-        #index => match call::arguments::<#args>(&SPEC.argument_codes, arguments) {
-            // A path call: as a method call, a prelude trait method of the same name taking
-            // `self` by value (a tool named `into` or `try_into`) would be picked instead.
-            Ok(args) => #finish,
-            Err(refused) => refused.into_result(),
-        },
     }
+    w.line(5, &["Err(refused) => refused.into_result(),"]);
+    w.line(4, &["},"]);
 }
 
 /// A tool's method doc: its title, description and the errors it may return.
@@ -501,113 +509,13 @@ fn trait_method_doc(c: &Contract, t: &ToolDef) -> String {
     text
 }
 
-pub(super) fn trait_method(c: &Contract, t: &ToolDef) -> TokenStream {
-    let method = ident(&t.method);
-    let args = ident(&t.args_type());
-    let error = ident(&t.error_type());
-    let structure = ident(&t.output_type());
-    let content = ident(&t.content_type());
-    let output = match (&t.output, t.content.is_empty()) {
-        (OutputDef::Text, true) => quote!(String),
-        (OutputDef::Object { .. }, true) => quote!(#structure),
-        (OutputDef::Text, false) => quote!(Vec<#content>),
-        (OutputDef::Object { .. }, false) => quote!((#structure, Vec<#content>)),
-    };
-    let docs = doc(&trait_method_doc(c, t));
-    quote! {
-        #docs
-        fn #method(
-            &self,
-            args: #args,
-            cx: ::mcp_contract::Context,
-        ) -> impl ::core::future::Future<Output = Result<#output, #error>> + Send;
-    }
-}
-
-/// [`spec`]'s entry for a tool: its wire JSON, on a line of its own.
-fn spec_tool_text(c: &Contract, t: &ToolDef) -> Option<String> {
-    let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
-    let mut w = Code::new();
-    w.constant(2, &[&json_text(&json), ","]);
-    w.finish()
-}
-
-/// [`trait_method`] as text: the parameters one a line, as the signature never fits on one,
-/// and the future's output on the last line or, when it does not fit there, on its own.
-fn trait_method_text(c: &Contract, t: &ToolDef) -> Option<String> {
-    let mut w = Code::new();
-    w.doc(1, &trait_method_doc(c, t));
-    w.line(1, &["fn ", id(&t.method), "("]);
-    w.line(2, &["&self,"]);
-    w.line(2, &["args: ", id(&t.args_type()), ","]);
-    w.line(2, &["cx: ::mcp_contract::Context,"]);
-    let output = format!(
-        "Result<{}, {}>",
-        trait_method_output(t),
-        id(&t.error_type())
-    );
-    let future = "impl ::core::future::Future<";
-    let last = format!(") -> {future}Output = {output}> + Send;");
-    if text::fits(1, &last) {
-        w.line(1, &[&last]);
-    } else {
-        w.line(1, &[") -> ", future]);
-        w.line(2, &["Output = ", &output, ","]);
-        w.line(1, &["> + Send;"]);
-    }
-    w.finish()
-}
-
 /// What a tool's handler returns on success, as Rust text.
 fn trait_method_output(t: &ToolDef) -> String {
     let (structure, content) = (t.output_type(), t.content_type());
-    let (structure, content) = (id(&structure), id(&content));
     match (&t.output, t.content.is_empty()) {
         (OutputDef::Text, true) => "String".into(),
-        (OutputDef::Object { .. }, true) => structure.into(),
+        (OutputDef::Object { .. }, true) => structure,
         (OutputDef::Text, false) => format!("Vec<{content}>"),
         (OutputDef::Object { .. }, false) => format!("({structure}, Vec<{content}>)"),
     }
-}
-
-/// [`dispatch_arm`] as text, for a tool without declared content (whose check breaks over
-/// lines): the arguments' type and the handler's call on their lines, or broken as
-/// prettyplease breaks them when they do not fit.
-fn dispatch_arm_text(index: usize, t: &ToolDef) -> Option<String> {
-    if !t.content.is_empty() {
-        return None;
-    }
-    let finish = match t.output {
-        OutputDef::Text => "text",
-        OutputDef::Object { .. } => "structured",
-    };
-    let call = format!(
-        "call::{finish}(Tools::{}(&self.0, args, cx).await)",
-        id(&t.method)
-    );
-    let mut w = Code::new();
-    w.line(4, &[&index.to_string(), " => {"]);
-    // prettyplease breaks a long turbofish before the type: `call::arguments::<\n Args,\n >(…)`.
-    let args = id(&t.args_type()).to_owned();
-    let matched = format!("match call::arguments::<{args}>(&SPEC.argument_codes, arguments) {{");
-    if text::fits(5, &matched) {
-        w.line(5, &[&matched]);
-    } else {
-        w.line(5, &["match call::arguments::<"]);
-        w.line(6, &[&args, ","]);
-        w.line(5, &[">(&SPEC.argument_codes, arguments) {"]);
-    }
-    // The arm's closing comma is not counted: prettyplease breaks the arm, not the comma.
-    let ok = format!("Ok(args) => {call}");
-    if text::fits(6, &ok) {
-        w.whole_line(6, &[&ok, ","]);
-    } else {
-        w.line(6, &["Ok(args) => {"]);
-        w.line(7, &[&call]);
-        w.line(6, &["}"]);
-    }
-    w.line(6, &["Err(refused) => refused.into_result(),"]);
-    w.line(5, &["}"]);
-    w.line(4, &["}"]);
-    w.finish()
 }

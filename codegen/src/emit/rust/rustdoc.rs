@@ -1,17 +1,6 @@
 //! Manifest prose as rustdoc: every line made safe for rustc, clippy and doctests (no bare
 //! carriage returns, tabs or bidirectional controls; no lazy continuations; fences as text).
 
-use proc_macro2::TokenStream;
-use quote::quote;
-
-/// Doc attributes for a text, one per line, each with the space rustdoc expects after `///`.
-pub(super) fn doc(text: &str) -> TokenStream {
-    let lines = rustdoc_safe(&comment_safe(text))
-        .into_iter()
-        .map(|l| if l.is_empty() { l } else { format!(" {l}") });
-    quote!(#(#[doc = #lines])*)
-}
-
 /// Text rustc and clippy accept in a doc comment: a bare carriage return (an error there)
 /// breaks the line, a tab (clippy's `tabs_in_doc_comments`) is four spaces, and a character
 /// that changes the direction of text (denied in comments, since it can make code read

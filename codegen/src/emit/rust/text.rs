@@ -1,61 +1,85 @@
-//! Rust written directly in the layout prettyplease gives it, for what every tool repeats:
-//! parsing a thousand tools' tokens with `syn` and printing them again was most of
-//! generation's time.
+//! The one writer of the generated module: Rust text appended line by line to one `String`,
+//! as prost-build writes, in a layout of its own that rustfmt would mostly leave alone: four
+//! spaces a level, one field, variant, argument or statement a line, and no line broken to a
+//! margin. Blank lines between items are added once per module ([`super::spaced`]).
 //!
-//! The writer lays out only what fits on its lines: prettyplease keeps a line whole while it
-//! fits the margin, and breaks it by rules this writer does not repeat. [`Code::finish`] says
-//! `None` when a line would not fit, and the caller prints that item from tokens instead, so
-//! the output is the same either way (`text_and_tokens_print_alike` in the tests holds the two
-//! to it). Identifiers are checked as `quote` checks them ([`id`]), string literals are
-//! written by `proc_macro2` ([`string`]) and doc comments as prettyplease prints `#[doc]`
-//! ([`Code::doc`]).
+//! Everything written here is text the model already validated: identifiers are derived and
+//! checked when the contract is built, literals are written by [`string`] and [`json_text`]
+//! and prose by [`Code::doc`], so nothing needs parsing back.
+
+use std::fmt::Write as _;
 
 use super::rustdoc::{comment_safe, plain, rustdoc_safe};
 
-/// prettyplease's margin, and the least room it leaves a deeply indented line.
-const MARGIN: usize = 89;
-const MIN_SPACE: usize = 60;
+/// The width a line is kept within where the writer has a choice (a list, a signature), as
+/// rustfmt's default. Literals and identifiers are never broken, so a line may be longer.
+const WIDTH: usize = 100;
 
 /// Lines of Rust, each at a depth of four spaces a level.
 pub(crate) struct Code {
     text: String,
-    fits: bool,
 }
+
+/// A line of `Code` from format arguments: `ln!(w, 1, "pub {field}: {ty},")`.
+macro_rules! ln {
+    ($w:expr, $depth:expr, $($arg:tt)*) => {
+        $w.put($depth, format_args!($($arg)*))
+    };
+}
+pub(crate) use ln;
 
 impl Code {
     pub(crate) fn new() -> Self {
         Code {
             text: String::with_capacity(1024),
-            fits: true,
+        }
+    }
+
+    fn indent(&mut self, depth: usize) {
+        for _ in 0..depth {
+            self.text.push_str("    ");
         }
     }
 
     /// One line whose parts are written one after another.
     pub(crate) fn line(&mut self, depth: usize, parts: &[&str]) {
-        let indent = 4 * depth;
-        let start = self.text.len();
-        for _ in 0..indent {
-            self.text.push(' ');
-        }
+        self.indent(depth);
         for part in parts {
             self.text.push_str(part);
-        }
-        if self.text.len() - start - indent > room(depth) {
-            self.fits = false;
         }
         self.text.push('\n');
     }
 
-    /// A line prettyplease never breaks (a doc comment, a constant, a literal), however long,
-    /// or one the caller has measured.
-    pub(crate) fn whole_line(&mut self, depth: usize, parts: &[&str]) {
-        let fits = self.fits;
-        self.line(depth, parts);
-        self.fits = fits;
+    /// One line from format arguments (see [`ln`]).
+    pub(crate) fn put(&mut self, depth: usize, args: std::fmt::Arguments<'_>) {
+        self.indent(depth);
+        let _ = self.text.write_fmt(args);
+        self.text.push('\n');
     }
 
-    /// A text as `///` lines, as [`super::doc`]'s attributes print: each line made safe for
-    /// rustdoc, with a space after `///` and no trailing spaces.
+    /// Whether a line of `len` characters fits [`WIDTH`] at `depth`.
+    pub(crate) fn fits(depth: usize, len: usize) -> bool {
+        4 * depth + len <= WIDTH
+    }
+
+    /// `open`, the items separated by commas and `close` on one line when it fits, or else
+    /// `open`, then each item and its comma on its own line a level deeper, then `close`.
+    pub(crate) fn list(&mut self, depth: usize, open: &str, items: &[String], close: &str) {
+        let one: usize = items.iter().map(|i| i.len() + 2).sum();
+        if items.is_empty() || Self::fits(depth, open.len() + one + close.len()) {
+            let joined = items.join(", ");
+            self.line(depth, &[open, &joined, close]);
+            return;
+        }
+        self.line(depth, &[open]);
+        for item in items {
+            self.line(depth + 1, &[item, ","]);
+        }
+        self.line(depth, &[close]);
+    }
+
+    /// A text as `///` lines: each line made safe for rustdoc, with a space after `///` and no
+    /// trailing spaces.
     pub(crate) fn doc(&mut self, depth: usize, text: &str) {
         // What `comment_safe` leaves as it is (no tab, carriage return or, in ASCII, direction
         // control) and the rules leave as one line needs none of their allocations.
@@ -63,93 +87,107 @@ impl Code {
             && !text.contains('\t')
             && let Some(line) = plain(text).filter(|l| !l.is_empty())
         {
-            self.whole_line(depth, &["/// ", line]);
+            self.line(depth, &["/// ", line]);
             return;
         }
         for line in rustdoc_safe(&comment_safe(text)) {
             let line = line.trim_end_matches(' ');
             if line.is_empty() {
-                self.whole_line(depth, &["///"]);
+                self.line(depth, &["///"]);
             } else {
-                self.whole_line(depth, &["/// ", line]);
+                self.line(depth, &["/// ", line]);
             }
         }
     }
 
-    /// A constant, which prettyplease keeps on one line whatever its length.
-    pub(crate) fn constant(&mut self, depth: usize, parts: &[&str]) {
-        self.whole_line(depth, parts);
-    }
-
-    /// The text, or `None` when a line would not fit and prettyplease would break it.
-    pub(crate) fn finish(self) -> Option<String> {
-        self.fits.then_some(self.text)
-    }
-}
-
-/// The width a line at `depth` has before prettyplease breaks it.
-fn room(depth: usize) -> usize {
-    MARGIN.saturating_sub(4 * depth).max(MIN_SPACE)
-}
-
-/// Whether prettyplease keeps `line` whole at `depth` (its closing `,` or `;` included), where
-/// the writer chooses between a line and its broken form.
-pub(crate) fn fits(depth: usize, line: &str) -> bool {
-    line.len() <= room(depth)
-}
-
-/// `printed` with `lines` after its line `open`, when it has one.
-pub(crate) fn insert_after(printed: &str, open: &str, lines: &str) -> Option<String> {
-    let at = line_start(printed, open)? + open.len() + 1;
-    Some([&printed[..at], lines, &printed[at..]].concat())
-}
-
-/// `printed` with its line `open` + `}` (an empty body) opened around `lines`.
-pub(crate) fn fill_empty(printed: &str, open: &str, lines: &str) -> Option<String> {
-    let empty = format!("{open}}}");
-    let at = line_start(printed, &empty)?;
-    let end = at + empty.len();
-    Some([&printed[..at], open, "\n", lines, "}", &printed[end..]].concat())
-}
-
-/// `printed` with `lines` before its line `before`, when it has one.
-pub(crate) fn insert_before(printed: &str, before: &str, lines: &str) -> Option<String> {
-    let at = line_start(printed, before)?;
-    Some([&printed[..at], lines, &printed[at..]].concat())
-}
-
-/// `printed` with its line `line` replaced by `by`.
-pub(crate) fn replace_line(printed: &str, line: &str, by: &str) -> Option<String> {
-    let at = line_start(printed, line)?;
-    Some([&printed[..at], by, &printed[at + line.len()..]].concat())
-}
-
-/// Where the one line of `text` that is exactly `line` starts; `None` when none or several are.
-fn line_start(text: &str, line: &str) -> Option<usize> {
-    let mut found = None;
-    let mut at = 0;
-    for l in text.split_inclusive('\n') {
-        if l.strip_suffix('\n') == Some(line) {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(at);
+    /// `#[allow(…)]` for each lint named.
+    pub(crate) fn allows(&mut self, depth: usize, lints: impl IntoIterator<Item = &'static str>) {
+        for lint in lints {
+            self.line(depth, &["#[allow(", lint, ")]"]);
         }
-        at += l.len();
     }
-    found
+
+    /// Text another writer produced, as it is.
+    pub(crate) fn push(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+
+    /// The text.
+    pub(crate) fn finish(self) -> String {
+        self.text
+    }
 }
 
-/// A string literal exactly as `quote` writes one (and prettyplease prints it back).
+/// A string literal: `"…"` with quotes, backslashes and control characters escaped, and
+/// every character that is not printable (a direction control among them) as `\u{…}`.
 pub(crate) fn string(s: &str) -> String {
-    proc_macro2::Literal::string(s).to_string()
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push('\''),
+            c => out.extend(c.escape_debug()),
+        }
+    }
+    out.push('"');
+    out
 }
 
-/// An identifier of the model (`r#type` for a keyword), checked as `quote` checks it: a name
-/// that is no identifier panics here as it would in [`super::ident`].
-pub(crate) fn id(name: &str) -> &str {
-    let _ = super::ident(name);
-    name
+/// An optional string as `Some("…")` or `None`.
+pub(crate) fn option(s: Option<&str>) -> String {
+    s.map_or_else(|| "None".into(), |s| format!("Some({})", string(s)))
+}
+
+/// String literals as the items of a slice: `"a", "b"`.
+pub(crate) fn strings<'a>(values: impl IntoIterator<Item = &'a String>) -> String {
+    let literals: Vec<String> = values.into_iter().map(|v| string(v)).collect();
+    literals.join(", ")
+}
+
+/// JSON text as a string literal that reads as the JSON it is: raw (`r#"{"a":1}"#`, with as
+/// many `#`s as the text needs) when it holds quotes or backslashes. serde_json escapes every
+/// control character; the characters that change the direction of text, which rustc denies in
+/// a literal, are escaped here the JSON way (`\u202e`), which leaves the value as it was.
+pub(crate) fn json_text(json: &str) -> String {
+    // One pass over the bytes: whether the text needs a raw string, and the longest run of
+    // `#`s after a `"` in it (a raw string ends at a `"` followed by as many as it opened with).
+    let (mut raw, mut longest) = (false, 0);
+    let bytes = json.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => {
+                raw = true;
+                let run = bytes[i + 1..].iter().take_while(|&&b| b == b'#').count();
+                longest = longest.max(run);
+            }
+            b'\\' => raw = true,
+            _ => {}
+        }
+    }
+    if !raw {
+        return string(json);
+    }
+    let hashes = "#".repeat(longest + 1);
+    let mut text = String::with_capacity(json.len() + 2 * hashes.len() + 3);
+    text.push('r');
+    text.push_str(&hashes);
+    text.push('"');
+    // Only non-ASCII text can hold a direction control.
+    if json.is_ascii() {
+        text.push_str(json);
+    } else {
+        for c in json.chars() {
+            match c {
+                '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                    text.push_str(&format!("\\u{:04x}", u32::from(c)));
+                }
+                c => text.push(c),
+            }
+        }
+    }
+    text.push('"');
+    text.push_str(&hashes);
+    text
 }
 
 #[cfg(test)]
@@ -157,41 +195,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_line_past_the_margin_does_not_fit_and_a_doc_or_constant_always_does() {
-        let mut code = Code::new();
-        code.line(1, &[&"x".repeat(85)]);
-        code.doc(1, &"y".repeat(200));
-        code.constant(1, &["pub const A: &str = ", &string(&"z".repeat(200)), ";"]);
-        assert!(code.finish().is_some());
-        let mut code = Code::new();
-        code.line(1, &[&"x".repeat(86)]);
-        assert!(code.finish().is_none());
-        // Deep lines keep at least sixty columns.
-        let mut code = Code::new();
-        code.line(10, &[&"x".repeat(60)]);
-        assert!(code.finish().is_some());
-    }
-
-    #[test]
-    fn strings_and_docs_are_escaped_as_quote_and_prettyplease_would() {
-        assert_eq!(string("a\"b\\c\u{0}é"), r#""a\"b\\c\0é""#);
+    fn strings_and_docs_are_escaped_for_rustc() {
+        assert_eq!(string("a\"b\\c\u{0}é'\n"), r#""a\"b\\c\0é'\n""#);
+        assert_eq!(string("\u{202E}"), r#""\u{202e}""#);
         let mut code = Code::new();
         code.doc(0, "One */ two \"three\"\n\n  - item  \n\u{202E}");
         assert_eq!(
-            code.finish().as_deref(),
-            Some("/// One */ two \"three\"\n///\n/// - item\n///   \\u{202E}\n")
+            code.finish(),
+            "/// One */ two \"three\"\n///\n/// - item\n///   \\u{202E}\n"
         );
         // The one-line shortcut trims as the rules do; blank text is one empty line, none none.
         let mut code = Code::new();
         code.doc(1, "  padded  ");
         code.doc(1, " ");
         code.doc(1, "");
-        assert_eq!(code.finish().as_deref(), Some("    /// padded\n    ///\n"));
+        assert_eq!(code.finish(), "    /// padded\n    ///\n");
     }
 
     #[test]
-    #[should_panic]
-    fn a_name_that_is_no_identifier_is_refused() {
-        id("two words");
+    fn json_becomes_a_raw_string_with_enough_hashes() {
+        assert_eq!(json_text("1"), r#""1""#);
+        assert_eq!(json_text(r#"{"a":1}"#), r##"r#"{"a":1}"#"##);
+        assert_eq!(
+            json_text(r###"{"a":"x\"## y"}"###),
+            r####"r###"{"a":"x\"## y"}"###"####
+        );
+    }
+
+    #[test]
+    fn json_in_a_raw_string_escapes_what_changes_the_direction_of_text() {
+        assert_eq!(json_text("[\"a\u{202E}b\"]"), r##"r#"["a\u202eb"]"#"##);
     }
 }

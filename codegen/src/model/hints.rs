@@ -1,19 +1,20 @@
-//! The four hints of a tool. What each one is (its manifest key, wire name, safe value) is
-//! `mcp_contract_spec::Hint`, shared with the runtime; here the model's decided [`Hints`]
-//! are read and built by hint.
+//! A tool's four hints, every one decided. What each hint is (its manifest key, wire name,
+//! safe value) is `mcp_contract_spec::Hint`, shared with the runtime.
 
-pub(crate) use mcp_contract_spec::Hint;
+use mcp_contract_spec::Hint;
 
-use crate::model::Hints;
-
-/// The manifest keys of the hints, in [`Hint::ALL`] order, as the editor schema requires them.
-#[cfg(feature = "editor-schema")]
-pub(crate) const HINT_KEYS: [&str; 4] = [
-    Hint::ReadOnly.key(),
-    Hint::Destructive.key(),
-    Hint::Idempotent.key(),
-    Hint::OpenWorld.key(),
-];
+/// The four hints, every one decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hints {
+    /// `readOnlyHint`.
+    pub read_only: bool,
+    /// `destructiveHint`.
+    pub destructive: bool,
+    /// `idempotentHint`.
+    pub idempotent: bool,
+    /// `openWorldHint`.
+    pub open_world: bool,
+}
 
 impl Hints {
     /// Four decided hints, from each one's value.

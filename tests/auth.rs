@@ -12,6 +12,8 @@ use mcp_contract::testing::auth::TestIssuer;
 use mcp_contract::testing::{RawResponse, http_request};
 use serde_json::{Value, json};
 
+mod prerequisite;
+
 /// The Python SDK's version: its behaviour changes between releases, so it is pinned.
 const PYTHON_SDK: &str = "mcp==2.3.0";
 
@@ -270,12 +272,16 @@ fn python_sdk() -> PathBuf {
     let python = venv.join("bin/python");
     let installed = venv.join(format!("{PYTHON_SDK}.installed"));
     if !installed.is_file() {
+        prerequisite::require("python3");
         let created = Command::new("python3")
             .args(["-m", "venv", "--clear"])
             .arg(&venv)
-            .status()
+            .output()
             .expect("python3 runs");
-        assert!(created.success(), "python3 -m venv failed");
+        // Debian's python3 lacks the module until `python3-venv` is installed.
+        if !created.status.success() {
+            prerequisite::missing("python3 -m venv");
+        }
         let pip = Command::new(&python)
             .args([
                 "-m",

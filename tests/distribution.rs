@@ -8,6 +8,8 @@ use std::process::Command;
 use mcp_workspace::contract;
 use serde_json::Value;
 
+mod prerequisite;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -129,6 +131,7 @@ fn the_bundle_manifest_is_valid_mcpb() {
         .join("npm/mcpb");
     let cli = prefix.join("node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
     if !cli.is_file() {
+        prerequisite::require("npm");
         let install = Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--prefix"])
             .arg(&prefix)
@@ -141,6 +144,7 @@ fn the_bundle_manifest_is_valid_mcpb() {
             String::from_utf8_lossy(&install.stderr)
         );
     }
+    prerequisite::require("node");
     let out = Command::new("node")
         .arg(&cli)
         .arg("validate")

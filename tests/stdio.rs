@@ -7,6 +7,7 @@ use mcp_contract::testing::{Revision, check_wire, problems};
 use serde_json::{Value, json};
 use support::Server;
 
+mod prerequisite;
 mod support;
 
 fn workspace() -> tempfile::TempDir {
@@ -385,6 +386,7 @@ fn a_person_at_a_terminal_is_told_what_this_is_and_how_to_connect() {
         env!("CARGO_BIN_EXE_mcp-workspace"),
         dir.path().display()
     );
+    prerequisite::require("script");
     let on_terminal = Command::new("script")
         .args(["-qec", &command, "/dev/null"])
         .env("RUST_LOG", "warn")

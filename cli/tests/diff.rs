@@ -7,6 +7,8 @@ use diff_base::{BASE, PONG, edit};
 
 #[path = "../../codegen/tests/common/diff_base.rs"]
 mod diff_base;
+#[path = "../../tests/prerequisite/mod.rs"]
+mod prerequisite;
 
 fn run(dir: Option<&Path>, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mcp-contract"));
@@ -89,6 +91,7 @@ fn cli_exits_2_on_usage_and_load_errors() {
 }
 
 fn git(dir: &Path, args: &[&str]) {
+    prerequisite::require("git");
     let out = Command::new("git")
         .args(args)
         .current_dir(dir)

@@ -5,6 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "../../tests/prerequisite/mod.rs"]
+mod prerequisite;
+
 /// This repository's root.
 fn checkout() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -114,6 +117,7 @@ fn a_scaffold_on_a_git_repository_builds_and_passes_its_tests() {
     let parent = tempfile::tempdir().expect("a temporary directory");
     // A clone stands for the remote repository: its committed state is what a user fetches.
     let repo = parent.path().join("mcp-contract.git");
+    prerequisite::require("git");
     let clone = Command::new("git")
         .args(["clone", "--quiet", "--bare"])
         .arg(checkout())

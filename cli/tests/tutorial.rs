@@ -8,6 +8,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
+#[path = "../../tests/prerequisite/mod.rs"]
+mod prerequisite;
+
 /// The tutorial as a bash script, and the lines it says the commands print.
 fn script(tutorial: &str) -> (String, Vec<String>) {
     let mut printed = Vec::new();
@@ -56,6 +59,10 @@ fn the_tutorial_runs_as_written() {
         .canonicalize()
         .expect("the checkout");
     let tutorial = std::fs::read_to_string(root.join("docs/tutorial.md")).expect("the tutorial");
+    // What the tutorial's commands run besides cargo and its own command.
+    for program in ["bash", "git", "curl"] {
+        prerequisite::require(program);
+    }
     let folder = tempfile::tempdir().expect("a temporary directory");
     std::os::unix::fs::symlink(&root, folder.path().join("mcp-contract")).expect("linked");
     // The workspace's lock file pins the versions the tutorial's crate builds with.

@@ -412,8 +412,8 @@ impl Builder {
         }
     }
 
-    /// The build-script entry point: generates, tells cargo to rerun when the manifest changes,
-    /// and on failure prints every diagnostic and stops the build.
+    /// The build-script entry point: generates, tells cargo to rerun when a file it reads or
+    /// checks changes, and on failure prints every diagnostic and stops the build.
     pub fn compile(&self) {
         println!("cargo::rerun-if-changed={}", self.manifest.display());
         for var in ["CI", CHECK_ENV] {
@@ -425,6 +425,14 @@ impl Builder {
                 // one changes, as it does for the manifest.
                 for file in generated.contract.icon_files() {
                     println!("cargo::rerun-if-changed={}", file.display());
+                }
+                // In check mode so is each document it checked: a hand edit to one fails the
+                // next build, even when nothing else changed. Written documents are not: a
+                // trigger the build itself touches would rerun it once more after each write.
+                if self.checking() {
+                    for (file, _) in &generated.documents {
+                        println!("cargo::rerun-if-changed={}", file.display());
+                    }
                 }
                 for line in generated.warnings.lines().filter(|l| !l.is_empty()) {
                     println!("cargo::warning={line}");

@@ -164,3 +164,66 @@ fn a_readme_without_markers_is_a_clear_error() {
         "# No markers\n"
     );
 }
+
+/// Set in the child process that runs [`Builder::compile`] as a build script would be run.
+const AS_BUILD_SCRIPT: &str = "MCP_CONTRACT_TEST_AS_BUILD_SCRIPT";
+
+/// The builder of [`crate_dir`] with the distribution files too.
+fn builder_with_distribution(dir: &std::path::Path) -> Builder {
+    builder(dir).distribution(dir.join("dist"))
+}
+
+#[test]
+fn in_check_mode_the_build_reruns_when_any_file_it_reads_or_checks_changes() {
+    // `compile` speaks to cargo on stdout and exits on failure, so it runs in a child: this
+    // test binary again, on this test only.
+    if let Some(dir) = std::env::var_os(AS_BUILD_SCRIPT) {
+        builder_with_distribution(std::path::Path::new(&dir))
+            .check(true)
+            .compile();
+        return;
+    }
+    let dir = crate_dir();
+    let manifest = dir.path().join("tools.yaml");
+    let text = std::fs::read_to_string(&manifest).expect("copied");
+    let distribution = "server:\n  distribution:\n    registry_name: io.github.example/every-feature\n    description: A fixture server.\n    author: The authors\n    repository: https://github.com/example/every-feature\n";
+    std::fs::write(&manifest, text.replacen("server:\n", distribution, 1)).expect("written");
+    builder_with_distribution(dir.path())
+        .check(false)
+        .generate()
+        .expect("the documents are written");
+    let run = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([
+            "--exact",
+            "in_check_mode_the_build_reruns_when_any_file_it_reads_or_checks_changes",
+            "--nocapture",
+        ])
+        .env(AS_BUILD_SCRIPT, dir.path())
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let triggers: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("cargo::rerun-if-changed="))
+        .collect();
+    for file in [
+        "tools.yaml",
+        "icons/echo.png",
+        "README.md",
+        "docs/tools.md",
+        "dist/server.json",
+        "dist/manifest.json",
+        "dist/clients.md",
+    ] {
+        let path = dir.path().join(file);
+        assert!(
+            triggers.contains(&path.to_str().expect("a UTF-8 path")),
+            "{file} is not a rerun trigger: {triggers:?}"
+        );
+    }
+}

@@ -1,0 +1,67 @@
+//! The programs besides cargo that the workspace's tests run, and what a machine without one
+//! is told. Every test crate that runs one includes this file (`#[path]` from outside the
+//! root package), so a missing program is named the same way everywhere and README.md's list
+//! of prerequisites has one counterpart in code.
+//!
+//! A missing program fails the test, never skips it: a skipped check passes on a machine
+//! that never ran it. It fails with one line, without a panic location or backtrace, since
+//! the only thing to do about it is install the program.
+
+// Each test crate includes this module and uses part of it.
+#![allow(dead_code)]
+
+use std::io::ErrorKind;
+use std::process::{Command, Stdio};
+
+/// Each program a test runs, and how to get it (README.md, "Prerequisites", says the same).
+const PROGRAMS: &[(&str, &str)] = &[
+    ("bash", "install bash (Debian: `apt-get install bash`)"),
+    ("curl", "install curl (Debian: `apt-get install curl`)"),
+    ("git", "install git (Debian: `apt-get install git`)"),
+    (
+        "node",
+        "install Node.js with npm (https://nodejs.org; Debian: `apt-get install nodejs npm`)",
+    ),
+    (
+        "npm",
+        "install Node.js with npm (https://nodejs.org; Debian: `apt-get install nodejs npm`)",
+    ),
+    (
+        "python3",
+        "install Python 3 with venv and pip (Debian: `apt-get install python3 python3-venv`)",
+    ),
+    (
+        "python3 -m venv",
+        "install Python 3's venv module with pip (Debian: `apt-get install python3-venv`)",
+    ),
+    (
+        "script",
+        "install util-linux's `script` (Debian: `apt-get install bsdutils`)",
+    ),
+];
+
+/// Fails the test unless `program` can be run from the `PATH`.
+#[track_caller]
+pub fn require(program: &str) {
+    let run = Command::new(program)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if run.is_err_and(|error| error.kind() == ErrorKind::NotFound) {
+        missing(program);
+    }
+}
+
+/// Fails the test with one line: `program` is missing, and how to get it.
+pub fn missing(program: &str) -> ! {
+    let how = PROGRAMS
+        .iter()
+        .find(|(name, _)| *name == program)
+        .map_or("install it", |(_, how)| how);
+    let line = format!("this test needs `{program}`, which is not installed: {how}");
+    eprintln!("{line}");
+    // Unwinding without the panic hook leaves the line above as the failure's whole report.
+    std::panic::resume_unwind(Box::new(line))
+}

@@ -5,7 +5,7 @@
 //! - [`wire`]: the JSON clients see (each tool's object, `tools/list`, `_meta`).
 //! - [`rust`]: the Rust module the server includes (types, the handler trait, registration,
 //!   and the contract test's literal expectations, taken from the model).
-//! - [`docs`]: the README table and the tool reference, from minijinja templates.
+//! - [`docs`]: the README table and the tool reference, written as text.
 //! - [`distribution`]: the registry, bundle and client files that publish a server.
 
 pub(crate) mod distribution;

@@ -133,7 +133,10 @@ impl<D: Dispatch> Pipeline<D> {
             .as_ref()
             .is_some_and(|r| r.extensions.get::<InTask>().is_some());
         let round = match &request {
-            Some(request) => self.round_for(request, "tool", name, &arguments, retry).await?,
+            Some(request) => {
+                self.round_for(request, "tool", name, &arguments, retry)
+                    .await?
+            }
             None => None,
         };
         // Refused arguments are answered before any context is made for a handler that will
@@ -203,7 +206,9 @@ impl<D: Dispatch> Pipeline<D> {
         let read = JsonObject::from_iter([("uri".to_owned(), uri.into())]);
         let span =
             tracing::info_span!("resource", name = resource.name, request_id = ?Some(&request.id));
-        let round = self.round_for(&request, "resource", resource.name, &read, retry).await?;
+        let round = self
+            .round_for(&request, "resource", resource.name, &read, retry)
+            .await?;
         let ran = self.run_asking(request, resource.name, round, span, |cx| {
             self.dispatch.read_resource(index, values, cx)
         });
@@ -245,7 +250,9 @@ impl<D: Dispatch> Pipeline<D> {
         let prompt = &self.published().spec.prompts[index];
         let span =
             tracing::info_span!("prompt", name = prompt.name, request_id = ?Some(&request.id));
-        let round = self.round_for(&request, "prompt", prompt.name, given, retry).await?;
+        let round = self
+            .round_for(&request, "prompt", prompt.name, given, retry)
+            .await?;
         let ran = self.run_asking(request, prompt.name, round, span, |cx| {
             self.dispatch.get_prompt(index, arguments, cx)
         });

@@ -52,7 +52,10 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        let mut result = self.tasks().get(&request.task_id, &self.owner(&context)).await?;
+        let mut result = self
+            .tasks()
+            .get(&request.task_id, &self.owner(&context))
+            .await?;
         self.published()
             .identify(revision(&context), &mut result.meta);
         Ok(result)

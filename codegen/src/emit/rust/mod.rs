@@ -226,6 +226,13 @@ fn preamble(w: &mut Code, c: &Contract) {
     }
 }
 
+/// The end of a dispatcher method's signature, shared by the tools' and the prompts' parts of
+/// the dispatcher: a boxed future of `output`.
+fn box_future(w: &mut Code, output: &str) {
+    let items = ["'_".to_owned(), output.to_owned()];
+    w.list(1, ") -> ::mcp_contract::codegen::BoxFuture<", &items, "> {");
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

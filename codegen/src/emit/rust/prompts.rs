@@ -87,7 +87,7 @@ pub(super) fn dispatch(w: &mut Code, c: &Contract) {
             &["arguments: ::std::collections::HashMap<String, String>,"],
         );
         w.line(2, &["cx: ::mcp_contract::Context,"]);
-        super::registration::box_future(
+        box_future(
             w,
             "Result<Vec<::mcp_contract::PromptMessage>, ::mcp_contract::PromptError>",
         );
@@ -144,7 +144,7 @@ pub(super) fn dispatch(w: &mut Code, c: &Contract) {
         w.line(2, &["handler: usize,"]);
         w.line(2, &["request: ::mcp_contract::Completing,"]);
         w.line(2, &["cx: ::mcp_contract::Context,"]);
-        super::registration::box_future(w, "Vec<String>");
+        box_future(w, "Vec<String>");
         w.line(2, &["Box::pin(async move {"]);
         w.line(3, &["match handler {"]);
         for (index, m) in handlers.iter().enumerate() {

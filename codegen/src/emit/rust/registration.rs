@@ -131,12 +131,6 @@ fn dispatcher(w: &mut Code, c: &Contract) {
     w.line(0, &["}"]);
 }
 
-/// The end of a dispatcher method's signature: a boxed future of `output`.
-pub(super) fn box_future(w: &mut Code, output: &str) {
-    let items = ["'_".to_owned(), output.to_owned()];
-    w.list(1, ") -> ::mcp_contract::codegen::BoxFuture<", &items, "> {");
-}
-
 /// The dispatcher's `read_resource`.
 fn read_resource(w: &mut Code, c: &Contract) {
     w.line(1, &["fn read_resource("]);

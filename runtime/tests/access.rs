@@ -3,27 +3,24 @@
 //! by a stand-in for the host's authorization (a layer reading `X-Test-Scopes`), so these tests
 //! hold the server's part alone.
 
-mod listening;
+mod scoped;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use axum::extract::Request;
-use axum::middleware::Next;
 use mcp_contract::codegen::{
     AccessSpec, BoxFuture, CallToolResult, CompletionSpec, ContractSpec, Dispatch, GroupSpec,
     JsonObject, PromptSpec, Published, ResourceSpec, ScopeSpec,
 };
-use mcp_contract::http::Host;
 use mcp_contract::testing::http_request;
 use mcp_contract::{
-    Context, Principal, PromptError, PromptMessage, ResourceBody, ResourceError, Role, Server,
+    Context, PromptError, PromptMessage, ResourceBody, ResourceError, Role, Server,
 };
 use serde_json::{Value, json};
 
-use listening::{heard_within, listen_as};
+use scoped::{heard_within, listen_as};
 
 const TOOLS: &[&str] = &[
     r#"{"name":"get","description":"Reads one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
@@ -178,34 +175,8 @@ impl Dispatch for Shelf {
     }
 }
 
-/// The stand-in for authorization: `X-Test-Scopes: a b` makes the caller `tester` with those
-/// scopes; without the header there is no caller.
-async fn verified(mut request: Request, next: Next) -> axum::response::Response {
-    let scopes = request
-        .headers()
-        .get("x-test-scopes")
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.split_whitespace().map(str::to_owned).collect::<Vec<_>>());
-    if let Some(scopes) = scopes {
-        request
-            .extensions_mut()
-            .insert(Principal::new("tester", scopes));
-    }
-    next.run(request).await
-}
-
 async fn serve() -> SocketAddr {
-    let router = Host::new()
-        .mount("/mcp", Server::new(Shelf))
-        .into_router()
-        .expect("a valid host")
-        .layer(axum::middleware::from_fn(verified));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let addr = listener.local_addr().expect("an address");
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    addr
+    scoped::serve(Server::new(Shelf)).await
 }
 
 /// Sends a 2025-11-25 request as a caller with `scopes` and returns the JSON-RPC answer.
@@ -404,16 +375,7 @@ async fn a_resource_outside_the_scopes_cannot_be_subscribed_to() {
 #[tokio::test]
 async fn a_2026_listener_hears_only_of_resources_its_scopes_allow() {
     let server = Server::new(Shelf);
-    let router = Host::new()
-        .mount("/mcp", server.clone())
-        .into_router()
-        .expect("a valid host")
-        .layer(axum::middleware::from_fn(verified));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let addr = listener.local_addr().expect("an address");
-    tokio::spawn(async move { axum::serve(listener, router).await });
+    let addr = scoped::serve(server.clone()).await;
 
     let mut admin = listen_as(addr, "admin", "shelf://secret").await;
     let mut reader = listen_as(addr, "read", "shelf://secret").await;

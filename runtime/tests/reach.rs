@@ -7,7 +7,7 @@
 //! The caller is put in by a stand-in for the host's authorization (a layer reading
 //! `X-Test-Scopes`), as in `access.rs`.
 
-mod listening;
+mod scoped;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -22,21 +22,17 @@ use mcp_contract::rmcp::service::NotificationContext;
 use mcp_contract::rmcp::{ClientHandler, RoleClient, ServiceExt as _};
 use tokio::sync::mpsc;
 
-use axum::extract::Request;
-use axum::middleware::Next;
 use mcp_contract::codegen::{
     AccessSpec, BoxFuture, CallToolResult, CompletionSpec, ContractSpec, Dispatch, JsonObject,
     PromptArgumentSpec, PromptSpec, Published, ResourceSpec, ScopeSpec,
 };
-use mcp_contract::http::Host;
 use mcp_contract::testing::http_request;
 use mcp_contract::{
-    Context, Entry, Principal, PromptError, PromptMessage, ResourceBody, ResourceError, Revision,
-    Role, Server,
+    Context, Entry, PromptError, PromptMessage, ResourceBody, ResourceError, Revision, Role, Server,
 };
 use serde_json::{Value, json};
 
-use listening::{heard_within, listen_as};
+use scoped::{heard_within, listen_as, serve};
 
 const TOOLS: &[&str] = &[
     r#"{"name":"get","description":"Reads.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
@@ -192,37 +188,6 @@ fn switched() -> Server<Shelf> {
         lists.disable(entry).expect("declared");
     }
     server
-}
-
-/// The stand-in for authorization: `X-Test-Scopes: a b` makes the caller `tester` with those
-/// scopes.
-async fn verified(mut request: Request, next: Next) -> axum::response::Response {
-    let scopes = request
-        .headers()
-        .get("x-test-scopes")
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.split_whitespace().map(str::to_owned).collect::<Vec<_>>());
-    if let Some(scopes) = scopes {
-        request
-            .extensions_mut()
-            .insert(Principal::new("tester", scopes));
-    }
-    next.run(request).await
-}
-
-/// Serves `server` at `/mcp` over HTTP, behind the stand-in for authorization.
-async fn serve(server: Server<Shelf>) -> SocketAddr {
-    let router = Host::new()
-        .mount("/mcp", server)
-        .into_router()
-        .expect("a valid host")
-        .layer(axum::middleware::from_fn(verified));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let addr = listener.local_addr().expect("an address");
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    addr
 }
 
 /// The route of these tests: [`switched`], with `put` out of its view.

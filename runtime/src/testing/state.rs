@@ -19,49 +19,28 @@ use crate::state::{
 
 type Check = fn(State) -> BoxFuture<'static, ()>;
 
+/// The suite's checks, each by its function's name.
+macro_rules! checks {
+    ($($check:ident),* $(,)?) => {
+        &[$((stringify!($check), |s| Box::pin($check(s))),)*]
+    };
+}
+
 /// Every check of the suite, by name.
-const CHECKS: &[(&str, Check)] = &[
-    ("a_task_reads_back_as_it_was_stored", |s| {
-        Box::pin(a_task_reads_back_as_it_was_stored(s))
-    }),
-    ("a_task_id_is_stored_once", |s| {
-        Box::pin(a_task_id_is_stored_once(s))
-    }),
-    ("a_change_names_the_version_it_read", |s| {
-        Box::pin(a_change_names_the_version_it_read(s))
-    }),
-    ("of_racing_changes_exactly_one_wins", |s| {
-        Box::pin(of_racing_changes_exactly_one_wins(s))
-    }),
-    ("changes_read_again_after_a_conflict_lose_nothing", |s| {
-        Box::pin(changes_read_again_after_a_conflict_lose_nothing(s))
-    }),
-    ("a_lapsed_lease_is_taken_over_by_one_process", |s| {
-        Box::pin(a_lapsed_lease_is_taken_over_by_one_process(s))
-    }),
-    (
-        "live_tasks_are_bounded_and_the_oldest_finished_make_room",
-        |s| Box::pin(live_tasks_are_bounded_and_the_oldest_finished_make_room(s)),
-    ),
-    ("an_expired_task_is_never_answered", |s| {
-        Box::pin(an_expired_task_is_never_answered(s))
-    }),
-    ("tasks_are_listed_by_owner_oldest_first", |s| {
-        Box::pin(tasks_are_listed_by_owner_oldest_first(s))
-    }),
-    ("a_removed_task_is_gone", |s| {
-        Box::pin(a_removed_task_is_gone(s))
-    }),
-    (
-        "a_session_is_kept_while_used_and_forgotten_when_idle",
-        |s| Box::pin(a_session_is_kept_while_used_and_forgotten_when_idle(s)),
-    ),
-    ("every_listener_hears_every_event_in_order", |s| {
-        Box::pin(every_listener_hears_every_event_in_order(s))
-    }),
-    ("the_key_ring_is_made_once_and_rotates", |s| {
-        Box::pin(the_key_ring_is_made_once_and_rotates(s))
-    }),
+const CHECKS: &[(&str, Check)] = checks![
+    a_task_reads_back_as_it_was_stored,
+    a_task_id_is_stored_once,
+    a_change_names_the_version_it_read,
+    of_racing_changes_exactly_one_wins,
+    changes_read_again_after_a_conflict_lose_nothing,
+    a_lapsed_lease_is_taken_over_by_one_process,
+    live_tasks_are_bounded_and_the_oldest_finished_make_room,
+    an_expired_task_is_never_answered,
+    tasks_are_listed_by_owner_oldest_first,
+    a_removed_task_is_gone,
+    a_session_is_kept_while_used_and_forgotten_when_idle,
+    every_listener_hears_every_event_in_order,
+    the_key_ring_is_made_once_and_rotates,
 ];
 
 /// The names of the suite's checks, in the order [`state_suite`] runs them.

@@ -1,10 +1,47 @@
-//! A raw 2026-07-28 `subscriptions/listen` stream over HTTP, for the tests that watch what a
-//! listener hears (rmcp's client does not open one).
+//! A server over HTTP behind a stand-in for authorization, and a raw 2026-07-28
+//! `subscriptions/listen` stream to it (rmcp's client does not open one), for the tests of
+//! what each caller may see and hear.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use axum::extract::Request;
+use axum::middleware::Next;
+use mcp_contract::codegen::Dispatch;
+use mcp_contract::http::Host;
+use mcp_contract::{Principal, Server};
 use serde_json::json;
+
+/// The stand-in for authorization: `X-Test-Scopes: a b` makes the caller `tester` with those
+/// scopes; without the header there is no caller.
+async fn verified(mut request: Request, next: Next) -> axum::response::Response {
+    let scopes = request
+        .headers()
+        .get("x-test-scopes")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split_whitespace().map(str::to_owned).collect::<Vec<_>>());
+    if let Some(scopes) = scopes {
+        request
+            .extensions_mut()
+            .insert(Principal::new("tester", scopes));
+    }
+    next.run(request).await
+}
+
+/// Serves `server` at `/mcp` over HTTP on loopback, behind the stand-in for authorization.
+pub async fn serve<D: Dispatch>(server: Server<D>) -> SocketAddr {
+    let router = Host::new()
+        .mount("/mcp", server)
+        .into_router()
+        .expect("a valid host")
+        .layer(axum::middleware::from_fn(verified));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("an address");
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    addr
+}
 
 /// Opens a 2026-07-28 `subscriptions/listen` stream for `uri` as a caller with `scopes`, and
 /// returns the connection once the acknowledgment has arrived.

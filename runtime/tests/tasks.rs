@@ -1331,6 +1331,14 @@ mod unwritable {
     }
 
     impl SessionStore for Unwritable {
+        fn create_session(
+            &self,
+            record: SessionRecord,
+            idle: Duration,
+            max: usize,
+        ) -> StoreFuture<'_, bool> {
+            self.0.create_session(record, idle, max)
+        }
         fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()> {
             self.0.put_session(record, idle)
         }

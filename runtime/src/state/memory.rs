@@ -178,6 +178,27 @@ impl TaskStore for MemoryStore {
 }
 
 impl SessionStore for MemoryStore {
+    fn create_session(
+        &self,
+        record: SessionRecord,
+        idle: Duration,
+        max: usize,
+    ) -> StoreFuture<'_, bool> {
+        let mut sessions = lock(&self.sessions);
+        let now = Instant::now();
+        sessions.retain(|_, kept| kept.until > now);
+        if sessions.len() >= max {
+            return ready(Ok(false));
+        }
+        let kept = Kept {
+            until: now + idle,
+            idle,
+            record: record.clone(),
+        };
+        sessions.insert(record.id, kept);
+        ready(Ok(true))
+    }
+
     fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()> {
         let mut sessions = lock(&self.sessions);
         let now = Instant::now();

@@ -227,8 +227,19 @@ pub struct SessionRecord {
 /// is seen by every later read of any process (read-your-writes is enough: a session's
 /// requests come one after another).
 pub trait SessionStore: Send + Sync {
-    /// Stores `record` (a new session, or a change to one), to be forgotten after `idle`
-    /// without a [`SessionStore::put_session`] or [`SessionStore::session`].
+    /// Stores `record` as a new session, to be forgotten after `idle` unused, if fewer than
+    /// `max` sessions are kept (idle ones forgotten first); `Ok(false)` when `max` are
+    /// (nothing is stored then). Atomic: of processes creating sessions at once, no more
+    /// than `max` are ever kept.
+    fn create_session(
+        &self,
+        record: SessionRecord,
+        idle: Duration,
+        max: usize,
+    ) -> StoreFuture<'_, bool>;
+
+    /// Stores `record` (a change to a session), to be forgotten after `idle` without a
+    /// [`SessionStore::put_session`] or [`SessionStore::session`].
     fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()>;
 
     /// The session `id`, which counts as a use: its idle time starts again.

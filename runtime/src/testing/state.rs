@@ -39,6 +39,7 @@ const CHECKS: &[(&str, Check)] = checks![
     tasks_are_listed_by_owner_oldest_first,
     a_removed_task_is_gone,
     a_session_is_kept_while_used_and_forgotten_when_idle,
+    sessions_are_bounded_and_idle_ones_make_room,
     every_listener_hears_every_event_in_order,
     the_key_ring_is_made_once_and_rotates,
 ];
@@ -412,6 +413,49 @@ async fn a_session_is_kept_while_used_and_forgotten_when_idle(state: State) {
     assert_eq!(store.remove_session("s1").await, Ok(true));
     assert_eq!(store.session("s1").await, Ok(None));
     assert_eq!(store.remove_session("s1").await, Ok(false));
+}
+
+async fn sessions_are_bounded_and_idle_ones_make_room(state: State) {
+    let store = state.store();
+    let session = |id: &str| SessionRecord {
+        id: id.into(),
+        revision: Some("2025-11-25".into()),
+        client_capabilities: None,
+        log_level: None,
+        subscriptions: Vec::new(),
+        last_used_ms: now_ms(),
+    };
+    let (short, long) = (Duration::from_millis(300), Duration::from_secs(60));
+    assert_eq!(store.create_session(session("s1"), short, 2).await, Ok(true));
+    assert_eq!(store.create_session(session("s2"), long, 2).await, Ok(true));
+    assert_eq!(
+        store.create_session(session("s3"), long, 2).await,
+        Ok(false),
+        "two are kept"
+    );
+    assert_eq!(store.session("s3").await, Ok(None), "a refused session is not stored");
+    // A change to a kept session is not a new one.
+    store.put_session(session("s2"), long).await.expect("put");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        store.create_session(session("s3"), long, 2).await,
+        Ok(true),
+        "the idle one made room"
+    );
+    assert_eq!(store.session("s1").await, Ok(None));
+    assert!(store.remove_session("s2").await.expect("remove"));
+    assert_eq!(store.create_session(session("s4"), long, 2).await, Ok(true));
+    // Racing creations never keep more than the bound.
+    let racing = (5..25).map(|i| {
+        let state = state.clone();
+        async move {
+            let id = format!("r{i}");
+            state.store().create_session(session(&id), long, 4).await
+        }
+    });
+    let made = futures::future::join_all(racing).await;
+    let made = made.into_iter().filter(|m| *m == Ok(true)).count();
+    assert_eq!(made, 2, "two more fit under a bound of four");
 }
 
 async fn every_listener_hears_every_event_in_order(state: State) {

@@ -379,6 +379,7 @@ async fn a_session_is_kept_while_used_and_forgotten_when_idle(state: State) {
         id: "s1".into(),
         revision: Some("2025-11-25".into()),
         client_capabilities: Some(json!({"elicitation": {}})),
+        client_info: Some(json!({"name": "c", "version": "1"})),
         log_level: Some("warning".into()),
         subscriptions: vec!["file:///a%2Fb".into()],
         last_used_ms: now_ms(),
@@ -421,19 +422,27 @@ async fn sessions_are_bounded_and_idle_ones_make_room(state: State) {
         id: id.into(),
         revision: Some("2025-11-25".into()),
         client_capabilities: None,
+        client_info: None,
         log_level: None,
         subscriptions: Vec::new(),
         last_used_ms: now_ms(),
     };
     let (short, long) = (Duration::from_millis(300), Duration::from_secs(60));
-    assert_eq!(store.create_session(session("s1"), short, 2).await, Ok(true));
+    assert_eq!(
+        store.create_session(session("s1"), short, 2).await,
+        Ok(true)
+    );
     assert_eq!(store.create_session(session("s2"), long, 2).await, Ok(true));
     assert_eq!(
         store.create_session(session("s3"), long, 2).await,
         Ok(false),
         "two are kept"
     );
-    assert_eq!(store.session("s3").await, Ok(None), "a refused session is not stored");
+    assert_eq!(
+        store.session("s3").await,
+        Ok(None),
+        "a refused session is not stored"
+    );
     // A change to a kept session is not a new one.
     store.put_session(session("s2"), long).await.expect("put");
     tokio::time::sleep(Duration::from_millis(600)).await;

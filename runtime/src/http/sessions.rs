@@ -135,7 +135,10 @@ impl From<LocalSessionManagerError> for Refused {
 /// answer `500` with its own sentence: carried in the request's extensions, which rmcp hands
 /// on inside the message.
 #[derive(Clone, Default)]
-struct Outcome(Arc<Mutex<Option<(Refusal, Option<RequestId>)>>>);
+struct Outcome(Arc<Mutex<Option<Noted>>>);
+
+/// Why a request was refused, and its id.
+type Noted = (Refusal, Option<RequestId>);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refusal {

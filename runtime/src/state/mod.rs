@@ -8,10 +8,10 @@
 //!   client gave, who may reach it, its expiry and its lease). A record is written before its
 //!   id is answered and changes only by compare-and-set on its version.
 //! - [`SessionStore`]: the records of 2025-11-25 sessions and stdio connections (negotiated
-//!   revision, client capabilities, log level, resource subscriptions, last use), each
+//!   revision, client capabilities and name, log level, resource subscriptions, last use), each
 //!   forgotten once idle too long.
-//! - [`EventBus`]: events (a list changed, a resource changed, a task changed) published to
-//!   every listener of every process that shares the store.
+//! - [`EventBus`]: events (a list changed, a resource changed, a task changed, a 2025-11-25
+//!   client answered) published to every listener of every process that shares the store.
 //! - [`KeyStore`]: the key ring that seals the `requestState` of 2026-07-28 calls: made once,
 //!   shared, rotated, the previous key still accepted.
 //!

@@ -131,9 +131,13 @@ impl From<LocalSessionManagerError> for Refused {
     }
 }
 
-/// What the session manager tells the middleware of a request it refused, which rmcp would
-/// answer `500` with its own sentence: carried in the request's extensions, which rmcp hands
-/// on inside the message.
+tokio::task_local! {
+    /// What the session manager and the session store tell the middleware of the request
+    /// they refused, which rmcp would answer `500` with its own sentence: rmcp calls both
+    /// within the request's own task.
+    static OUTCOME: Outcome;
+}
+
 #[derive(Clone, Default)]
 struct Outcome(Arc<Mutex<Option<Noted>>>);
 
@@ -148,20 +152,8 @@ enum Refusal {
 }
 
 impl Outcome {
-    /// The outcome slot `message`'s HTTP request carries.
-    fn of(message: &ClientJsonRpcMessage) -> Option<Outcome> {
-        use rmcp::model::GetExtensions as _;
-        let extensions = match message {
-            JsonRpcMessage::Request(r) => r.request.extensions(),
-            JsonRpcMessage::Notification(n) => n.notification.extensions(),
-            _ => return None,
-        };
-        let parts = extensions.get::<axum::http::request::Parts>()?;
-        parts.extensions.get::<Outcome>().cloned()
-    }
-
-    /// Notes that `message` was refused for `why`.
-    fn note(message: &ClientJsonRpcMessage, why: &Refused) {
+    /// Notes that the request being served, `message` when known, was refused for `why`.
+    fn note(message: Option<&ClientJsonRpcMessage>, why: &Refused) {
         let refusal = match why {
             Refused::Full(_) => Refusal::Full,
             Refused::Ended => Refusal::Ended,
@@ -169,12 +161,11 @@ impl Outcome {
             Refused::Local(_) => return,
         };
         let id = match message {
-            JsonRpcMessage::Request(r) => Some(r.id.clone()),
+            Some(JsonRpcMessage::Request(r)) => Some(r.id.clone()),
             _ => None,
         };
-        if let Some(outcome) = Outcome::of(message) {
-            *lock(&outcome.0) = Some((refusal, id));
-        }
+        // Outside a request (rmcp closing a worker) there is nobody to answer.
+        let _ = OUTCOME.try_with(|outcome| *lock(&outcome.0) = Some((refusal, id)));
     }
 }
 
@@ -291,9 +282,7 @@ impl Sessions {
         message: Option<&ClientJsonRpcMessage>,
     ) -> Result<Stored, Refused> {
         let refused = |why: Refused| {
-            if let Some(message) = message {
-                Outcome::note(message, &why);
-            }
+            Outcome::note(message, &why);
             why
         };
         match self.state.store().session(id).await {
@@ -549,7 +538,7 @@ impl SessionManager for Sessions {
             Err(e) => Some(Refused::Store(e)),
         };
         if let Some(refused) = refused {
-            Outcome::note(&message, &refused);
+            Outcome::note(Some(&message), &refused);
             self.close_worker(id).await;
             return Err(refused);
         }
@@ -588,7 +577,7 @@ impl SessionManager for Sessions {
         message.insert_extension(stored);
         let open = self
             .opened(id)
-            .inspect_err(|e| Outcome::note(&message, e))?;
+            .inspect_err(|e| Outcome::note(Some(&message), e))?;
         let stream = self.inner.create_stream(id, message).await?;
         Ok(counted(stream, open))
     }
@@ -754,8 +743,14 @@ impl RmcpSessionStore for Records {
         Self: 'c,
     {
         Box::pin(async move {
-            let Some(record) = self.0.store().session(id).await? else {
-                return Ok(None);
+            let record = match self.0.store().session(id).await {
+                Ok(Some(record)) => record,
+                Ok(None) => return Ok(None),
+                Err(e) => {
+                    let refused = Refused::Store(e);
+                    Outcome::note(None, &refused);
+                    return Err(refused.into());
+                }
             };
             let params = serde_json::json!({
                 "protocolVersion": record.revision,
@@ -803,7 +798,8 @@ pub(super) async fn serve(
     let session = (request.headers().get(SESSION_ID))
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let mut request = match (request.method(), session) {
+    let mut request_id = None;
+    let request = match (request.method(), session) {
         (&Method::DELETE, Some(id)) => return sessions.end(&id).await,
         (&Method::POST, Some(id)) => {
             let (parts, body) = request.into_parts();
@@ -814,18 +810,18 @@ pub(super) async fn serve(
                 )
                     .into_response();
             };
-            if let Some(answer) = answer_in(&bytes) {
-                return sessions.answered(&id, answer).await;
+            match peek(&bytes) {
+                Peeked::Answer(answer) => return sessions.answered(&id, *answer).await,
+                Peeked::Request(id) => request_id = id,
             }
             Request::from_parts(parts, Body::from(bytes))
         }
         _ => request,
     };
     let outcome = Outcome::default();
-    request.extensions_mut().insert(outcome.clone());
-    let response = next.run(request).await;
+    let response = OUTCOME.scope(outcome.clone(), next.run(request)).await;
     let refused = lock(&outcome.0).take();
-    match refused {
+    match refused.map(|(why, id)| (why, id.or(request_id))) {
         None => response,
         Some((Refusal::Ended, _)) => not_found(),
         Some((Refusal::Full, id)) => {
@@ -843,18 +839,30 @@ pub(super) async fn serve(
     }
 }
 
-/// The client's answer to a request of the server that `body` holds, if it holds one.
-fn answer_in(body: &Bytes) -> Option<ClientJsonRpcMessage> {
+/// What a session's POST holds, as far as the middleware reads it.
+enum Peeked {
+    /// The client's answer to a request of the server.
+    Answer(Box<ClientJsonRpcMessage>),
+    /// Anything else, with the request's id when it has one.
+    Request(Option<RequestId>),
+}
+
+fn peek(body: &Bytes) -> Peeked {
     #[derive(serde::Deserialize)]
     struct Peek {
         method: Option<serde::de::IgnoredAny>,
+        id: Option<RequestId>,
     }
-    let peek: Peek = serde_json::from_slice(body).ok()?;
-    if peek.method.is_some() {
-        return None;
+    let Ok(peek) = serde_json::from_slice::<Peek>(body) else {
+        return Peeked::Request(None);
+    };
+    if peek.method.is_none()
+        && let Ok(message) = serde_json::from_slice::<ClientJsonRpcMessage>(body)
+        && answer_id(&message).is_some()
+    {
+        return Peeked::Answer(Box::new(message));
     }
-    let message = serde_json::from_slice::<ClientJsonRpcMessage>(body).ok()?;
-    answer_id(&message).is_some().then_some(message)
+    Peeked::Request(peek.id)
 }
 
 /// `404` for a session unknown or ended: the client starts a new one.

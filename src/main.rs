@@ -60,38 +60,20 @@ struct Cli {
     #[arg(long, value_name = "N", requires = "http",
           value_parser = clap::value_parser!(u32).range(1..))]
     rate_limit: Option<u32>,
-    /// With --http: the 2025-11-25 sessions each route holds at once, each closed after 5
-    /// minutes unused. A session lets the server ask its client (delete_path's confirmation);
-    /// its client must keep reaching this process. 0: none, and 2025-11-25 is stateless too,
-    /// its clients never asked. At most a quarter of --max-in-flight over both routes; by
-    /// default 8, or that quarter when less.
-    #[arg(long, value_name = "N", requires = "http")]
-    sessions: Option<usize>,
+    /// With --http: the 2025-11-25 sessions kept at once, by all routes together, each
+    /// forgotten after 5 minutes unused; past it, a new client's initialize is answered 503
+    /// with Retry-After. A session lets the server ask its client (delete_path's
+    /// confirmation). An idle session is only a small record (docs/benchmarks.md), its worker
+    /// closed after 30 seconds unused. 0: none, and 2025-11-25 is stateless too, its clients
+    /// never asked.
+    #[arg(long, value_name = "N", requires = "http",
+          default_value_t = SessionLimits::default().max)]
+    sessions: usize,
 }
-
-/// The 2025-11-25 sessions a route holds unless `--sessions` says.
-const DEFAULT_SESSIONS: usize = 8;
 
 impl Cli {
     fn max_in_flight(&self) -> usize {
         usize::try_from(self.max_in_flight).unwrap_or(usize::MAX)
-    }
-
-    /// The sessions each of `routes` holds. A session holds a request slot for its event
-    /// stream, and another while a call waits for its client's answer: the sessions of all
-    /// routes together are at most a quarter of the slots, so that they hold at most half.
-    fn sessions(&self, routes: usize) -> Result<usize, String> {
-        let most = self.max_in_flight() / 4 / routes.max(1);
-        match self.sessions {
-            None => Ok(DEFAULT_SESSIONS.min(most)),
-            Some(n) if n <= most => Ok(n),
-            Some(n) => Err(format!(
-                "--sessions {n} on {routes} routes could hold more than a quarter of the \
-                 {} requests in flight (--max-in-flight); pass at most {most}, or raise \
-                 --max-in-flight",
-                self.max_in_flight()
-            )),
-        }
     }
 }
 
@@ -176,9 +158,7 @@ async fn serve_http(
     if let Some(requests) = cli.rate_limit {
         host = host.rate_limit(RateLimit::new(requests, Duration::from_secs(60)));
     }
-    let sessions = cli
-        .sessions(host.routes().len())
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    let sessions = cli.sessions;
     if sessions > 0 {
         host = host.sessions(SessionLimits {
             max: sessions,

@@ -36,9 +36,12 @@
 //! ([`Server::request_state_key`]). On 2025-11-25 the request to the client travels on the
 //! call's event stream and the answer comes back as another POST that must reach the waiting
 //! call, so it needs sessions: [`Host::sessions`] gives 2025-11-25 clients bounded
-//! `Mcp-Session-Id` sessions (then `GET` and `DELETE` are served for them too) and asks of a
-//! deployment one process or session affinity. Without it a 2025-11-25 client is never
-//! asked: the handler sees [`NotAsked::Unsupported`](crate::ask::NotAsked::Unsupported).
+//! `Mcp-Session-Id` sessions (then `GET` and `DELETE` are served for them too). A session is
+//! a record in the server's state, not a process's: every process sharing the state serves
+//! every session, and the client's answer reaches the waiting call whichever process it
+//! reaches, so a load balancer needs no affinity (`http/sessions.rs`). Without sessions a
+//! 2025-11-25 client is never asked: the handler sees
+//! [`NotAsked::Unsupported`](crate::ask::NotAsked::Unsupported).
 //!
 //! **Tasks** ([`crate::tasks`]). On a route whose server has task tools, a 2025-11-25 POST is
 //! read whole before rmcp reads it, so that its task requests (`params.task`, `tasks/*`)
@@ -207,14 +210,20 @@ impl Host {
                             config,
                         ),
                     ),
-                    Some(limits) => Router::new().route_service(
-                        &route,
-                        StreamableHttpService::new(
-                            factory,
-                            Arc::new(sessions::Sessions::new(limits, state)),
-                            config.with_legacy_session_mode(true),
-                        ),
-                    ),
+                    Some(limits) => {
+                        let sessions = sessions::Sessions::new(limits, state);
+                        let max_body = config.max_request_body_bytes;
+                        let mut config = config.with_legacy_session_mode(true);
+                        config.session_store = Some(sessions.records());
+                        let service =
+                            StreamableHttpService::new(factory, Arc::clone(&sessions), config);
+                        Router::new().route_service(&route, service).route_layer(
+                            axum::middleware::from_fn_with_state(
+                                (sessions, max_body),
+                                sessions::serve,
+                            ),
+                        )
+                    }
                 };
                 // Only a server with task tools pays for reading 2025-11-25 bodies first.
                 let one = match requested {
@@ -284,18 +293,21 @@ impl Host {
         self
     }
 
-    /// Gives 2025-11-25 clients sessions (`Mcp-Session-Id`), at most `limits.max` per route,
-    /// each closed after `limits.idle` unused, so that a handler can ask them
-    /// ([`crate::ask`]): on that revision the request to the client travels on the call's
-    /// event stream and the client's answer arrives as another POST, which must reach the
-    /// waiting call in this process. 2026-07-28 requests stay stateless on the same routes.
+    /// Gives 2025-11-25 clients sessions (`Mcp-Session-Id`), within `limits`, so that a
+    /// handler can ask them ([`crate::ask`]) and a session keeps its log level and resource
+    /// subscriptions between requests. 2026-07-28 requests stay stateless on the same routes.
     ///
-    /// With sessions a 2025-11-25 client must keep reaching the same process: serve from one
-    /// process, or have the load balancer keep each `Mcp-Session-Id` on one replica. Without
-    /// them (the default) any replica serves any request, and a 2025-11-25 client is simply
-    /// never asked (it did not declare the capability to a session that does not exist).
-    /// A waiting call and a client's standalone `GET` stream each hold one of
-    /// [`Host::max_in_flight`]'s slots, so keep `limits.max` well below it.
+    /// A session is a small record in the server's state ([`Server::state`]); the worker that
+    /// serves it in a process is closed after [`SessionLimits::worker_idle`] unused and made
+    /// again by its next request, so an idle session costs only its record. Every process
+    /// sharing the state serves every session, the client's answer to a question reaching the
+    /// waiting call wherever it arrives: a load balancer needs no session affinity. Past
+    /// [`SessionLimits::max`] sessions (counted by every route and process sharing the state),
+    /// a new client's `initialize` is answered `503` with `Retry-After`; a `DELETE` ends a
+    /// session (`204`), and a request of an ended one is answered `404`.
+    ///
+    /// Without sessions (the default) a 2025-11-25 client is simply never asked (it did not
+    /// declare the capability to a session that does not exist).
     pub fn sessions(mut self, limits: SessionLimits) -> Self {
         self.sessions = Some(limits);
         self

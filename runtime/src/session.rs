@@ -2,29 +2,79 @@
 //! and the subscriptions of every connection, to announce a resource's changes: those made
 //! through this server at once, those published by another server sharing its
 //! [`State`] when they come on its bus.
+//!
+//! A 2025-11-25 HTTP session is a record in the [`State`] ([`SessionRecord`]), which every
+//! request of it carries ([`Stored`]): its log level and subscriptions are read from the
+//! record and written to it, so whichever process serves the session's next request, or
+//! serves it again after its worker was closed, has them. The [`Session`] of such a worker
+//! takes the session's id ([`Session::bind`]), so the tasks it makes belong to the session,
+//! not to the worker.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
 
 use futures::StreamExt as _;
 
 use rmcp::model::ResourceUpdatedNotificationParam;
-use rmcp::service::SubscriptionSink;
+use rmcp::service::{RequestContext, SubscriptionSink};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::oneshot;
 
 use crate::published::Published;
-use crate::state::{Event, Heard, Message, State};
+use crate::state::{Event, Heard, Message, SessionRecord, State, StoreError};
 
 /// The most resources one connection may subscribe to: a bound on what a client can make the
 /// server hold.
 pub(crate) const MAX_SUBSCRIPTIONS: usize = 1024;
 
-/// One connection: a stdio client, or one HTTP request of the stateless host.
+/// A 2025-11-25 HTTP session as each of its requests carries it (the host reads the record
+/// for every request): the record, and where a change to it is written.
+#[derive(Clone)]
+pub(crate) struct Stored {
+    pub(crate) record: SessionRecord,
+    pub(crate) state: State,
+    /// The session's idle time, which each write starts again.
+    pub(crate) idle: Duration,
+}
+
+impl Stored {
+    /// The session that `request` belongs to, when it is a 2025-11-25 HTTP session's.
+    pub(crate) fn of(request: &RequestContext<RoleServer>) -> Option<&Stored> {
+        request.extensions.get::<Stored>()
+    }
+
+    /// Changes the session's record by `change`. A session's requests come one after
+    /// another, so reading the record again and writing it is enough; a session that ended
+    /// meanwhile stays ended.
+    async fn change(&self, change: impl FnOnce(&mut SessionRecord)) -> Result<(), StoreError> {
+        let store = self.state.store();
+        let Some(mut record) = store.session(&self.record.id).await? else {
+            return Err(StoreError::new(format!(
+                "the session {} has ended",
+                self.record.id
+            )));
+        };
+        change(&mut record);
+        store.put_session(record, self.idle).await
+    }
+
+    /// The log level the record holds.
+    fn log_level(&self) -> Option<LogLevel> {
+        self.record
+            .log_level
+            .as_deref()
+            .and_then(LogLevel::from_wire)
+    }
+}
+
+/// One connection: a stdio client, one HTTP request of the stateless host, or the worker of a
+/// 2025-11-25 HTTP session.
 pub(crate) struct Session {
-    /// Its id, random: what its tasks are bound to.
-    id: String,
+    /// Its id, random, or the 2025-11-25 HTTP session's it serves: what its tasks are bound
+    /// to.
+    id: Mutex<String>,
     /// Its place among the subscribers of [`Updates`].
     slot: u64,
     published: &'static Published,
@@ -39,7 +89,7 @@ impl Session {
     /// A new connection's session; `updates` is shared by all of a server's connections.
     pub(crate) fn new(published: &'static Published, updates: Arc<Updates>) -> Self {
         Session {
-            id: crate::state::random_id(),
+            id: Mutex::new(crate::state::random_id()),
             slot: updates.next.fetch_add(1, Ordering::Relaxed),
             published,
             // Until the client sets a level, the spec lets the server choose: `info` keeps
@@ -51,8 +101,25 @@ impl Session {
     }
 
     /// The connection's id, unique across processes: what its tasks are bound to.
-    pub(crate) fn id(&self) -> &str {
-        &self.id
+    pub(crate) fn id(&self) -> String {
+        lock(&self.id).clone()
+    }
+
+    /// Makes this connection the worker of the 2025-11-25 HTTP session `stored`, reached
+    /// through `peer`: its id and log level are the session's, and the resource updates its
+    /// record subscribes to, made here or told by another server, are sent through `peer`.
+    pub(crate) fn bind(&self, stored: &Stored, peer: &Peer<RoleServer>) {
+        let id = stored.record.id.clone();
+        *lock(&self.id) = id.clone();
+        if let Some(level) = stored.log_level() {
+            self.set_log_level(level);
+        }
+        let subscriber = Subscriber {
+            to: To::Session(peer.clone(), id),
+            uris: HashMap::new(),
+        };
+        lock(&self.updates.subscribers).insert(self.slot, subscriber);
+        self.updates.follow(self.published);
     }
 
     /// Whether the manifest declares that the server logs to clients.
@@ -60,12 +127,31 @@ impl Session {
         self.published.spec.logging
     }
 
-    pub(crate) fn log_level(&self) -> LogLevel {
-        *lock(&self.level)
+    /// The log level of `request`'s session: its record's, which any process may have
+    /// changed, for a 2025-11-25 HTTP session; otherwise this connection's.
+    pub(crate) fn log_level(&self, request: &RequestContext<RoleServer>) -> LogLevel {
+        Stored::of(request)
+            .and_then(Stored::log_level)
+            .unwrap_or_else(|| *lock(&self.level))
     }
 
-    pub(crate) fn set_log_level(&self, level: LogLevel) {
+    fn set_log_level(&self, level: LogLevel) {
         *lock(&self.level) = level;
+    }
+
+    /// Sets the log level of `request`'s session (`logging/setLevel`), in its record when it
+    /// has one.
+    pub(crate) async fn set_level(
+        &self,
+        level: LogLevel,
+        request: &RequestContext<RoleServer>,
+    ) -> Result<(), StoreError> {
+        if let Some(stored) = Stored::of(request) {
+            let wire = level.as_str().to_owned();
+            stored.change(|r| r.log_level = Some(wire)).await?;
+        }
+        self.set_log_level(level);
+        Ok(())
     }
 
     /// Resolves when this connection's session ends (its server value is dropped).
@@ -80,8 +166,41 @@ impl Session {
         &self.updates
     }
 
-    /// Subscribes this connection, reached through `peer`, to the resource `uri` names.
-    pub(crate) fn subscribe(&self, peer: &Peer<RoleServer>, uri: &str) -> Result<(), Refused> {
+    /// Subscribes `request`'s connection to the resource `uri` names; a 2025-11-25 HTTP
+    /// session's subscriptions are in its record, which every server delivering an update
+    /// reads.
+    pub(crate) async fn subscribe(
+        &self,
+        request: &RequestContext<RoleServer>,
+        uri: &str,
+    ) -> Result<(), Refused> {
+        let Some(stored) = Stored::of(request) else {
+            return self.subscribe_here(&request.peer, uri);
+        };
+        let published = self.published;
+        let key = ResourceKey::of(published, uri).ok_or(Refused::NotSubscribable)?;
+        if !published.spec.resources[key.0].subscribe {
+            return Err(Refused::NotSubscribable);
+        }
+        let held = &stored.record.subscriptions;
+        let known = held
+            .iter()
+            .any(|s| ResourceKey::of(published, s).as_ref() == Some(&key));
+        if !known && held.len() >= MAX_SUBSCRIPTIONS {
+            return Err(Refused::TooMany);
+        }
+        stored
+            .change(|r| {
+                (r.subscriptions).retain(|s| ResourceKey::of(published, s).as_ref() != Some(&key));
+                r.subscriptions.push(uri.to_owned());
+            })
+            .await
+            .map_err(Refused::Store)
+    }
+
+    /// Subscribes this connection, reached through `peer`, to the resource `uri` names, in
+    /// this process.
+    fn subscribe_here(&self, peer: &Peer<RoleServer>, uri: &str) -> Result<(), Refused> {
         let key = ResourceKey::of(self.published, uri).ok_or(Refused::NotSubscribable)?;
         if !self.published.spec.resources[key.0].subscribe {
             return Err(Refused::NotSubscribable);
@@ -100,7 +219,29 @@ impl Session {
         Ok(())
     }
 
-    pub(crate) fn unsubscribe(&self, uri: &str) {
+    /// Unsubscribes `request`'s connection from the resource `uri` names (in its session's
+    /// record, for a 2025-11-25 HTTP session).
+    pub(crate) async fn unsubscribe(
+        &self,
+        request: &RequestContext<RoleServer>,
+        uri: &str,
+    ) -> Result<(), StoreError> {
+        let Some(stored) = Stored::of(request) else {
+            self.unsubscribe_here(uri);
+            return Ok(());
+        };
+        let published = self.published;
+        let Some(key) = ResourceKey::of(published, uri) else {
+            return Ok(());
+        };
+        stored
+            .change(|r| {
+                (r.subscriptions).retain(|s| ResourceKey::of(published, s).as_ref() != Some(&key));
+            })
+            .await
+    }
+
+    fn unsubscribe_here(&self, uri: &str) {
         let Some(key) = ResourceKey::of(self.published, uri) else {
             return;
         };
@@ -153,6 +294,8 @@ pub(crate) enum Refused {
     NotSubscribable,
     /// The connection holds [`MAX_SUBSCRIPTIONS`] others.
     TooMany,
+    /// The session's record was not read or written.
+    Store(StoreError),
 }
 
 /// A resource as the server knows it, whatever escapes a client wrote (`a%2fb` and `a%2Fb`
@@ -182,6 +325,9 @@ enum To {
     Connection(Peer<RoleServer>),
     /// A 2026-07-28 `subscriptions/listen` stream that asked for `resourceSubscriptions`.
     Stream(SubscriptionSink),
+    /// The worker of a 2025-11-25 HTTP session, by the session's id: what it subscribes to is
+    /// in its record.
+    Session(Peer<RoleServer>, String),
 }
 
 /// A listen stream's resource subscriptions, held while it is open and dropped with it.
@@ -262,13 +408,31 @@ impl Updates {
         let Some(key) = ResourceKey::of(published, uri) else {
             return;
         };
-        let subscribers: Vec<(To, String)> = lock(&self.subscribers)
-            .values()
-            .filter_map(|s| Some((s.to.clone(), s.uris.get(&key)?.clone())))
-            .collect();
+        let mut subscribers: Vec<(To, String)> = Vec::new();
+        let mut sessions: Vec<(Peer<RoleServer>, String)> = Vec::new();
+        for s in lock(&self.subscribers).values() {
+            match &s.to {
+                To::Session(peer, id) => sessions.push((peer.clone(), id.clone())),
+                to => subscribers.extend(s.uris.get(&key).map(|uri| (to.clone(), uri.clone()))),
+            }
+        }
+        for (peer, id) in sessions {
+            // Read now: the subscription may have been made through another server.
+            let record = match self.state.store().session(&id).await {
+                Ok(Some(record)) => record,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::error!(error = %e, session = %id, "a session's subscriptions were not read");
+                    continue;
+                }
+            };
+            let subscribed = (record.subscriptions.into_iter())
+                .find(|s| ResourceKey::of(published, s).as_ref() == Some(&key));
+            subscribers.extend(subscribed.map(|uri| (To::Connection(peer), uri)));
+        }
         for (to, uri) in subscribers {
             let sent = match to {
-                To::Connection(peer) => peer
+                To::Connection(peer) | To::Session(peer, _) => peer
                     .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri.as_str()))
                     .await
                     .map_err(|e| e.to_string()),

@@ -849,8 +849,12 @@ async fn initialize(addr: SocketAddr) -> (u16, Option<String>) {
 
 #[tokio::test]
 async fn sessions_are_bounded_and_expire_while_2026_stays_stateless() {
-    let idle = Duration::from_millis(200);
-    let limits = SessionLimits { max: 1, idle };
+    let idle = Duration::from_millis(1000);
+    let limits = SessionLimits {
+        max: 1,
+        idle,
+        ..SessionLimits::default()
+    };
     let (_, server) = server();
     let addr = serve_on_loopback(Host::new().mount("/mcp", server).sessions(limits)).await;
     // The first session is last used no earlier than this.
@@ -858,7 +862,7 @@ async fn sessions_are_bounded_and_expire_while_2026_stays_stateless() {
     let (status, first) = initialize(addr).await;
     assert_eq!((status, first.is_some()), (200, true), "a session is given");
     let (status, second) = initialize(addr).await;
-    assert_eq!((status, second), (500, None), "past the bound, no session");
+    assert_eq!((status, second), (503, None), "past the bound, no session");
 
     // 2026-07-28 requests on the same route are served without a session meanwhile.
     let mut wire = Wire::Http(addr);
@@ -925,6 +929,7 @@ async fn a_session_s_record_is_stored_when_it_opens_and_forgotten_when_it_ends()
     let limits = SessionLimits {
         max: 4,
         idle: Duration::from_secs(60),
+        ..SessionLimits::default()
     };
     let host = Host::new().mount("/mcp", server.state(state.clone()));
     let addr = serve_on_loopback(host.sessions(limits)).await;

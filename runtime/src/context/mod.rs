@@ -93,7 +93,7 @@ impl Context {
         let log_level = if !session.logs() {
             None
         } else if revision.has_initialize() {
-            Some(session.log_level())
+            Some(session.log_level(&request))
         } else {
             requested_level(&request.meta)
         };

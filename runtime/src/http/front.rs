@@ -4,7 +4,8 @@
 //! - **A bound on the requests served at once**, shared by every route of the host. A
 //!   request past it waits, unread, for a request before it to finish (its body stays in the
 //!   client's socket), and is then served as any other: clients see latency, never an error,
-//!   as a stdio client sees its requests wait in the pipe. A `503` would fail the call instead
+//!   as a stdio client sees its requests wait in the pipe. A session's standalone `GET`
+//!   stream holds its slot only until it is answered: it is a client listening, not work. A `503` would fail the call instead
 //!   (rmcp's own client turns one into an error and leaves retrying to its caller). rmcp
 //!   serves every request at once: `StreamableHttpService::poll_ready` is always ready.
 //! - **The server's own loopback page.** rmcp's `validate_origin_header` refuses every
@@ -28,7 +29,7 @@ use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
 use axum::http::header::{CONTENT_TYPE, HOST, ORIGIN};
 use axum::http::uri::Authority;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
 use http_body::{Frame, SizeHint};
@@ -73,17 +74,22 @@ pub(super) async fn serve(
             slot: None,
         })
     });
+    // A 2025-11-25 session's standalone stream (`GET`) is open for as long as the client
+    // listens, serving no request: its slot goes once it is answered, so that listening
+    // clients never hold the slots of requests.
+    let listens = request.method() == Method::GET;
     let mut response = next.run(request).await;
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
         && let Some(refused) = refusal(&seen)
     {
         response = refused;
     }
+    let slot = (!listens).then_some(slot);
     response.map(|body| {
         Body::new(Watched {
             inner: body,
             seen: None,
-            slot: Some(slot),
+            slot,
         })
     })
 }

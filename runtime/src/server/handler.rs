@@ -17,7 +17,8 @@ use super::{Dispatch, Retry, Server};
 use crate::contract::CompletionSpec;
 use crate::prompt::{self, Completing};
 use crate::request::{caller, revision};
-use crate::session::{LogLevel, MAX_SUBSCRIPTIONS, Refused};
+use crate::session::{LogLevel, MAX_SUBSCRIPTIONS, Refused, Stored};
+use crate::state::StoreError;
 use crate::tasks::TaskSupport;
 
 /// Gives a list or read `$result` what a client of `$revision` receives beside its items: the
@@ -299,7 +300,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     async fn set_level(
         &self,
         request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         if !self.published().spec.logging {
             return Err(ErrorData::new(
@@ -312,8 +313,8 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             .ok()
             .and_then(|v| v.as_str().and_then(LogLevel::from_wire))
             .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
-        self.pipeline.session.set_log_level(level);
-        Ok(())
+        let session = &self.pipeline.session;
+        session.set_level(level, &context).await.map_err(unstored)
     }
 
     /// `resources/subscribe` (2025-11-25) to a resource the manifest marks `subscribe: true`;
@@ -332,7 +333,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let subscribed = if hidden {
             Err(Refused::NotSubscribable)
         } else {
-            self.pipeline.session.subscribe(&context.peer, &uri)
+            self.pipeline.session.subscribe(&context, &uri).await
         };
         match subscribed {
             Ok(()) => Ok(()),
@@ -347,6 +348,7 @@ impl<D: Dispatch> ServerHandler for Server<D> {
                 ),
                 None,
             )),
+            Err(Refused::Store(e)) => Err(unstored(e)),
         }
     }
 
@@ -355,10 +357,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     async fn unsubscribe(
         &self,
         request: UnsubscribeRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.pipeline.session.unsubscribe(&request.uri);
-        Ok(())
+        let session = &self.pipeline.session;
+        session
+            .unsubscribe(&context, &request.uri)
+            .await
+            .map_err(unstored)
     }
 
     /// The tool rmcp checks a call's `Mcp-Param-*` headers against. rmcp asks without the
@@ -368,6 +373,20 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         self.reach(None)
             .find_tool(name)
             .map(|i| self.published().tools()[i].clone())
+    }
+
+    /// `initialize` (2025-11-25), as rmcp answers it; the worker of an HTTP session, new or
+    /// serving it again, takes the session's id, log level and subscriptions from its record.
+    async fn initialize(
+        &self,
+        request: rmcp::model::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::InitializeResult, ErrorData> {
+        if let Some(stored) = Stored::of(&context) {
+            self.pipeline.session.bind(stored, &context.peer);
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
     }
 
     /// A 2025-11-25 client finished `initialize`: from now on it hears of list changes.
@@ -418,6 +437,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         }
         Ok(result)
     }
+}
+
+/// The error of a request whose session's record could not be read or written: the client
+/// may try again.
+fn unstored(e: StoreError) -> ErrorData {
+    tracing::error!(error = %e, "a session's record was not read or written");
+    ErrorData::internal_error(e.to_string(), None)
 }
 
 /// What a `completion/complete` names, when it is in `reach`: the completion, or the

@@ -94,7 +94,7 @@ impl<D: Dispatch> Server<D> {
 
     /// The id of the connection this server value serves.
     pub(crate) fn connection_id(&self) -> String {
-        self.pipeline.session.id().to_owned()
+        self.pipeline.session.id()
     }
 
     /// The same server sealing the request state of its 2026-07-28 calls with `key` (at

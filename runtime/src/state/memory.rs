@@ -1,7 +1,7 @@
 //! The store of one process: everything in memory, behind locks held for one operation each,
 //! so every operation is atomic and seen at once by every later one.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{LazyLock, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -28,7 +28,7 @@ static PROCESS_KEY: LazyLock<Key> = LazyLock::new(|| {
 /// deployment of several processes needs a store they share.
 pub struct MemoryStore {
     tasks: Mutex<Tasks>,
-    sessions: Mutex<HashMap<String, Kept>>,
+    sessions: Mutex<Sessions>,
     events: broadcast::Sender<Message>,
     keys: Mutex<Option<KeyRing>>,
 }
@@ -87,6 +87,51 @@ impl Tasks {
             }
             None => false,
         }
+    }
+}
+
+/// The session records, and the moment each is forgotten in order, so that forgetting the
+/// idle ones costs only what is forgotten, however many are kept.
+#[derive(Default)]
+struct Sessions {
+    kept: HashMap<String, Kept>,
+    /// `(until, id)` of every kept record, soonest first.
+    expiry: BTreeSet<(Instant, String)>,
+}
+
+impl Sessions {
+    /// Forgets the records idle past their time.
+    fn sweep(&mut self, now: Instant) {
+        while let Some(first) = self.expiry.first()
+            && first.0 <= now
+        {
+            if let Some((_, id)) = self.expiry.pop_first() {
+                self.kept.remove(&id);
+            }
+        }
+    }
+
+    fn put(&mut self, record: SessionRecord, idle: Duration, now: Instant) {
+        self.remove(&record.id);
+        let until = now + idle;
+        self.expiry.insert((until, record.id.clone()));
+        let id = record.id.clone();
+        self.kept.insert(
+            id,
+            Kept {
+                record,
+                idle,
+                until,
+            },
+        );
+    }
+
+    fn remove(&mut self, id: &str) -> bool {
+        let Some(kept) = self.kept.remove(id) else {
+            return false;
+        };
+        self.expiry.remove(&(kept.until, kept.record.id));
+        true
     }
 }
 
@@ -186,38 +231,31 @@ impl SessionStore for MemoryStore {
     ) -> StoreFuture<'_, bool> {
         let mut sessions = lock(&self.sessions);
         let now = Instant::now();
-        sessions.retain(|_, kept| kept.until > now);
-        if sessions.len() >= max {
+        sessions.sweep(now);
+        if sessions.kept.len() >= max {
             return ready(Ok(false));
         }
-        let kept = Kept {
-            until: now + idle,
-            idle,
-            record: record.clone(),
-        };
-        sessions.insert(record.id, kept);
+        sessions.put(record, idle, now);
         ready(Ok(true))
     }
 
     fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()> {
         let mut sessions = lock(&self.sessions);
         let now = Instant::now();
-        sessions.retain(|_, kept| kept.until > now);
-        let kept = Kept {
-            until: now + idle,
-            idle,
-            record: record.clone(),
-        };
-        sessions.insert(record.id, kept);
+        sessions.sweep(now);
+        sessions.put(record, idle, now);
         ready(Ok(()))
     }
 
     fn session(&self, id: &str) -> StoreFuture<'_, Option<SessionRecord>> {
         let mut sessions = lock(&self.sessions);
         let now = Instant::now();
-        sessions.retain(|_, kept| kept.until > now);
-        let found = sessions.get_mut(id).map(|kept| {
+        sessions.sweep(now);
+        let Sessions { kept, expiry } = &mut *sessions;
+        let found = kept.get_mut(id).map(|kept| {
+            expiry.remove(&(kept.until, kept.record.id.clone()));
             kept.until = now + kept.idle;
+            expiry.insert((kept.until, kept.record.id.clone()));
             kept.record.last_used_ms = now_ms();
             kept.record.clone()
         });
@@ -226,9 +264,8 @@ impl SessionStore for MemoryStore {
 
     fn remove_session(&self, id: &str) -> StoreFuture<'_, bool> {
         let mut sessions = lock(&self.sessions);
-        let now = Instant::now();
-        sessions.retain(|_, kept| kept.until > now);
-        ready(Ok(sessions.remove(id).is_some()))
+        sessions.sweep(Instant::now());
+        ready(Ok(sessions.remove(id)))
     }
 }
 

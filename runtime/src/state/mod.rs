@@ -8,10 +8,10 @@
 //!   client gave, who may reach it, its expiry and its lease). A record is written before its
 //!   id is answered and changes only by compare-and-set on its version.
 //! - [`SessionStore`]: the records of 2025-11-25 sessions and stdio connections (negotiated
-//!   revision, client capabilities, log level, resource subscriptions, last use), each
+//!   revision, client capabilities and name, log level, resource subscriptions, last use), each
 //!   forgotten once idle too long.
-//! - [`EventBus`]: events (a list changed, a resource changed, a task changed) published to
-//!   every listener of every process that shares the store.
+//! - [`EventBus`]: events (a list changed, a resource changed, a task changed, a 2025-11-25
+//!   client answered) published to every listener of every process that shares the store.
 //! - [`KeyStore`]: the key ring that seals the `requestState` of 2026-07-28 calls: made once,
 //!   shared, rotated, the previous key still accepted.
 //!
@@ -29,19 +29,21 @@
 //! What cannot leave a process stays out of the store, in a registry of the process keyed by
 //! the stored id: a task's running handler, the closure that cancels it and the one that
 //! reruns it with its answers; the rmcp `Peer` or listen stream a notification is sent on; a
-//! 2025-11-25 session's transport and its requests waiting for the client's answer (rmcp
-//! holds those). The store holds what any process needs to answer a request about them.
+//! 2025-11-25 session's worker, its streams and its calls waiting for the client's answer.
+//! The store holds what any process needs to answer a request about them.
 //!
 //! **Who uses what.** Tasks keep their records in the [`TaskStore`] and wake their waiters
 //! (`tasks/result`) through the [`EventBus`] (`crate::tasks`). Request states are sealed with
 //! the [`KeyStore`]'s ring unless the server was given a key. A resource update is delivered
 //! to the server's own subscribers at once and published on the [`EventBus`], from which
-//! every other server sharing the store delivers it to its own. The HTTP host writes each
-//! 2025-11-25 session's [`SessionRecord`] (revision, client capabilities, last use) when it
-//! opens, renews it with each request and removes it when it ends; the session itself is
-//! still rmcp's (a worker and its channels, in one process), and its log level and
-//! subscriptions live with it, so nothing reads the record back yet: a session manager that
-//! keeps only the record is what will. Which entries are switched
+//! every other server sharing the store delivers it to its own. A 2025-11-25 HTTP session
+//! is its [`SessionRecord`] (revision, client capabilities and name, log level,
+//! subscriptions, last use): stored before its id is answered, read by each of its requests
+//! in whichever process, changed by `logging/setLevel` and `resources/subscribe`, removed
+//! when it ends; the worker that serves it in a process is a cache of it, made again from it
+//! when needed. A client's answer to a question, when it reaches a process other than the
+//! one whose call waits, is carried there on the [`EventBus`] ([`Event::ClientAnswered`]).
+//! Which entries are switched
 //! off ([`crate::Lists`]) is the process's own setting, and so are the list-change
 //! notifications that follow from it: publishing [`Event::ListChanged`] is for when the
 //! switches are shared.
@@ -215,6 +217,11 @@ pub struct SessionRecord {
     pub revision: Option<String>,
     /// The client capabilities it declared in `initialize`.
     pub client_capabilities: Option<serde_json::Value>,
+    /// The client's name and version as it gave them in `initialize` (`clientInfo`): with
+    /// the revision and the capabilities, what a process that never saw the session replays
+    /// its `initialize` from.
+    #[serde(default)]
+    pub client_info: Option<serde_json::Value>,
     /// The least severe log level it asked for (`logging/setLevel`), by its wire name.
     pub log_level: Option<String>,
     /// The resources it subscribed to, with the URI as the client wrote it.
@@ -269,6 +276,15 @@ pub enum Event {
     ResourceUpdated(String),
     /// The task of this id changed status or was forgotten.
     TaskChanged(String),
+    /// A 2025-11-25 client answered (a JSON-RPC response or error, as it sent it) a request
+    /// of the session `session`'s server, in a process other than the one whose call waits
+    /// for it: that process hands it to the call.
+    ClientAnswered {
+        /// The session's id.
+        session: String,
+        /// The client's message.
+        answer: serde_json::Value,
+    },
 }
 
 /// An event as the bus carries it, with who published it: a publisher that told its own

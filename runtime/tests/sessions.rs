@@ -1,0 +1,601 @@
+//! 2025-11-25 sessions over HTTP: a session is its record in the server's state, so any server
+//! sharing the state serves it, a worker closed when idle is made again on the next request,
+//! and the bound, `DELETE` and the client's answers are answered as the transport says.
+//!
+//! Two servers sharing one [`State`] stand for two processes sharing a store; a small load
+//! balancer in front of them sends each request where the test says.
+
+#![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); 2025-11-25 has it.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::Duration;
+
+use mcp_contract::codegen::{
+    AccessSpec, ArgumentCodes, BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject,
+    Published, ResourceSpec,
+};
+use mcp_contract::http::{Host, SessionLimits};
+use mcp_contract::rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
+    ElicitationAction, Implementation, LoggingLevel, LoggingMessageNotificationParam,
+    ResourceUpdatedNotificationParam, SetLevelRequestParams, SubscribeRequestParams,
+};
+use mcp_contract::rmcp::service::{NotificationContext, RequestContext, RunningService};
+use mcp_contract::rmcp::transport::StreamableHttpClientTransport;
+use mcp_contract::rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt as _};
+use mcp_contract::state::State;
+use mcp_contract::testing::{RawResponse, http_request, serve_on_loopback};
+use mcp_contract::{Context, Elicitation, Server};
+use serde_json::{Value, json};
+
+const NOTE: &str = "x:///note";
+
+static SPEC: LazyLock<ContractSpec> = LazyLock::new(|| ContractSpec {
+    name: "sessions",
+    title: None,
+    icons: &[],
+    version: "0.1.0",
+    instructions: None,
+    cache: None,
+    tools: &[
+        r#"{"name":"greet","description":"Logs at debug and info, then greets.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+        r#"{"name":"confirm","description":"Asks the user to confirm.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ],
+    resources: &[ResourceSpec {
+        name: "note",
+        title: "Note",
+        description: "A note.",
+        mime_type: "text/plain",
+        uri: NOTE,
+        template: false,
+        subscribe: true,
+        completions: &[],
+        icons: &[],
+    }],
+    artifacts_key: &["com.example/artifacts"],
+    composition_key: &["com.example/composition"],
+    groups: &[],
+    argument_codes: ArgumentCodes::DEFAULT,
+    logging: true,
+    list_changed: false,
+    prompts: &[],
+    access: AccessSpec::OPEN,
+});
+static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
+
+struct Handler;
+
+impl Dispatch for Handler {
+    fn published(&self) -> &'static Published {
+        &PUBLISHED
+    }
+
+    fn call(
+        &self,
+        tool: usize,
+        _arguments: JsonObject,
+        cx: Context,
+    ) -> BoxFuture<'_, CallToolResult> {
+        Box::pin(async move {
+            if tool == 0 {
+                cx.debug("d").await;
+                cx.info("i").await;
+                return CallToolResult::structured(json!({"greeted": true}));
+            }
+            let question = Elicitation::form(
+                "confirm",
+                "Sure?",
+                json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}),
+            );
+            let answer = cx.elicit(question).await;
+            let ok = matches!(&answer, Ok(mcp_contract::Answer::Accept(c)) if c["ok"] == true);
+            CallToolResult::structured(json!({"confirmed": ok}))
+        })
+    }
+}
+
+fn server(state: &State) -> Server<Handler> {
+    Server::new(Handler).state(state.clone())
+}
+
+async fn serve(server: Server<Handler>, limits: SessionLimits) -> SocketAddr {
+    serve_on_loopback(Host::new().mount("/mcp", server).sessions(limits)).await
+}
+
+/// A 2025-11-25 POST of `body` to `addr`, in `session` if given.
+async fn post(addr: SocketAddr, session: Option<&str>, body: Value) -> RawResponse {
+    let mut headers = vec![
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    if let Some(session) = session {
+        headers.push(("mcp-session-id", session));
+    }
+    http_request(addr, "POST", "/mcp", &headers, body.to_string())
+        .await
+        .expect("an HTTP answer")
+}
+
+fn initialize_body(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"},
+    }})
+}
+
+/// Opens a session on `addr`: `initialize`, then `notifications/initialized`.
+async fn open(addr: SocketAddr) -> String {
+    let answer = post(addr, None, initialize_body(1)).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let session = answer
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let accepted = post(addr, Some(&session), initialized).await;
+    assert_eq!(accepted.status, 202, "{}", accepted.body);
+    session
+}
+
+/// The JSON-RPC messages of an answer: its JSON body, or its event stream's data.
+fn messages(answer: &RawResponse) -> Vec<Value> {
+    if let Some(json) = answer.json() {
+        return vec![json];
+    }
+    (answer.body.lines())
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect()
+}
+
+/// Calls `greet` in `session` on `addr`; the result's structured content.
+async fn greet(addr: SocketAddr, session: &str) -> Value {
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "greet", "arguments": {}}});
+    let answer = post(addr, Some(session), call).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let last = messages(&answer).pop().expect("an answer");
+    assert_eq!(last["id"], 7, "{last}");
+    last["result"]["structuredContent"].clone()
+}
+
+async fn delete(addr: SocketAddr, session: &str) -> u16 {
+    let headers = [
+        ("mcp-session-id", session),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    http_request(addr, "DELETE", "/mcp", &headers, String::new())
+        .await
+        .expect("an HTTP answer")
+        .status
+}
+
+#[tokio::test]
+async fn past_the_bound_initialize_is_503_with_retry_after_and_a_json_rpc_error() {
+    let limits = SessionLimits {
+        max: 2,
+        ..SessionLimits::default()
+    };
+    let addr = serve(server(&State::default()), limits).await;
+    let first = open(addr).await;
+    open(addr).await;
+    let refused = post(addr, None, initialize_body(41)).await;
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    let wait: u64 = (refused.header("retry-after"))
+        .and_then(|s| s.parse().ok())
+        .expect("Retry-After in seconds");
+    assert!(wait >= 1, "{wait}");
+    assert_eq!(refused.header("mcp-session-id"), None, "no session");
+    let error = refused.json().expect("a JSON-RPC body");
+    assert_eq!(error["jsonrpc"], "2.0");
+    assert_eq!(error["id"], 41, "by the request's id: {error}");
+    let message = error["error"]["message"].as_str().expect("a message");
+    assert!(message.contains("maximum of 2 sessions"), "{message}");
+    assert!(
+        !message.contains("Encounter"),
+        "not rmcp's sentence: {message}"
+    );
+
+    // A session ended makes room.
+    assert_eq!(delete(addr, &first).await, 204);
+    let room = post(addr, None, initialize_body(42)).await;
+    assert_eq!(room.status, 200, "{}", room.body);
+}
+
+#[tokio::test]
+async fn delete_answers_204_then_404_and_an_ended_session_is_404() {
+    let state = State::default();
+    let addr = serve(server(&state), SessionLimits::default()).await;
+    let session = open(addr).await;
+    assert_eq!(greet(addr, &session).await["greeted"], true);
+    assert_eq!(delete(addr, &session).await, 204);
+    assert_eq!(state.store().session(&session).await, Ok(None));
+    assert_eq!(delete(addr, &session).await, 404, "ended already");
+    assert_eq!(delete(addr, "no-such-session").await, 404);
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    assert_eq!(post(addr, Some(&session), list).await.status, 404);
+}
+
+#[tokio::test]
+async fn a_session_opened_on_one_server_is_served_by_another_sharing_the_state() {
+    let state = State::default();
+    let a = serve(server(&state), SessionLimits::default()).await;
+    let b = serve(server(&state), SessionLimits::default()).await;
+    let session = open(a).await;
+    assert_eq!(greet(b, &session).await["greeted"], true, "served by B");
+    assert_eq!(greet(a, &session).await["greeted"], true, "and by A");
+    // Ended through B, it is gone on A too.
+    assert_eq!(delete(b, &session).await, 204);
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    assert_eq!(post(a, Some(&session), list).await.status, 404);
+}
+
+/// The tasks alive in the test's runtime, once connections have closed.
+async fn tasks_settled() -> usize {
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    tokio::runtime::Handle::current()
+        .metrics()
+        .num_alive_tasks()
+}
+
+#[tokio::test]
+async fn an_idle_worker_is_closed_and_made_again_by_the_next_request() {
+    let worker_idle = Duration::from_millis(200);
+    let limits = SessionLimits {
+        worker_idle,
+        ..SessionLimits::default()
+    };
+    let addr = serve(server(&State::default()), limits).await;
+    let session = open(addr).await;
+    assert_eq!(greet(addr, &session).await["greeted"], true);
+    let working = tasks_settled().await;
+    tokio::time::sleep(worker_idle * 3).await;
+    let idle = tasks_settled().await;
+    assert!(
+        idle + 2 <= working,
+        "the idle worker's tasks end: {working} then {idle}"
+    );
+    assert_eq!(greet(addr, &session).await["greeted"], true, "made again");
+    let again = tasks_settled().await;
+    assert!(again >= idle + 2, "a worker again: {idle} then {again}");
+}
+
+// ---------------------------------------------------------------------------------------
+// A real client behind a load balancer.
+
+/// Where the balancer sends a request: to server 0 or 1, by its method and JSON body.
+type Route = fn(&str, Option<&Value>) -> usize;
+
+struct Balancer {
+    servers: [SocketAddr; 2],
+    route: Route,
+    client: reqwest::Client,
+    /// What each server was sent: the method, `answer` for a client's answer, or the HTTP
+    /// method.
+    sent: Mutex<Vec<(usize, String)>>,
+}
+
+async fn forward(
+    axum::extract::State(balancer): axum::extract::State<Arc<Balancer>>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    let (parts, body) = request.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .expect("a body");
+    let message: Option<Value> = serde_json::from_slice(&bytes).ok();
+    let to = (balancer.route)(parts.method.as_str(), message.as_ref());
+    let what = match &message {
+        Some(m) => m["method"]
+            .as_str()
+            .map_or_else(|| "answer".to_owned(), str::to_owned),
+        None => parts.method.to_string(),
+    };
+    balancer.sent.lock().unwrap().push((to, what));
+    let url = format!("http://{}{}", balancer.servers[to], parts.uri.path());
+    let mut out = balancer.client.request(parts.method, url).body(bytes);
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::HOST && name != axum::http::header::CONTENT_LENGTH {
+            out = out.header(name, value);
+        }
+    }
+    let answer = out.send().await.expect("the server answers");
+    let mut response = axum::response::Response::builder().status(answer.status());
+    for (name, value) in answer.headers() {
+        response = response.header(name, value);
+    }
+    response
+        .body(axum::body::Body::from_stream(answer.bytes_stream()))
+        .expect("a response")
+}
+
+/// A balancer in front of `servers`, sending each request where `route` says.
+async fn balance(servers: [SocketAddr; 2], route: Route) -> (SocketAddr, Arc<Balancer>) {
+    let balancer = Arc::new(Balancer {
+        servers,
+        route,
+        client: reqwest::Client::new(),
+        sent: Mutex::default(),
+    });
+    let router = axum::Router::new()
+        .fallback(forward)
+        .with_state(Arc::clone(&balancer));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let addr = listener.local_addr().expect("an address");
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    (addr, balancer)
+}
+
+/// A client that accepts every question and notes the log messages and resource updates it
+/// is told of.
+#[derive(Clone, Default)]
+struct Listener {
+    logs: Arc<Mutex<Vec<String>>>,
+    updated: Arc<Mutex<Vec<String>>>,
+    asked: Arc<AtomicUsize>,
+}
+
+impl ClientHandler for Listener {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities: ClientCapabilities =
+            serde_json::from_value(json!({"elicitation": {}})).expect("capabilities");
+        ClientConfig::new(capabilities, Implementation::new("listener", "1.0.0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        _request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        Ok(ElicitResult::new(ElicitationAction::Accept).with_content(json!({"ok": true})))
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let text = params.data.as_str().unwrap_or_default().to_owned();
+        self.logs.lock().unwrap().push(text);
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.updated.lock().unwrap().push(params.uri);
+    }
+}
+
+async fn connect(addr: SocketAddr, listener: Listener) -> RunningService<RoleClient, Listener> {
+    let transport = StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
+    listener.serve(transport).await.expect("connected")
+}
+
+async fn call(client: &RunningService<RoleClient, Listener>, name: &str) -> Value {
+    let call = client.call_tool(CallToolRequestParams::new(name.to_owned()));
+    let result = tokio::time::timeout(Duration::from_secs(10), call)
+        .await
+        .expect("an answer in time")
+        .expect("a result");
+    result.structured_content.expect("structured content")
+}
+
+/// Waits until `seen` holds `n` entries, for at most 5 seconds.
+async fn until(seen: &Mutex<Vec<String>>, n: usize) -> Vec<String> {
+    for _ in 0..100 {
+        if seen.lock().unwrap().len() >= n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    seen.lock().unwrap().clone()
+}
+
+/// Two servers sharing a state, behind a balancer routing by `route`.
+async fn two(route: Route) -> (SocketAddr, Arc<Balancer>, Server<Handler>) {
+    let state = State::default();
+    let b_server = server(&state);
+    let a = serve(server(&state), SessionLimits::default()).await;
+    let b = serve(b_server.clone(), SessionLimits::default()).await;
+    let (addr, balancer) = balance([a, b], route).await;
+    (addr, balancer, b_server)
+}
+
+#[tokio::test]
+async fn an_answer_posted_to_another_server_completes_the_call_waiting_on_the_first() {
+    // The client's answers go to B; everything else to A, where the call waits.
+    let (addr, balancer, _) =
+        two(|_, m| usize::from(m.is_some_and(|m| m.get("method").is_none()))).await;
+    let listener = Listener::default();
+    let asked = Arc::clone(&listener.asked);
+    let client = connect(addr, listener).await;
+    assert_eq!(call(&client, "confirm").await, json!({"confirmed": true}));
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    let sent = balancer.sent.lock().unwrap().clone();
+    assert!(
+        sent.contains(&(1, "answer".to_owned())),
+        "the answer went to B: {sent:?}"
+    );
+    assert!(
+        sent.iter()
+            .all(|(to, what)| (*to == 1) == (what == "answer")),
+        "B saw nothing else: {sent:?}"
+    );
+    // Again, so that each call's question is told apart from the last.
+    assert_eq!(call(&client, "confirm").await, json!({"confirmed": true}));
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn a_log_level_set_through_one_server_is_honoured_by_another() {
+    let (addr, _, _) =
+        two(|_, m| usize::from(m.is_some_and(|m| m["method"] == "logging/setLevel"))).await;
+    let listener = Listener::default();
+    let logs = Arc::clone(&listener.logs);
+    let client = connect(addr, listener).await;
+    assert_eq!(call(&client, "greet").await["greeted"], true);
+    assert_eq!(until(&logs, 1).await, ["i"], "info by default");
+    client
+        .set_level(SetLevelRequestParams::new(LoggingLevel::Debug))
+        .await
+        .expect("set through B");
+    assert_eq!(call(&client, "greet").await["greeted"], true);
+    assert_eq!(until(&logs, 3).await, ["i", "d", "i"], "debug, as set on B");
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn a_subscription_made_through_one_server_is_notified_through_another() {
+    let (addr, _, b_server) =
+        two(|_, m| usize::from(m.is_some_and(|m| m["method"] == "resources/subscribe"))).await;
+    let listener = Listener::default();
+    let updated = Arc::clone(&listener.updated);
+    let client = connect(addr, listener).await;
+    client
+        .subscribe(SubscribeRequestParams::new(NOTE))
+        .await
+        .expect("subscribed through B");
+    // The change is made on B; the client's stream is on A.
+    b_server.resource_updated(NOTE).await;
+    assert_eq!(until(&updated, 1).await, [NOTE]);
+    let _ = client.cancel().await;
+}
+
+// ---------------------------------------------------------------------------------------
+// A store that cannot be reached.
+
+/// The in-memory store, whose sessions cannot be reached while `down`, as a remote store's.
+struct Faulty {
+    store: mcp_contract::state::MemoryStore,
+    down: Arc<std::sync::atomic::AtomicBool>,
+}
+
+mod faulty {
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+
+    use mcp_contract::state::{
+        EventBus, Events, Key, KeyRing, KeyStore, Message, Owner, SessionRecord, SessionStore,
+        StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
+    };
+
+    use super::Faulty;
+
+    impl Faulty {
+        fn or_down<'a, T: Send + 'static>(
+            &'a self,
+            up: impl FnOnce() -> StoreFuture<'a, T>,
+        ) -> StoreFuture<'a, T> {
+            if self.down.load(Ordering::SeqCst) {
+                return Box::pin(async { Err(StoreError::new("connection refused")) });
+            }
+            up()
+        }
+    }
+
+    impl SessionStore for Faulty {
+        fn create_session(
+            &self,
+            record: SessionRecord,
+            idle: Duration,
+            max: usize,
+        ) -> StoreFuture<'_, bool> {
+            self.or_down(|| self.store.create_session(record, idle, max))
+        }
+        fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()> {
+            self.or_down(|| self.store.put_session(record, idle))
+        }
+        fn session(&self, id: &str) -> StoreFuture<'_, Option<SessionRecord>> {
+            self.or_down(|| self.store.session(id))
+        }
+        fn remove_session(&self, id: &str) -> StoreFuture<'_, bool> {
+            self.or_down(|| self.store.remove_session(id))
+        }
+    }
+
+    impl TaskStore for Faulty {
+        fn create_task(&self, record: TaskRecord, bounds: TaskBounds) -> StoreFuture<'_, bool> {
+            self.store.create_task(record, bounds)
+        }
+        fn has_room(&self, bounds: TaskBounds) -> StoreFuture<'_, bool> {
+            self.store.has_room(bounds)
+        }
+        fn task(&self, id: &str) -> StoreFuture<'_, Option<Versioned<TaskRecord>>> {
+            self.store.task(id)
+        }
+        fn swap_task(
+            &self,
+            id: &str,
+            version: u64,
+            record: TaskRecord,
+        ) -> StoreFuture<'_, Swapped> {
+            self.store.swap_task(id, version, record)
+        }
+        fn remove_task(&self, id: &str) -> StoreFuture<'_, bool> {
+            self.store.remove_task(id)
+        }
+        fn tasks_of(&self, owner: &Owner) -> StoreFuture<'_, Vec<TaskRecord>> {
+            self.store.tasks_of(owner)
+        }
+    }
+
+    impl EventBus for Faulty {
+        fn publish(&self, message: Message) -> StoreFuture<'_, ()> {
+            self.store.publish(message)
+        }
+        fn subscribe(&self) -> StoreFuture<'_, Events> {
+            self.store.subscribe()
+        }
+    }
+
+    impl KeyStore for Faulty {
+        fn keys(&self) -> StoreFuture<'_, KeyRing> {
+            self.store.keys()
+        }
+        fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing> {
+            self.store.rotate_keys(key)
+        }
+    }
+}
+
+/// Asserts `answer` is a 503 with `Retry-After` and a JSON-RPC error by `id`.
+fn assert_unavailable(answer: &RawResponse, id: Value, what: &str) {
+    assert_eq!(answer.status, 503, "{what}: {}", answer.body);
+    assert!(
+        answer.header("retry-after").is_some(),
+        "{what}: Retry-After"
+    );
+    let error = answer.json().expect("a JSON-RPC body");
+    assert_eq!(error["id"], id, "{what}: {error}");
+    let message = error["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("session store"), "{what}: {message}");
+}
+
+#[tokio::test]
+async fn a_store_out_of_reach_is_503_never_500_and_sessions_come_back_with_it() {
+    let down = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let state = State::new(Faulty {
+        store: Default::default(),
+        down: Arc::clone(&down),
+    });
+    let a = serve(server(&state), SessionLimits::default()).await;
+    let b = serve(server(&state), SessionLimits::default()).await;
+    let session = open(a).await;
+    down.store(true, Ordering::SeqCst);
+    let call = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "greet", "arguments": {}}});
+    let on_a = post(a, Some(&session), call.clone()).await;
+    assert_unavailable(&on_a, json!(9), "the worker's server");
+    let on_b = post(b, Some(&session), call).await;
+    assert_unavailable(&on_b, json!(9), "a server restoring the session");
+    let refused = post(a, None, initialize_body(3)).await;
+    assert_unavailable(&refused, json!(3), "a new session");
+    down.store(false, Ordering::SeqCst);
+    assert_eq!(greet(b, &session).await["greeted"], true, "back on B");
+    assert_eq!(greet(a, &session).await["greeted"], true, "and on A");
+}

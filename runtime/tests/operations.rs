@@ -3,6 +3,8 @@
 //! drain: calls in flight finish, new work is refused, listen streams end with their final
 //! result, and tasks still running when the grace ends fail saying why.
 
+#[path = "../../tests/prerequisite/mod.rs"]
+mod prerequisite;
 mod support;
 
 use std::net::SocketAddr;
@@ -600,6 +602,55 @@ async fn a_drain_finishes_the_calls_in_flight_and_accepts_nothing_new() {
         !seen.cancelled.load(Ordering::SeqCst),
         "the call was not cut short"
     );
+}
+
+/// `SIGTERM` to this very process, as an orchestrator sends it: the host listening with
+/// `stop_signal` catches it, so the test process lives on.
+#[tokio::test]
+async fn sigterm_drains_a_host_and_the_slow_call_in_flight_is_answered() {
+    let (seen, server) = server();
+    let bound = Host::new()
+        .mount("/mcp", server)
+        .grace_period(Duration::from_secs(20))
+        .bind("127.0.0.1:0".parse().expect("an address"))
+        .await
+        .expect("binds");
+    let addr = bound.local_addr().expect("bound");
+    let serving = tokio::spawn(bound.serve_until(mcp_contract::http::stop_signal()));
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "slow", "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }})
+    .to_string();
+    let in_flight = tokio::spawn(async move { post(addr, &call_headers("slow"), &body).await });
+    eventually("the call reached its handler", || {
+        seen.entered.load(Ordering::SeqCst) == 1
+    })
+    .await;
+    prerequisite::require("bash");
+    let sent = std::process::Command::new("bash")
+        .args(["-c", &format!("kill -TERM {}", std::process::id())])
+        .status()
+        .expect("bash runs");
+    assert!(sent.success());
+    refused(addr).await;
+    assert!(!serving.is_finished(), "the call in flight is still served");
+    seen.release.notify_one();
+    let answered = in_flight.await.expect("no panic");
+    assert_eq!(answered.status, 200, "{answered:?}");
+    assert_eq!(
+        message(&answered)["result"]["content"][0]["text"],
+        "released",
+        "{answered:?}"
+    );
+    let ended = tokio::time::timeout(Duration::from_secs(5), serving)
+        .await
+        .expect("stops once nothing is in flight")
+        .expect("no panic");
+    assert!(ended.is_ok(), "{ended:?}");
 }
 
 #[tokio::test]

@@ -83,7 +83,9 @@ struct Cli {
 /// The 2025-11-25 sessions a route holds unless `--sessions` says.
 const DEFAULT_SESSIONS: usize = 8;
 
-/// What the start-up line says of the server's state store.
+/// What the start-up line says of the server's state store: `memory`, the one it keeps in
+/// this process. A store chosen by a flag is named here by what identifies it to an operator
+/// (its URL, without credentials).
 fn store_label(_cli: &Cli) -> String {
     "memory".to_owned()
 }

@@ -127,7 +127,7 @@ fn main() -> ExitCode {
     let code = runtime.block_on(run());
     // A file operation still running on a blocking thread past the drain's grace (a long
     // search) must not hold the exit: its caller was answered or ended already.
-    runtime.shutdown_timeout(Duration::from_secs(1));
+    runtime.shutdown_timeout(Duration::from_millis(500));
     code
 }
 

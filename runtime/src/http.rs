@@ -112,7 +112,7 @@ mod health;
 mod requested_tasks;
 mod sessions;
 
-pub use drain::DEFAULT_GRACE_PERIOD;
+pub use drain::{DEFAULT_GRACE_PERIOD, LAST_WORDS};
 pub use health::{HEALTH_PATH, READY_PATH, READY_WITHIN};
 pub use sessions::SessionLimits;
 

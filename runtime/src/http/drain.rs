@@ -46,13 +46,13 @@ use crate::request::Stopping;
 use crate::tasks::Tasks;
 
 /// The grace period unless [`Host::grace_period`](super::Host::grace_period) says otherwise:
-/// under the 10 seconds Docker waits after `SIGTERM` before it kills (Kubernetes waits 30),
-/// so that the tasks still running are failed and their leases released before the process
-/// is killed.
+/// with what follows it (at most [`LAST_WORDS`], and the process's own exit) it stays under
+/// the 10 seconds Docker waits after `SIGTERM` before it kills (Kubernetes waits 30), so that
+/// the tasks still running are failed and their leases released before the process is killed.
 pub const DEFAULT_GRACE_PERIOD: Duration = Duration::from_secs(8);
 
 /// How long connections still open when the grace ends get to send what ending them says.
-const LAST_WORDS: Duration = Duration::from_secs(1);
+pub const LAST_WORDS: Duration = Duration::from_millis(500);
 
 /// Whether the host drains; shared by every request, and by `/readyz`.
 #[derive(Clone)]

@@ -64,8 +64,9 @@
 //! cancelled and fails, its status message saying the server stopped before it finished: its
 //! handler's work so far is lost with the process, and running it again elsewhere would run a
 //! tool that changes things twice unasked. A task parked until its client answers keeps its
-//! status and its answers, and its lease is released: its next run starts from the start with
-//! them, wherever it happens.
+//! status and its answers, and its lease is released: its next run needs only its record, so
+//! a process taking it over would lose nothing. No process reruns a task another made, so
+//! such a task stays `input_required` until it expires.
 
 pub(crate) mod requested;
 pub(crate) mod store;

@@ -2,7 +2,7 @@
 //! streamable HTTP with `--http` (stateless on 2026-07-28; 2025-11-25 clients get sessions, so
 //! that `delete_path` can ask them to confirm).
 
-use std::io::IsTerminal as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -69,6 +69,24 @@ struct Cli {
     #[arg(long, value_name = "N", requires = "http",
           default_value_t = SessionLimits::default().max)]
     sessions: usize,
+    /// With --http: let browser pages of this origin call the server, with CORS answers (such
+    /// as https://app.example.com, http://localhost:3000, or http://localhost:* for any port);
+    /// repeat for several. Every other origin is refused.
+    #[arg(long = "allow-origin", value_name = "URL", requires = "http")]
+    allowed_origins: Vec<String>,
+    /// With --http: on SIGTERM or ctrl-c, how long the calls in flight and the tasks running
+    /// get to finish before they are ended; keep it below the time your supervisor waits
+    /// before it kills (Docker: 10 s).
+    #[arg(long, value_name = "SECONDS", requires = "http",
+          default_value_t = mcp_contract::http::DEFAULT_GRACE_PERIOD.as_secs())]
+    grace_period: u64,
+}
+
+/// What the start-up line says of the server's state store: `memory`, the one it keeps in
+/// this process. A store chosen by a flag is named here by what identifies it to an operator
+/// (its URL, without credentials).
+fn store_label(_cli: &Cli) -> String {
+    "memory".to_owned()
 }
 
 impl Cli {
@@ -77,8 +95,25 @@ impl Cli {
     }
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("mcp-workspace: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(run());
+    // A file operation still running on a blocking thread past the drain's grace (a long
+    // search) must not hold the exit: its caller was answered or ended already.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    code
+}
+
+async fn run() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         // Colour only for a person at a terminal, never into a client's log file.
@@ -144,7 +179,11 @@ async fn serve_http(
         ));
     }
     // Servers are cheap to clone (they share the handler); the banner reads this one's tools.
-    let mut host = Host::groups(server.clone()).max_in_flight(cli.max_in_flight());
+    let mut host = Host::groups(server.clone())
+        .max_in_flight(cli.max_in_flight())
+        .health()
+        .grace_period(Duration::from_secs(cli.grace_period))
+        .allowed_origins(cli.allowed_origins.clone());
     if let Some(issuer) = &cli.auth_issuer {
         let mut authorization = Authorization::new().issuer(issuer);
         if let Some(resource) = &cli.resource {
@@ -183,13 +222,25 @@ async fn serve_http(
             banner::render(&cli.root, server.tools(), &transport, cli.read_only)
         );
     }
-    // Tests and scripts that bind port 0 read the address from this line.
     tracing::info!(
         root = %cli.root.display(),
         read_only = cli.read_only,
         authorization = cli.auth_issuer.as_deref().unwrap_or("none"),
         sessions,
-        "listening on http://{address}"
+        grace_period_s = cli.grace_period,
+        "serving over HTTP"
     );
-    bound.serve().await
+    // Listening for SIGTERM before saying it listens: a supervisor may stop it at once.
+    let stop = mcp_contract::http::stop_signal();
+    // Tests and scripts that bind port 0 read the address from this line. Written without
+    // `eprintln!`, which panics when stderr cannot be written (a full disk, a closed pipe).
+    let _ = writeln!(
+        std::io::stderr(),
+        "mcp-workspace: listening on http://{address} (routes {}; health {} {}; store {})",
+        bound.routes().join(" "),
+        mcp_contract::http::HEALTH_PATH,
+        mcp_contract::http::READY_PATH,
+        store_label(cli),
+    );
+    bound.serve_until(stop).await
 }

@@ -62,7 +62,15 @@
 //! host (rmcp's default: loopback names only, against DNS rebinding; see
 //! [`Host::allowed_hosts`]), otherwise `403`; a host configured with no allowed host name
 //! refuses to serve. A browser's `Origin` must be the server's own loopback page's or one
-//! [`Host::allowed_origins`] names, otherwise `403`.
+//! [`Host::allowed_origins`] names, otherwise `403`; an allowed origin's page gets CORS
+//! answers, its `OPTIONS` preflight included (`http/cors.rs`).
+//!
+//! **Operations.** [`Host::health`] serves `GET /healthz` (alive) and `GET /readyz` (the
+//! state store answers and the host is not draining) before everything else, outside the
+//! routes' guards (`http/health.rs`). [`Bound::serve`] serves until `SIGTERM` or ctrl-c and
+//! then drains: no new connections, listen and session streams ended, the calls in flight
+//! and the task handlers running here given [`Host::grace_period`] to finish, the tasks
+//! still running then failed and the leases of the others released (`http/drain.rs`).
 //!
 //! **Authorization (feature `auth`).** Without [`Host::authorization`] the host serves
 //! whoever reaches it, and its guards are only those above: serve it on loopback, or behind
@@ -88,6 +96,7 @@ use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::http::{StatusCode, header};
@@ -97,11 +106,17 @@ use tokio::net::TcpListener;
 
 use crate::DEFAULT_MAX_IN_FLIGHT;
 use crate::server::{Dispatch, Server};
+use crate::tasks::Tasks;
 
+mod cors;
+mod drain;
 mod front;
+mod health;
 mod requested_tasks;
 mod sessions;
 
+pub use drain::{DEFAULT_GRACE_PERIOD, LAST_WORDS};
+pub use health::{HEALTH_PATH, READY_PATH, READY_WITHIN};
 pub use sessions::SessionLimits;
 
 /// Adds one mounted server to the router, under the configuration the host ends with (and
@@ -118,6 +133,12 @@ pub struct Host {
     config: StreamableHttpServerConfig,
     max_in_flight: usize,
     sessions: Option<SessionLimits>,
+    /// The allowed browser origins, as configured (`cors`).
+    origins: Vec<String>,
+    health: bool,
+    grace: Duration,
+    /// The tasks of the mounted servers, each once (views of one server share them).
+    tasks: Vec<Arc<Tasks>>,
     #[cfg(feature = "auth")]
     mounted: Vec<crate::auth::metadata::Mounted>,
     #[cfg(feature = "auth")]
@@ -133,6 +154,9 @@ impl std::fmt::Debug for Host {
             .field("problems", &self.problems)
             .field("allowed_hosts", &self.config.allowed_hosts)
             .field("max_in_flight", &self.max_in_flight)
+            .field("allowed_origins", &self.origins)
+            .field("health", &self.health)
+            .field("grace", &self.grace)
             .finish_non_exhaustive()
     }
 }
@@ -150,15 +174,20 @@ impl Host {
             routes: Vec::new(),
             attach: Vec::new(),
             problems: Vec::new(),
-            // A browser request carries `Origin`; none is accepted unless allowed or the
-            // server's own loopback page's (`front`), as the transport requires servers to
-            // validate it. Clients that are not browsers send no `Origin` and pass.
+            // A browser request carries `Origin`; rmcp refuses every one it sees, and sees
+            // none of an allowed origin (`cors`) or of the server's own loopback page
+            // (`front`), as the transport requires servers to validate it. Clients that are
+            // not browsers send no `Origin` and pass.
             config: StreamableHttpServerConfig::default()
                 .with_legacy_session_mode(false)
                 .with_json_response(true)
                 .enforce_origin_validation(),
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             sessions: None,
+            origins: Vec::new(),
+            health: false,
+            grace: DEFAULT_GRACE_PERIOD,
+            tasks: Vec::new(),
             #[cfg(feature = "auth")]
             mounted: Vec::new(),
             #[cfg(feature = "auth")]
@@ -188,6 +217,10 @@ impl Host {
         } else {
             let route = path.to_owned();
             self.routes.push(route.clone());
+            let tasks = server.tasks();
+            if !self.tasks.iter().any(|t| Arc::ptr_eq(t, tasks)) {
+                self.tasks.push(Arc::clone(tasks));
+            }
             #[cfg(feature = "auth")]
             self.mounted.push(crate::auth::metadata::Mounted {
                 route: route.clone(),
@@ -275,12 +308,48 @@ impl Host {
         self
     }
 
-    /// The browser origins accepted, such as `https://app.example.com:443` or
-    /// `http://localhost:*`, besides the server's own: a page whose origin is `http://` and
-    /// the request's loopback `Host` (`http://127.0.0.1:8080` to `127.0.0.1:8080`) is always
-    /// served. By default a request carrying any other `Origin` is refused (403).
+    /// The browser origins whose pages may call the server, such as
+    /// `https://app.example.com` (port 443, its scheme's default), `http://localhost:3000`,
+    /// or `http://localhost:*` (any port); `null` allows sandboxed and local pages. Each
+    /// call replaces the list.
+    ///
+    /// Such a page gets CORS answers: its preflight (`OPTIONS`) is answered `204` with
+    /// `Access-Control-Allow-Origin` naming it, the methods `POST, GET, DELETE`, the headers it
+    /// asked for among those an MCP client sends (`Content-Type`, `Accept`, `Authorization`,
+    /// `Mcp-Session-Id`, `MCP-Protocol-Version`, `Last-Event-ID`, `Mcp-Method`, `Mcp-Name`,
+    /// `Mcp-Param-*`), `Access-Control-Max-Age` and `Vary: Origin`; every answer to it
+    /// (a `401` or `429` too) carries `Access-Control-Allow-Origin` and exposes
+    /// `Mcp-Session-Id`, `WWW-Authenticate` and `Retry-After`. No credentials are allowed:
+    /// MCP sends its token in `Authorization`, not in cookies.
+    ///
+    /// The server's own page is served without being listed: one whose origin is `http://`
+    /// and the request's loopback `Host` (`http://127.0.0.1:8080` to `127.0.0.1:8080`). A
+    /// request, or a preflight, carrying any other `Origin` is refused `403`. An entry that is
+    /// not an origin (a path, `*`, no scheme) is reported by [`Host::into_router`],
+    /// [`Host::bind`], [`Host::attach`] and [`Host::serve`], which then refuse to serve.
     pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.config = self.config.with_allowed_origins(origins);
+        self.origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Serves `GET /healthz` ([`HEALTH_PATH`]: `200` while the process serves) and
+    /// `GET /readyz` ([`READY_PATH`]: `200` when the state store of every mounted server
+    /// answers within [`READY_WITHIN`] and the host is not draining, `503` with a one-line
+    /// reason otherwise), for a load balancer's health checks.
+    ///
+    /// Both are answered before everything else: whatever the `Host` header, without a token
+    /// or a rate limit, without waiting for a slot of [`Host::max_in_flight`]. A server
+    /// mounted at either path is a configuration error, reported when serving.
+    pub fn health(mut self) -> Self {
+        self.health = true;
+        self
+    }
+
+    /// How long a drain lets the calls in flight and the task handlers running here finish
+    /// before it ends them: [`DEFAULT_GRACE_PERIOD`] unless set. See [`Bound::serve_until`].
+    /// Keep it below the time the supervisor waits after `SIGTERM` before it kills.
+    pub fn grace_period(mut self, grace: Duration) -> Self {
+        self.grace = grace;
         self
     }
 
@@ -346,6 +415,13 @@ impl Host {
     /// `into_make_service_with_connect_info::<SocketAddr>()`, without which every caller
     /// without a valid token shares one limit. Behind a proxy, the proxy's address is the
     /// client's.
+    ///
+    /// **Per process.** The counts live in this process, not in the state store: with `N`
+    /// instances behind a load balancer that spreads a caller's requests, that caller may send
+    /// up to `N` times the limit (and `N` bursts at once) in all; divide the limit by the
+    /// instances to hold a total. The limit protects each instance's own capacity, which is
+    /// per instance too, and keeps requests that need no state from touching the store, so
+    /// they are served while it is away. See `crate::auth`'s rate limiter.
     #[cfg(feature = "auth")]
     pub fn rate_limit(mut self, limit: crate::auth::RateLimit) -> Self {
         self.rate_limit = Some(limit);
@@ -357,7 +433,8 @@ impl Host {
         &self.routes
     }
 
-    /// The axum router: the mounted routes, and `404` for every other path.
+    /// The axum router: the mounted routes, `/healthz` and `/readyz` with [`Host::health`],
+    /// and `404` for every other path. Served by hand it never drains.
     ///
     /// # Errors
     ///
@@ -389,8 +466,7 @@ impl Host {
         self.build().map(|built| built.on(listener))
     }
 
-    /// Binds `addr` and serves until ctrl-c, then stops accepting connections and lets the
-    /// requests in flight finish.
+    /// Binds `addr` and serves until `SIGTERM` or ctrl-c, then drains ([`Bound::serve`]).
     ///
     /// # Errors
     ///
@@ -427,6 +503,20 @@ impl Host {
                     .into(),
             );
         }
+        let cors = cors::Cors::new(&self.origins).unwrap_or_else(|e| {
+            problems.extend(e);
+            cors::Cors::new(&[]).unwrap_or_else(|_| unreachable!("no entry, no problem"))
+        });
+        if self.health {
+            for path in [health::HEALTH_PATH, health::READY_PATH] {
+                if self.routes.iter().any(|r| r == path) {
+                    problems.push(format!(
+                        "the route `{path}` is where Host::health answers health checks; \
+                         mount the server at another path"
+                    ));
+                }
+            }
+        }
         if !problems.is_empty() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -461,7 +551,7 @@ impl Host {
                 front::Front::new(self.max_in_flight),
                 front::serve,
             ));
-        // Outermost: a refused request never waits for a slot.
+        // Outside the slots: a refused request never waits for one.
         #[cfg(feature = "auth")]
         let router = match guard {
             Some(guard) => router.layer(axum::middleware::from_fn_with_state(
@@ -470,10 +560,31 @@ impl Host {
             )),
             None => router,
         };
+        // Outside the guard: a browser's preflight carries no token, and a page must be able
+        // to read a 401's challenge and a 429's wait.
+        let router = router.layer(axum::middleware::from_fn_with_state(cors, cors::serve));
+        let drain = drain::Drain::new();
+        let router = router.layer(axum::middleware::from_fn_with_state(
+            drain.clone(),
+            drain::serve,
+        ));
+        // Outermost: a health check is answered whatever else holds, draining included.
+        let router = if self.health {
+            let stores = self.tasks.iter().map(|t| t.state().clone()).collect();
+            router.layer(axum::middleware::from_fn_with_state(
+                health::Health::new(stores, drain.clone()),
+                health::serve,
+            ))
+        } else {
+            router
+        };
         Ok(Built {
             router,
             routes: self.routes,
             config,
+            drain,
+            grace: self.grace,
+            tasks: self.tasks,
         })
     }
 }
@@ -484,6 +595,9 @@ struct Built {
     routes: Vec<String>,
     /// Holds the cancellation token every mounted service's token is a child of.
     config: StreamableHttpServerConfig,
+    drain: drain::Drain,
+    grace: Duration,
+    tasks: Vec<Arc<Tasks>>,
 }
 
 impl Built {
@@ -493,6 +607,9 @@ impl Built {
             router: self.router,
             routes: self.routes,
             config: self.config,
+            drain: self.drain,
+            grace: self.grace,
+            tasks: self.tasks,
         }
     }
 }
@@ -503,6 +620,9 @@ pub struct Bound {
     router: Router,
     routes: Vec<String>,
     config: StreamableHttpServerConfig,
+    drain: drain::Drain,
+    grace: Duration,
+    tasks: Vec<Arc<Tasks>>,
 }
 
 impl std::fmt::Debug for Bound {
@@ -510,6 +630,7 @@ impl std::fmt::Debug for Bound {
         f.debug_struct("Bound")
             .field("address", &self.listener.local_addr().ok())
             .field("routes", &self.routes)
+            .field("grace", &self.grace)
             .finish_non_exhaustive()
     }
 }
@@ -529,24 +650,28 @@ impl Bound {
         &self.routes
     }
 
-    /// Serves until ctrl-c, then stops accepting connections and lets the requests in flight
-    /// finish.
+    /// The grace period of its drain ([`Host::grace_period`]).
+    pub fn grace_period(&self) -> Duration {
+        self.grace
+    }
+
+    /// Serves until the process is asked to stop (`SIGTERM`, as orchestrators and `docker
+    /// stop` ask, or `SIGINT`, ctrl-c), then drains ([`Bound::serve_until`]) and returns.
     ///
     /// # Errors
     ///
     /// When the listener fails.
     pub async fn serve(self) -> io::Result<()> {
-        self.serve_until(async {
-            if let Err(e) = tokio::signal::ctrl_c().await {
-                tracing::warn!(error = %e, "cannot listen for ctrl-c; serving until stopped");
-                std::future::pending::<()>().await;
-            }
-        })
-        .await
+        self.serve_until(stop_signal()).await
     }
 
-    /// Serves until `shutdown` completes, then stops accepting connections, ends the
-    /// response streams still open, and lets the requests in flight finish.
+    /// Serves until `shutdown` completes, then drains: stops accepting connections (a
+    /// request that still arrives is answered `503`), ends `subscriptions/listen` streams
+    /// with their final result and 2025-11-25 sessions' `GET` streams, lets the calls in
+    /// flight and the task handlers running here finish for at most the grace period
+    /// ([`Host::grace_period`]), then fails the tasks whose handler still runs (their status
+    /// message says the server stopped), releases the leases of the others, ends what is
+    /// left, and returns `Ok`. `/readyz` answers `503` from the start of the drain.
     ///
     /// # Errors
     ///
@@ -562,16 +687,58 @@ impl Bound {
             "serving MCP over stateless streamable HTTP"
         );
         let token = self.config.cancellation_token;
-        // The client's address is each request's `ConnectInfo`, which the rate limit reads.
-        let service = self
-            .router
-            .into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(self.listener, service)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                token.cancel();
-            })
-            .await
+        let served = drain::Served {
+            listener: self.listener,
+            router: self.router,
+            drain: self.drain,
+            grace: self.grace,
+            tasks: self.tasks,
+            end_streams: Box::new(move || token.cancel()),
+        };
+        drain::run(served, shutdown).await
+    }
+}
+
+/// What [`Bound::serve`] waits for: resolves when the process is asked to stop, by
+/// `SIGTERM` (what orchestrators and `docker stop` send) or `SIGINT` (ctrl-c); ctrl-c only
+/// off Unix. The signals are listened for from this call on (a signal before it has its
+/// default effect), so a server that says it is ready calls this first. A signal that cannot
+/// be listened for is logged; the other still is. Call it within a tokio runtime.
+pub fn stop_signal() -> impl Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let listen = |kind: SignalKind, name: &'static str| {
+            let listening = signal(kind);
+            async move {
+                match listening {
+                    Ok(mut signal) => {
+                        signal.recv().await;
+                        tracing::info!("{name}: draining");
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot listen for {name}");
+                        std::future::pending::<()>().await;
+                    }
+                }
+            }
+        };
+        let terminate = listen(SignalKind::terminate(), "SIGTERM");
+        let interrupt = listen(SignalKind::interrupt(), "SIGINT");
+        async move {
+            tokio::select! {
+                () = terminate => {}
+                () = interrupt => {}
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::warn!(error = %e, "cannot listen for ctrl-c");
+            std::future::pending::<()>().await;
+        }
+        tracing::info!("ctrl-c: draining");
     }
 }
 

@@ -33,6 +33,43 @@ pub(crate) fn caller(request: &RequestContext<RoleServer>) -> Option<&Principal>
     request.extensions.get::<Principal>()
 }
 
+/// Tells a request that the transport carrying it begins to stop (the HTTP host's drain),
+/// carried in its extensions: a request that would otherwise never end, a
+/// `subscriptions/listen` stream, ends then with its final result.
+#[derive(Clone)]
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "only the HTTP host stops")
+)]
+pub(crate) struct Stopping(tokio::sync::watch::Receiver<bool>);
+
+impl Stopping {
+    /// Stopping once `begun` holds `true` (or its sender is gone).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "only the HTTP host stops")
+    )]
+    pub(crate) fn new(begun: tokio::sync::watch::Receiver<bool>) -> Self {
+        Stopping(begun)
+    }
+
+    /// Resolves once the transport stops.
+    pub(crate) async fn wait(mut self) {
+        let _ = self.0.wait_for(|begun| *begun).await;
+    }
+}
+
+/// What tells `request` that its transport stops; `None` where nothing stops it but its
+/// client (stdio).
+pub(crate) fn stopping(request: &RequestContext<RoleServer>) -> Option<Stopping> {
+    #[cfg(feature = "http")]
+    if let Some(parts) = request.extensions.get::<axum::http::request::Parts>() {
+        return parts.extensions.get::<Stopping>().cloned();
+    }
+    let _ = request;
+    None
+}
+
 /// The slot of a request, carried in its extensions into the `RequestContext` rmcp hands the
 /// server; the server holds it ([`place`]) until the handler has finished, whatever the
 /// handler does with its context.

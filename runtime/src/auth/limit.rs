@@ -1,5 +1,13 @@
 //! Requests per caller: a `governor` rate limiter keyed by the verified subject, or by the
 //! client's address when there is none.
+//!
+//! **One limiter per process, not shared through the state store.** The limit protects what
+//! is per process too (its request slots, its CPU, its share of the handler's resources), and
+//! a shared count would cost a store round trip on every request, including those that need
+//! no state, which would then fail whenever the store is away. The price: with `N` instances
+//! behind a load balancer spreading one caller's requests, that caller may send up to `N`
+//! times the limit (and `N` bursts at once) in all. A deployer who wants a total `T` sets
+//! `T / N` per instance, or keeps each caller on one instance.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;

@@ -421,7 +421,16 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             context.sink().clone(),
             reach.subscribable(accepted),
         );
-        pipeline.lists.listen(context).await
+        // A host that stops ends the stream with its final result, as 2026-07-28 has it.
+        let stopping = crate::request::stopping(context.request_context());
+        let listening = pipeline.lists.listen(context);
+        match stopping {
+            Some(stopping) => tokio::select! {
+                listened = listening => listened,
+                () = stopping.wait() => Ok(()),
+            },
+            None => listening.await,
+        }
     }
 
     async fn discover(

@@ -58,6 +58,15 @@
 //! With the default in-memory store, a deployment with several replicas needs the client's
 //! `tasks/*` requests to reach that process (affinity on the `Mcp-Name` header, which carries
 //! the task id), or one process.
+//!
+//! **When the HTTP host drains** (`SIGTERM`; `http::Bound::serve_until`), the handlers
+//! running here get its grace period to finish. Then a task whose handler still runs is
+//! cancelled and fails, its status message saying the server stopped before it finished: its
+//! handler's work so far is lost with the process, and running it again elsewhere would run a
+//! tool that changes things twice unasked. A task parked until its client answers keeps its
+//! status and its answers, and its lease is released: its next run needs only its record, so
+//! a process taking it over would lose nothing. No process reruns a task another made, so
+//! such a task stays `input_required` until it expires.
 
 pub(crate) mod requested;
 pub(crate) mod store;

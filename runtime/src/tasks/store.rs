@@ -62,6 +62,8 @@ pub(crate) struct Tasks {
     /// the changes it makes in the order it made them, and a change never interleaves with
     /// the making of the task.
     order: tokio::sync::Mutex<()>,
+    /// Told each time a run of a handler ends, for [`Tasks::idle`].
+    ran: tokio::sync::Notify,
 }
 
 /// A live task's handler, as this process runs it; dropped once the task finished, so a
@@ -72,6 +74,9 @@ struct Running {
     tell: Option<Tell>,
     /// When its record expires: its handler is cancelled then.
     expires: Instant,
+    /// The runs of its handler under way here: 0 while it is parked until its client
+    /// answers (a rerun may start before the run it follows has been recorded as ended).
+    runs: usize,
 }
 
 /// `payload` as the task's new status, now.
@@ -94,6 +99,7 @@ impl Tasks {
             state,
             running: Mutex::default(),
             order: tokio::sync::Mutex::new(()),
+            ran: tokio::sync::Notify::new(),
         }
     }
 
@@ -191,6 +197,7 @@ impl Tasks {
                 rerun,
                 tell,
                 expires: Instant::now() + ttl,
+                runs: 0,
             };
             self.running().insert(id.clone(), running);
         }
@@ -287,13 +294,89 @@ impl Tasks {
 
     /// Runs `run` in the background and records how it ended.
     fn drive(self: &Arc<Self>, id: String, run: Run) {
+        self.count_run(&id, true);
         let tasks = Arc::clone(self);
         tokio::spawn(async move {
             let ended = run.await;
             if let Err(e) = tasks.settle(&id, ended).await {
                 tracing::error!(task = id, error = %e, "how a task ended was not stored");
             }
+            tasks.count_run(&id, false);
+            tasks.ran.notify_waiters();
         });
+    }
+
+    /// Counts a run of the handler of the task `id` starting (`true`) or ending.
+    fn count_run(&self, id: &str, starts: bool) {
+        if let Some(running) = self.running().get_mut(id) {
+            running.runs = if starts {
+                running.runs + 1
+            } else {
+                running.runs.saturating_sub(1)
+            };
+        }
+    }
+
+    /// Resolves once no task's handler runs in this process: each has ended, or is parked
+    /// until its client answers.
+    #[cfg(feature = "http")]
+    pub(crate) async fn idle(&self) {
+        loop {
+            let ran = self.ran.notified();
+            tokio::pin!(ran);
+            ran.as_mut().enable();
+            if self.running().values().all(|r| r.runs == 0) {
+                return;
+            }
+            ran.await;
+        }
+    }
+
+    /// This process stops serving its tasks (the HTTP host's drain, once its grace is over):
+    /// a task whose handler still runs here is cancelled and fails, its status message saying
+    /// the server stopped; a task parked until its client answers keeps its status. Either
+    /// way its lease is released and this process forgets it.
+    ///
+    /// A running task fails rather than run again elsewhere: what its handler did so far is
+    /// lost, and a handler that changes things must never run twice on its own. A parked one
+    /// loses nothing: its next run starts from the start with the answers its record holds.
+    #[cfg(feature = "http")]
+    pub(crate) async fn stop(&self) {
+        let _order = self.order.lock().await;
+        let held: Vec<(String, bool)> = (self.running().iter())
+            .map(|(id, running)| (id.clone(), running.runs > 0))
+            .collect();
+        for (id, runs) in held {
+            let stopped = self
+                .change(&id, |record| {
+                    if record
+                        .lease
+                        .as_ref()
+                        .is_none_or(|lease| lease.holder != instance())
+                    {
+                        return false;
+                    }
+                    record.lease = None;
+                    if runs && record.is_live() {
+                        set(
+                            record,
+                            TaskPayload::Failed {
+                                error: object(&ErrorData::internal_error(STOPPED, None)),
+                            },
+                        );
+                        record.task.task.status_message = Some(STOPPED.to_owned());
+                    }
+                    true
+                })
+                .await;
+            if let Err(e) = stopped {
+                tracing::error!(task = id, error = %e, "a stopped task's record was not stored");
+            }
+        }
+        let gone: Vec<Running> = self.running().drain().map(|(_, run)| run).collect();
+        for run in gone {
+            (run.cancel)();
+        }
     }
 
     async fn settle(
@@ -460,6 +543,12 @@ impl Tasks {
         }
     }
 }
+
+/// What a task whose server stopped while its handler ran says: its status message and its
+/// error's.
+#[cfg(feature = "http")]
+const STOPPED: &str =
+    "the server running this task stopped before it finished; call the tool again";
 
 /// The message that the task `id` changed, for whoever waits on it in any process.
 fn changed(id: &str) -> Message {

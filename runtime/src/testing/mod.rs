@@ -21,7 +21,7 @@ mod state;
 mod wire;
 
 #[cfg(feature = "redis")]
-pub use self::redis::RedisServer;
+pub use self::redis::{Monitor, RedisServer};
 pub use checks::assert_checks;
 pub use client::{Client, call, connect, envelope, problems, structured};
 pub use contract::assert_contract;

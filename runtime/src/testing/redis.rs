@@ -1,8 +1,8 @@
 //! A `redis-server` of a test's own (features `testing` and `redis`): on a free loopback port,
 //! in a directory of its own, stopped when dropped; and what a test looks at behind a
-//! [`crate::state::RedisStore`]: the commands Redis ran, and the keys left with their expiry.
+//! [`crate::state::RedisStore`]: the commands clients send it, and the keys left with their expiry.
 
-use std::collections::BTreeMap;
+use futures::StreamExt as _;
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -113,37 +113,24 @@ impl RedisServer {
             .expect("Redis is reachable")
     }
 
-    /// Forgets the commands counted so far ([`RedisServer::commands`]).
-    pub async fn reset_commands(&self) {
-        let mut redis = self.connection().await;
-        (redis::cmd("CONFIG").arg("RESETSTAT"))
-            .query_async::<()>(&mut redis)
-            .await
-            .expect("CONFIG RESETSTAT");
-    }
-
-    /// Each command Redis ran since the last [`RedisServer::reset_commands`], and how many
-    /// times (`INFO commandstats`), leaving out those the reset and the reading take.
-    pub async fn commands(&self) -> BTreeMap<String, u64> {
-        let mut redis = self.connection().await;
-        let info: String = (redis::cmd("INFO").arg("commandstats"))
-            .query_async(&mut redis)
-            .await
-            .expect("INFO commandstats");
-        // Lines such as `cmdstat_evalsha:calls=3,usec=40,...`.
-        (info.lines())
-            .filter_map(|line| {
-                let (name, stats) = line.strip_prefix("cmdstat_")?.split_once(':')?;
-                let calls = stats.strip_prefix("calls=")?.split(',').next()?;
-                Some((name.to_owned(), calls.parse().ok()?))
-            })
-            .filter(|(name, _)| {
-                !matches!(
-                    name.as_str(),
-                    "config|resetstat" | "hello" | "client|setinfo" | "info"
-                )
-            })
-            .collect()
+    /// Every command clients send from now on, as `MONITOR` reports them.
+    pub async fn monitor(&self) -> Monitor {
+        let client = redis::Client::open(self.url()).expect("a Redis client");
+        let monitor = client.get_async_monitor().await.expect("MONITOR");
+        let (lines, seen) = tokio::sync::mpsc::unbounded_channel();
+        let mut reported = monitor.into_on_message::<String>();
+        tokio::spawn(async move {
+            while let Some(line) = reported.next().await {
+                if lines.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Monitor {
+            url: self.url(),
+            seen,
+            marks: 0,
+        }
     }
 
     /// Every key matching `pattern` (`SCAN`), with its time to live in milliseconds (`PTTL`:
@@ -183,5 +170,52 @@ impl Drop for RedisServer {
     fn drop(&mut self) {
         self.kill();
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The commands clients send to a [`RedisServer`] ([`RedisServer::monitor`]).
+#[derive(Debug)]
+pub struct Monitor {
+    url: String,
+    seen: tokio::sync::mpsc::UnboundedReceiver<String>,
+    marks: u64,
+}
+
+impl Monitor {
+    /// The names of the commands clients sent since the last call (or since monitoring began),
+    /// in order: each round trip's commands, not those its scripts ran, nor a connection's
+    /// greeting (`HELLO`, `CLIENT SETINFO`).
+    pub async fn sent(&mut self) -> Vec<String> {
+        // MONITOR reports asynchronously: a mark sent now is reported after everything before.
+        self.marks += 1;
+        let mark = format!("mcp-contract-mark-{}", self.marks);
+        let client = redis::Client::open(self.url.as_str()).expect("a Redis client");
+        let mut redis = (client.get_multiplexed_async_connection().await).expect("connected");
+        (redis::cmd("ECHO").arg(&mark))
+            .query_async::<String>(&mut redis)
+            .await
+            .expect("ECHO");
+        let mut sent = Vec::new();
+        loop {
+            let line = tokio::time::timeout(Duration::from_secs(10), self.seen.recv())
+                .await
+                .expect("MONITOR reports the mark within 10 s")
+                .expect("MONITOR reports");
+            if line.contains(&mark) {
+                return sent;
+            }
+            // `1700000000.000000 [0 127.0.0.1:50000] "evalsha" "…" …`; a script's own
+            // commands come from `[0 lua]`.
+            let Some((from, command)) = line.split_once("] ") else {
+                continue;
+            };
+            if from.ends_with(" lua") {
+                continue;
+            }
+            let name = command.split('"').nth(1).unwrap_or_default().to_lowercase();
+            if !matches!(name.as_str(), "hello" | "client") {
+                sent.push(name);
+            }
+        }
     }
 }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::Parser;
 use mcp_contract::auth::{Authorization, RateLimit};
 use mcp_contract::http::{Host, SessionLimits};
+use mcp_contract::state::{RedisStore, State};
 use mcp_workspace::Workspace;
 use mcp_workspace::banner::{self, Transport};
 
@@ -67,6 +68,11 @@ struct Cli {
     /// default 8, or that quarter when less.
     #[arg(long, value_name = "N", requires = "http")]
     sessions: Option<usize>,
+    /// Keep what outlives a request (tasks, the request-state keys, resource updates) in the
+    /// Redis at URL (redis://HOST:PORT[/DB]), shared by every instance given the same one;
+    /// by default in this process's memory.
+    #[arg(long, value_name = "URL")]
+    state: Option<String>,
 }
 
 /// The 2025-11-25 sessions a route holds unless `--sessions` says.
@@ -119,7 +125,16 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = mcp_workspace::server(workspace, cli.read_only);
+    let mut server = mcp_workspace::server(workspace, cli.read_only);
+    if let Some(url) = &cli.state {
+        match RedisStore::connect(url, mcp_workspace::contract::SPEC.name).await {
+            Ok(store) => server = server.state(State::new(store)),
+            Err(e) => {
+                eprintln!("mcp-workspace: --state: {}", e.message);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let served = match cli.http {
         Some(addr) => serve_http(server, addr, &cli).await,
         None => {

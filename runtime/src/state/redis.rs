@@ -527,11 +527,15 @@ return got
 "])
 });
 
-/// The key ring, made with `ARGV[1]` when there is none, kept `ARGV[2]` ms more.
+/// The key ring, made with `ARGV[1]` when there is none, kept `ARGV[2]` ms more. Its expiry
+/// is pushed back only once half of it has passed, so that reading it writes nothing (nor
+/// syncs the append-only file) almost every time.
 static RING_READ: LazyLock<Script> = LazyLock::new(|| {
     script(&[r"
-redis.call('HSETNX', KEYS[1], 'c', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local made = redis.call('HSETNX', KEYS[1], 'c', ARGV[1]) == 1
+if made or redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) / 2 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
 return redis.call('HMGET', KEYS[1], 'c', 'p')
 "])
 });

@@ -1,7 +1,8 @@
 //! The Redis store against a real `redis-server` that each test starts on a free loopback
 //! port in a directory of its own, and stops: the shared state suite, the expiry of every key
-//! it leaves, a Redis that cannot be reached at start, one lost and back while serving, and a
-//! task acknowledged before a restart.
+//! it leaves, a Redis that cannot be reached at start, one lost and back while serving, a
+//! task acknowledged before a restart, and stores of one namespace sharing everything (as the
+//! processes of one deployment do) while another namespace shares nothing.
 
 use std::net::{Ipv4Addr, TcpListener};
 use std::sync::Mutex;
@@ -10,8 +11,8 @@ use std::time::{Duration, Instant};
 use futures::StreamExt as _;
 use mcp_contract::rmcp::model::{DetailedTask, Task, TaskPayload, TaskStatus};
 use mcp_contract::state::{
-    Event, EventBus as _, Heard, ListKind, Message, Owner, RedisStore, SessionStore as _,
-    TaskBounds, TaskRecord, TaskStore as _, now_ms,
+    Event, EventBus as _, Heard, KeyStore as _, ListKind, Message, Owner, RedisStore,
+    SessionStore as _, TaskBounds, TaskRecord, TaskStore as _, now_ms,
 };
 use mcp_contract::testing::RedisServer;
 
@@ -169,5 +170,43 @@ async fn a_task_acknowledged_before_a_restart_is_there_after() {
     assert_eq!(
         again.tasks_of(&Owner::Holder).await.expect("listed").len(),
         1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stores_on_one_namespace_share_everything_and_other_namespaces_nothing() {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let connect = |namespace: &'static str| RedisStore::connect(&url, namespace);
+    let (here, there) = (
+        connect("shared").await.expect("connected"),
+        connect("shared").await.expect("connected"),
+    );
+    let other = connect("other").await.expect("connected");
+
+    assert_eq!(here.create_task(record("t1"), BOUNDS).await, Ok(true));
+    assert!(
+        matches!(there.task("t1").await, Ok(Some(_))),
+        "made here, read there"
+    );
+    assert_eq!(other.task("t1").await, Ok(None), "another namespace");
+
+    let ring = there.keys().await.expect("a ring");
+    assert_eq!(here.keys().await, Ok(ring.clone()), "the same ring");
+    assert_ne!(other.keys().await.expect("a ring").current, ring.current);
+
+    let mut heard_there = there.subscribe().await.expect("subscribed");
+    let mut heard_other = other.subscribe().await.expect("subscribed");
+    let message = Message {
+        from: "here".into(),
+        event: Event::ResourceUpdated("file:///a".into()),
+    };
+    here.publish(message.clone()).await.expect("published");
+    let heard = tokio::time::timeout(Duration::from_secs(5), heard_there.next()).await;
+    assert_eq!(heard.expect("heard in time"), Some(Heard::Message(message)));
+    let unheard = tokio::time::timeout(Duration::from_millis(300), heard_other.next()).await;
+    assert!(
+        unheard.is_err(),
+        "another namespace hears nothing: {unheard:?}"
     );
 }

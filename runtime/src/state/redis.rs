@@ -1,98 +1,6 @@
-//! The store shared by every process that connects to one Redis (7 or newer, or Valkey) under
-//! one namespace: [`RedisStore`], behind the feature `redis`.
-//!
-//! # Keys
-//!
-//! Every key starts with the namespace (`NS` below; by default the contract's name), so that
-//! servers of several contracts share one Redis, and every key expires: nothing is kept
-//! without a time to live, so the store never grows without bound.
-//!
-//! | key | type | holds | expires |
-//! | --- | --- | --- | --- |
-//! | `NS:task:{ID}` | hash: `v` version, `l` live (`1`/`0`), `r` the [`TaskRecord`] as JSON | one task | at its [`TaskRecord::expires_ms`] |
-//! | `NS:{NS}:tasks` | sorted set: task id by expiry | every kept task: the `max_kept` bound | with its last task |
-//! | `NS:{NS}:live`, `NS:{NS}:done` | sorted sets: task id by [`TaskRecord::made_ms`] | live and finished tasks: the `max_live` bound, the oldest finished | with their last task |
-//! | `NS:{NS}:owners` | hash: task id to its owner's key | which owner list a forgotten task leaves | with its last task |
-//! | `NS:{NS}:owner:OWNER` | sorted set: task id by `made_ms` (`OWNER` is the [`Owner`] as JSON) | [`TaskStore::tasks_of`], oldest first | with its owner's last task |
-//! | `NS:session:{ID}` | hash: `r` the [`SessionRecord`] as JSON, `i` its idle time | one session | after its idle time, renewed by each use |
-//! | `NS:{NS}:sessions` | sorted set: session id by the moment it goes idle | the bound of [`SessionStore::create_session`] | with its last session |
-//! | `NS:{NS}:keys` | hash: `c` current, `p` previous key | the request-state [`KeyRing`] | 30 days after its last read |
-//!
-//! Events are published on the channel `NS:events`, as JSON [`Message`]s; nothing is stored.
-//! Records are stored as serde JSON of the runtime's own types, so a field or variant added
-//! to them needs nothing here.
-//!
-//! # Consistency, per operation
-//!
-//! - [`TaskStore::create_task`]: one Lua script checks the bounds and takes the room
-//!   atomically (forgetting the oldest finished task when it must), then a second writes the
-//!   record if its key is free. It returns once Redis acknowledged the record: from then on
-//!   every process reads it. How far that survives a Redis restart is Redis's persistence
-//!   (`appendonly yes` with `appendfsync always` keeps every acknowledged task).
-//! - [`TaskStore::swap_task`]: a compare-and-set in one Lua script on the task's key (the
-//!   version is a counter in the record's hash). When it finishes the task or changes its
-//!   expiry, a second script moves it in the bounds' sets.
-//! - [`TaskStore::task`], [`TaskStore::tasks_of`]: reads; Redis expires a task's key at its
-//!   `expires_ms`, so an expired task is never answered.
-//! - [`SessionStore::create_session`]: one script counts the sessions not yet idle and takes
-//!   room atomically, so processes creating sessions at once never keep more than the bound;
-//!   then the record is written.
-//! - [`EventBus`]: Redis pub/sub, at most once, to listeners subscribed when it is published.
-//!   A listener is told [`Heard::Missed`] once its connection dropped and came back.
-//! - [`KeyStore`]: the ring is made by the first reader with `HSETNX` (made once, whoever
-//!   reads first), and rotated in one script, so every process reads the same ring.
-//!
-//! Expiry is by Redis's clock (the scripts read `TIME`); each process computes the
-//! `expires_ms` it stores by its own, so the processes' clocks and Redis's should agree to
-//! well within a task's time to live.
-//!
-//! # Faults
-//!
-//! Every operation gives up after the store's timeout (2 s unless
-//! [`RedisStore::connect_with`] says) with a [`StoreError`], so a request that needs state
-//! is answered an error rather than held. The connection reconnects by itself: once Redis
-//! is back, the next operation succeeds, with the same store. A Redis that cannot be reached
-//! at [`RedisStore::connect`] is an error there, naming it.
-//!
-//! A write that spans two keys (a task's room, then its record) can be cut in the middle by a
-//! lost connection. What is left is room taken in the bounds' sets for a task that was not
-//! stored, which counts against the bounds until that task's expiry, never longer.
-//!
-//! # Redis Cluster
-//!
-//! The keys are laid out for a cluster: a task's record is hashed by its id (`{ID}`) and a
-//! session's by its (`{ID}`), so tasks and sessions spread over the shards; everything an
-//! operation must see at once (the bounds, the owner lists, the session count, the key ring)
-//! shares the namespace's hash tag `{NS}`, one slot. Every command and script touches one
-//! slot (a script over the bounds' sets also touches owner lists it finds there, in the same
-//! slot); operations that touch both kinds do so in two steps, as above. What a cluster
-//! would need beyond this store is its connection (the crate's cluster client, feature
-//! `cluster-async`) in place of the connection manager; and the namespace's slot takes every
-//! bounded write of one server, so one shard's throughput is the ceiling on task and session
-//! creation however large the cluster.
-//!
-//! # Round trips, and how far one Redis goes
-//!
-//! Each operation is one round trip (a command, a pipeline or a script), except:
-//! `create_task` 2 (room, then record; 3 when it forgets a finished task to make room),
-//! `swap_task` 2 when the task finishes or its expiry changes, `tasks_of` 2, `remove_task` 2,
-//! and a session's create and read 2. Counted with `MONITOR` on the reference server
-//! (`tests/state.rs`, `cargo test -p mcp-workspace --test state -- --nocapture`):
-//!
-//! - a call that needs no state (`read_file` on either revision) and `tools/list`: **none**;
-//! - a task made, polled twice to its end and its result fetched: 11 (room checked 1, made 2,
-//!   each `tasks/get` 1, finished 2, its change published 1, `tasks/result` 2: it listens,
-//!   then reads);
-//! - a sealed round of 2026-07-28 (asked, then retried with the answer): 2, one read of the
-//!   key ring to seal and one to open (and 1 more to publish the resource the call changed).
-//!
-//! On the shared 2-core machine the tests run on, under a load average of 4.5, Redis 7.0
-//! answered `redis-benchmark -c 50` at 13,100 `HMGET`, 9,400 compare-and-set scripts and
-//! 11,300 `PUBLISH` a second; a dedicated core does several times that. So one Redis carries
-//! on the order of a thousand tasks, or five thousand sealed rounds, a second on such a
-//! machine, and calls that need no state not at all: it is rarely what limits a deployment.
-//! Redis is one thread: past that, a deployment shards by namespace (or by task and session
-//! on a cluster, above).
+//! The store shared by every process that connects to one Redis under one namespace:
+//! [`RedisStore`] (feature `redis`), whose documentation gives the keys, the consistency of
+//! each operation, faults, Redis Cluster and the cost.
 
 use std::future::Future;
 use std::sync::LazyLock;
@@ -123,9 +31,101 @@ const BACKLOG: usize = 1024;
 /// How often a listener's lost connection is tried again.
 const RETRY: Duration = Duration::from_millis(200);
 
-/// Everything a server keeps between requests, in Redis: shared by every process that
-/// connects to the same Redis with the same namespace. See [the module](self) for the keys,
-/// the consistency of each operation, faults and Redis Cluster.
+/// Everything a server keeps between requests, in Redis 7 or newer (or Valkey): shared by
+/// every process that connects to the same Redis with the same namespace.
+///
+/// # Keys
+///
+/// Every key starts with the namespace (`NS` below; the reference server gives its contract's
+/// name), so that servers of several contracts share one Redis, and every key expires: nothing
+/// is kept without a time to live, so the store never grows without bound.
+///
+/// | key | type | holds | expires |
+/// | --- | --- | --- | --- |
+/// | `NS:task:{ID}` | hash: `v` version, `l` live (`1`/`0`), `r` the [`TaskRecord`] as JSON | one task | at its [`TaskRecord::expires_ms`] |
+/// | `NS:{NS}:tasks` | sorted set: task id by expiry | every kept task: the `max_kept` bound | with its last task |
+/// | `NS:{NS}:live`, `NS:{NS}:done` | sorted sets: task id by [`TaskRecord::made_ms`] | live and finished tasks: the `max_live` bound, the oldest finished | with their last task |
+/// | `NS:{NS}:owners` | hash: task id to its owner's key | which owner list a forgotten task leaves | with its last task |
+/// | `NS:{NS}:owner:OWNER` | sorted set: task id by `made_ms` (`OWNER` is the [`Owner`] as JSON) | [`TaskStore::tasks_of`], oldest first | with its owner's last task |
+/// | `NS:session:{ID}` | hash: `r` the [`SessionRecord`] as JSON, `i` its idle time | one session | after its idle time, renewed by each use |
+/// | `NS:{NS}:sessions` | sorted set: session id by the moment it goes idle | the bound of [`SessionStore::create_session`] | with its last session |
+/// | `NS:{NS}:keys` | hash: `c` current, `p` previous key | the request-state [`KeyRing`] | 30 days after its last read |
+///
+/// Events are published on the channel `NS:events`, as JSON [`Message`]s; nothing is stored.
+/// Records are stored as serde JSON of the runtime's own types, so a field or variant added
+/// to them needs nothing here.
+///
+/// # Consistency, per operation
+///
+/// - [`TaskStore::create_task`]: one Lua script checks the bounds and takes the room
+///   atomically (forgetting the oldest finished task when it must), then a second writes the
+///   record if its key is free. It returns once Redis acknowledged the record: from then on
+///   every process reads it. How far that survives a Redis restart is Redis's persistence
+///   (`appendonly yes` with `appendfsync always` keeps every acknowledged task).
+/// - [`TaskStore::swap_task`]: a compare-and-set in one Lua script on the task's key (the
+///   version is a counter in the record's hash). When it finishes the task or changes its
+///   expiry, a second script moves it in the bounds' sets.
+/// - [`TaskStore::task`], [`TaskStore::tasks_of`]: reads; Redis expires a task's key at its
+///   `expires_ms`, so an expired task is never answered.
+/// - [`SessionStore::create_session`]: one script counts the sessions not yet idle and takes
+///   room atomically, so processes creating sessions at once never keep more than the bound;
+///   then the record is written.
+/// - [`EventBus`]: Redis pub/sub, at most once, to listeners subscribed when it is published.
+///   A listener is told [`Heard::Missed`] once its connection dropped and came back.
+/// - [`KeyStore`]: the ring is made by the first reader with `HSETNX` (made once, whoever
+///   reads first), and rotated in one script, so every process reads the same ring.
+///
+/// Expiry is by Redis's clock (the scripts read `TIME`); each process computes the
+/// `expires_ms` it stores by its own, so the processes' clocks and Redis's should agree to
+/// well within a task's time to live.
+///
+/// # Faults
+///
+/// Every operation gives up after the store's timeout (2 s unless
+/// [`RedisStore::connect_with`] says) with a [`StoreError`], so a request that needs state
+/// is answered an error rather than held. The connection reconnects by itself: once Redis
+/// is back, the next operation succeeds, with the same store. A Redis that cannot be reached
+/// at [`RedisStore::connect`] is an error there, naming it.
+///
+/// A write that spans two keys (a task's room, then its record) can be cut in the middle by a
+/// lost connection. What is left is room taken in the bounds' sets for a task that was not
+/// stored, which counts against the bounds until that task's expiry, never longer.
+///
+/// # Redis Cluster
+///
+/// The keys are laid out for a cluster: a task's record is hashed by its id (`{ID}`) and a
+/// session's by its (`{ID}`), so tasks and sessions spread over the shards; everything an
+/// operation must see at once (the bounds, the owner lists, the session count, the key ring)
+/// shares the namespace's hash tag `{NS}`, one slot. Every command and script touches one
+/// slot (a script over the bounds' sets also touches owner lists it finds there, in the same
+/// slot); operations that touch both kinds do so in two steps, as above. What a cluster
+/// would need beyond this store is its connection (the crate's cluster client, feature
+/// `cluster-async`) in place of the connection manager; and the namespace's slot takes every
+/// bounded write of one server, so one shard's throughput is the ceiling on task and session
+/// creation however large the cluster.
+///
+/// # Round trips, and how far one Redis goes
+///
+/// Each operation is one round trip (a command, a pipeline or a script), except:
+/// `create_task` 2 (room, then record; 3 when it forgets a finished task to make room),
+/// `swap_task` 2 when the task finishes or its expiry changes, `tasks_of` 2, `remove_task` 2,
+/// and a session's create and read 2. Counted with `MONITOR` on the reference server
+/// (`tests/state.rs`, `cargo test -p mcp-workspace --test state -- --nocapture`):
+///
+/// - a call that needs no state (`read_file` on either revision) and `tools/list`: **none**;
+/// - a task made, polled twice to its end and its result fetched: 11 (room checked 1, made 2,
+///   each `tasks/get` 1, finished 2, its change published 1, `tasks/result` 2: it listens,
+///   then reads);
+/// - a sealed round of 2026-07-28 (asked, then retried with the answer): 2, one read of the
+///   key ring to seal and one to open (and 1 more to publish the resource the call changed).
+///
+/// On the shared 2-core machine the tests run on, under a load average of 4.5, Redis 7.0
+/// answered `redis-benchmark -c 50` at 13,100 `HMGET`, 9,400 compare-and-set scripts and
+/// 11,300 `PUBLISH` a second; a dedicated core does several times that. So one Redis carries
+/// on the order of a thousand tasks, or five thousand sealed rounds, a second on such a
+/// machine, and calls that need no state not at all: it is rarely what limits a deployment.
+/// Redis is one thread: past that, a deployment shards by namespace (or by task and session
+/// on a cluster, above).
 pub struct RedisStore {
     redis: ConnectionManager,
     keys: Keys,

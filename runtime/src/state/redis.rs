@@ -157,10 +157,11 @@ impl RedisStore {
     /// How long an operation waits for Redis unless [`RedisStore::connect_with`] says.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
-    /// Connects to the Redis at `url` (`redis://[:PASSWORD@]HOST:PORT[/DB]`, or `rediss://`
-    /// where the crate was built with TLS) and keeps the state of `namespace` there (every
-    /// key starts with it: servers sharing one namespace share their state). Fails, naming
-    /// the address, when Redis cannot be reached within [`RedisStore::DEFAULT_TIMEOUT`].
+    /// Connects to the Redis at `url` (`redis://[USER:PASSWORD@]HOST:PORT[/DB]`, or
+    /// `redis+unix:///PATH`; TLS is not built in) and keeps the state of `namespace` there
+    /// (every key starts with it: servers sharing one namespace share their state). Fails,
+    /// naming the address, when Redis cannot be reached within
+    /// [`RedisStore::DEFAULT_TIMEOUT`].
     pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
         Self::connect_with(url, namespace, Self::DEFAULT_TIMEOUT).await
     }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::Parser;
 use mcp_contract::auth::{Authorization, RateLimit};
 use mcp_contract::http::{Host, SessionLimits};
+use mcp_contract::state::{RedisStore, State};
 use mcp_workspace::Workspace;
 use mcp_workspace::banner::{self, Transport};
 
@@ -80,13 +81,27 @@ struct Cli {
     #[arg(long, value_name = "SECONDS", requires = "http",
           default_value_t = mcp_contract::http::DEFAULT_GRACE_PERIOD.as_secs())]
     grace_period: u64,
+    /// Keep what outlives a request (tasks, the request-state keys, resource updates,
+    /// 2025-11-25 sessions) in the Redis at URL (redis://HOST:PORT[/DB]), shared by every
+    /// instance given the same one; by default in this process's memory.
+    #[arg(long, value_name = "URL")]
+    state: Option<String>,
 }
 
 /// What the start-up line says of the server's state store: `memory`, the one it keeps in
-/// this process. A store chosen by a flag is named here by what identifies it to an operator
-/// (its URL, without credentials).
-fn store_label(_cli: &Cli) -> String {
-    "memory".to_owned()
+/// this process, or the URL `--state` gave, without the credentials it may carry
+/// (`redis://:PASSWORD@HOST`): the line goes to logs.
+fn store_label(cli: &Cli) -> String {
+    let Some(url) = &cli.state else {
+        return "memory".to_owned();
+    };
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+            format!("{scheme}://{host}")
+        }
+        None => url.clone(),
+    }
 }
 
 impl Cli {
@@ -136,7 +151,16 @@ async fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = mcp_workspace::server(workspace, cli.read_only);
+    let mut server = mcp_workspace::server(workspace, cli.read_only);
+    if let Some(url) = &cli.state {
+        match RedisStore::connect(url, mcp_workspace::contract::SPEC.name).await {
+            Ok(store) => server = server.state(State::new(store)),
+            Err(e) => {
+                eprintln!("mcp-workspace: --state: {}", e.message);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let served = match cli.http {
         Some(addr) => serve_http(server, addr, &cli).await,
         None => {

@@ -49,6 +49,8 @@
 //! switches are shared.
 
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -58,6 +60,8 @@ use futures::stream::BoxStream;
 use rmcp::model::{DetailedTask, InputResponses, JsonObject};
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "redis")]
+pub use self::redis::RedisStore;
 pub use memory::MemoryStore;
 
 /// The future of a store operation.

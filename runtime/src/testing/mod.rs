@@ -3,7 +3,8 @@
 //! (`connect_http`, `serve_on_loopback`, `http_request`); raw JSON-RPC lines to a server served
 //! as stdio serves ([`serve_lines`]); the official MCP schemas ([`check_wire`]); and the
 //! contract test ([`assert_contract`]); the run-time checks held to the `jsonschema` crate
-//! ([`assert_checks`]); and the suite every state store passes ([`state_suite`]).
+//! ([`assert_checks`]); the suite every state store passes ([`state_suite`]); and, with `redis`,
+//! a `redis-server` of a test's own (`RedisServer`).
 
 #[cfg(feature = "auth-testing")]
 pub mod auth;
@@ -14,9 +15,13 @@ mod contract;
 mod http;
 mod lines;
 mod prompts;
+#[cfg(feature = "redis")]
+mod redis;
 mod state;
 mod wire;
 
+#[cfg(feature = "redis")]
+pub use self::redis::{Monitor, RedisServer};
 pub use checks::assert_checks;
 pub use client::{Client, call, connect, envelope, problems, structured};
 pub use contract::assert_contract;

@@ -15,7 +15,7 @@ pub use crate::call::read::{Object, Read, Reading, Unread, unknown_variant, vari
 pub use crate::content::{Block, Declared};
 pub use crate::contract::{
     AccessSpec, CompletionSpec, ContractSpec, GroupSpec, IconSpec, PromptArgumentSpec, PromptSpec,
-    ResourceSpec, ScopeSpec,
+    ResourceSpec, ScopeSpec, ToolSpec,
 };
 pub use crate::fixture::ToolFixture;
 pub use crate::icon::icons;

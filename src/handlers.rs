@@ -732,11 +732,9 @@ impl From<WorkspaceError> for ContractError {
                 ContractError::InvalidPath { path, reason }
             }
             WorkspaceError::OutsideRoot { path } => ContractError::OutsideWorkspace { path },
-            WorkspaceError::TooLarge { path, size, limit } => ContractError::TooLarge {
-                path,
-                size: size.to_string(),
-                limit: limit.to_string(),
-            },
+            WorkspaceError::TooLarge { path, size, limit } => {
+                ContractError::TooLarge { path, size, limit }
+            }
             WorkspaceError::OverBudget {
                 path,
                 size,
@@ -744,9 +742,9 @@ impl From<WorkspaceError> for ContractError {
                 limit,
             } => ContractError::OverBudget {
                 path,
-                size: size.to_string(),
-                used: used.to_string(),
-                limit: limit.to_string(),
+                size,
+                used,
+                limit,
             },
             WorkspaceError::NotText { path } => ContractError::NotText { path },
             WorkspaceError::LineRange {
@@ -756,7 +754,7 @@ impl From<WorkspaceError> for ContractError {
             } => ContractError::BadLineRange {
                 path,
                 reason,
-                total_lines: total_lines.to_string(),
+                total_lines,
             },
             WorkspaceError::InvalidPattern { pattern, reason } => {
                 ContractError::InvalidPattern { pattern, reason }
@@ -765,23 +763,16 @@ impl From<WorkspaceError> for ContractError {
                 ContractError::StaleVersion { path, reason }
             }
             WorkspaceError::AlreadyExists { path } => ContractError::AlreadyExists { path },
-            WorkspaceError::NoMatch { path, index } => ContractError::NoMatch {
-                index: index.to_string(),
-                path,
-            },
+            WorkspaceError::NoMatch { path, index } => ContractError::NoMatch { index, path },
             WorkspaceError::AmbiguousMatch { path, index, count } => {
-                ContractError::AmbiguousMatch {
-                    index: index.to_string(),
-                    count: count.to_string(),
-                    path,
-                }
+                ContractError::AmbiguousMatch { index, count, path }
             }
             WorkspaceError::InvalidEdit {
                 path,
                 index,
                 reason,
             } => ContractError::InvalidEdit {
-                index: index.to_string(),
+                index,
                 path,
                 reason,
             },

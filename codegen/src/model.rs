@@ -255,12 +255,57 @@ pub(crate) struct ErrorDef {
     pub message: Template,
     /// The hint template.
     pub hint: Option<Template>,
-    /// The template fields, in first-use order; each becomes a `String` field.
-    pub fields: Vec<String>,
+    /// The template fields, in first-use order, each with the type of its Rust field.
+    pub fields: Vec<TemplateField>,
     /// Whether the error names the argument it concerns (`argument: true`): the handler gives
     /// it, as a variant of the tool's `{Prefix}Argument`, and the envelope carries it as
     /// `argument`, as argument errors do.
     pub names_argument: bool,
+}
+
+/// A field of an error's templates: a placeholder, and the field of the error's variant it
+/// becomes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TemplateField {
+    /// The placeholder's name, also the field's.
+    pub name: String,
+    /// What it holds: `string` unless the error's `placeholders:` says otherwise.
+    pub ty: PlaceholderType,
+}
+
+/// The type of a placeholder, named as a parameter's `type` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PlaceholderType {
+    /// `string`: a `String`.
+    String,
+    /// `integer`: the Rust integer its bounds choose, by the parameters' rule.
+    Integer(RustInteger),
+    /// `number`: an `f64`.
+    Number,
+    /// `boolean`: a `bool`.
+    Boolean,
+}
+
+impl PlaceholderType {
+    /// The manifest's name of the type.
+    pub(crate) fn manifest_name(self) -> &'static str {
+        match self {
+            PlaceholderType::String => "string",
+            PlaceholderType::Integer(_) => "integer",
+            PlaceholderType::Number => "number",
+            PlaceholderType::Boolean => "boolean",
+        }
+    }
+
+    /// The Rust type of the field.
+    pub(crate) fn rust_name(self) -> &'static str {
+        match self {
+            PlaceholderType::String => "String",
+            PlaceholderType::Integer(ty) => ty.name(),
+            PlaceholderType::Number => "f64",
+            PlaceholderType::Boolean => "bool",
+        }
+    }
 }
 
 /// The field of a tool's error variant that holds the argument its code names

@@ -1,15 +1,17 @@
 //! Who may see and call what: the scopes the manifest requires of each tool, group, prompt
 //! and resource, and the verified caller they are checked against.
 //!
-//! The contract states the requirements ([`AccessSpec`](crate::AccessSpec), generated from the manifest's
-//! `auth:` block and the `scopes:` of each entry); the HTTP host's authorization verifies a
-//! caller's token and hands its [`Principal`] to the server, which serves that caller only
-//! what its scopes allow. Without a principal (stdio, or a host without authorization)
+//! The contract states the requirements (the `scopes` on each entry's spec, from the
+//! manifest's `scopes:` of each entry, and the `auth:` block as [`AccessSpec`]); the HTTP
+//! host's authorization verifies a caller's token and hands its [`Principal`] to the server,
+//! which serves that caller only what its scopes allow. Without a principal (stdio, or a host without authorization)
 //! nothing is filtered: the transport is the boundary.
 
 use rmcp::model::JsonObject;
 
-use crate::contract::{AccessSpec, ContractSpec};
+#[cfg(doc)]
+use crate::contract::AccessSpec;
+use crate::contract::ContractSpec;
 
 /// The verified caller of a request: who it is and what its token grants.
 ///
@@ -65,23 +67,22 @@ impl Principal {
     }
 }
 
-/// What a caller may see and call, decided from a contract's [`AccessSpec`].
+/// What a caller may see and call, decided from the scopes each entry of a contract requires
+/// (its [`AccessSpec`] says whether it declares any).
 #[derive(Debug)]
 pub(crate) struct Gate {
-    access: AccessSpec,
+    spec: &'static ContractSpec,
 }
 
 impl Gate {
     /// The gate of `spec`.
-    pub(crate) fn new(spec: &ContractSpec) -> Gate {
-        Gate {
-            access: spec.access,
-        }
+    pub(crate) fn new(spec: &'static ContractSpec) -> Gate {
+        Gate { spec }
     }
 
     /// Whether answers to `caller` are filtered by its scopes, and so vary by caller.
     pub(crate) fn filters(&self, caller: Option<&Principal>) -> bool {
-        caller.is_some() && self.access.declares_scopes()
+        caller.is_some() && self.spec.access.declares_scopes()
     }
 
     /// Whether `caller` may see and call tool `i`, which is in the groups `groups` (by
@@ -91,25 +92,21 @@ impl Gate {
         let Some(caller) = caller else {
             return true;
         };
-        caller.has_all(scopes(self.access.tools, i))
+        let spec = self.spec;
+        caller.has_all(spec.tools[i].scopes)
             && (groups.is_empty()
                 || groups
                     .iter()
-                    .any(|&g| caller.has_all(scopes(self.access.groups, g))))
+                    .any(|&g| caller.has_all(spec.groups[g].scopes)))
     }
 
     /// Whether `caller` may see and read resource `i`.
     pub(crate) fn resource(&self, i: usize, caller: Option<&Principal>) -> bool {
-        caller.is_none_or(|c| c.has_all(scopes(self.access.resources, i)))
+        caller.is_none_or(|c| c.has_all(self.spec.resources[i].scopes))
     }
 
     /// Whether `caller` may see and get prompt `i`.
     pub(crate) fn prompt(&self, i: usize, caller: Option<&Principal>) -> bool {
-        caller.is_none_or(|c| c.has_all(scopes(self.access.prompts, i)))
+        caller.is_none_or(|c| c.has_all(self.spec.prompts[i].scopes))
     }
-}
-
-/// Entry `i` of a per-entry scope table; an entry past its end requires none.
-fn scopes(table: &'static [&'static [&'static str]], i: usize) -> &'static [&'static str] {
-    table.get(i).copied().unwrap_or(&[])
 }

@@ -19,6 +19,24 @@ pub struct GroupSpec {
     pub description: &'static str,
     /// The names of its tools.
     pub tools: &'static [&'static str],
+    /// The scopes the group requires, of its tools and of its route; empty for none.
+    pub scopes: &'static [&'static str],
+}
+
+/// A tool as generated: its wire JSON and the scopes a call requires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolSpec {
+    /// The `Tool` object as JSON, as 2026-07-28 publishes it.
+    pub json: &'static str,
+    /// The scopes a call requires itself (its groups may add theirs); empty for none.
+    pub scopes: &'static [&'static str],
+}
+
+impl ToolSpec {
+    /// The tool whose wire JSON is `json`, which requires no scope.
+    pub const fn open(json: &'static str) -> ToolSpec {
+        ToolSpec { json, scopes: &[] }
+    }
 }
 
 /// The contract as generated: server identity and the exact wire JSON of every tool.
@@ -36,8 +54,8 @@ pub struct ContractSpec {
     pub instructions: Option<&'static str>,
     /// The `tools/list` cache hint.
     pub cache: Option<CacheHint>,
-    /// Each tool's `Tool` object as JSON, in manifest order, as 2026-07-28 publishes it.
-    pub tools: &'static [&'static str],
+    /// The tools, in manifest order.
+    pub tools: &'static [ToolSpec],
     /// The resources, fixed ones and templates, in manifest order.
     pub resources: &'static [ResourceSpec],
     /// The key path of the artifact contracts in a tool's `_meta` (see
@@ -56,13 +74,38 @@ pub struct ContractSpec {
     pub list_changed: bool,
     /// The prompts, in manifest order.
     pub prompts: &'static [PromptSpec],
-    /// Who may see and call what: the `auth:` block and every entry's scopes.
+    /// The `auth:` block: who issues tokens and the scopes they may carry. Each entry's own
+    /// scopes are on its spec.
     pub access: AccessSpec,
 }
 
-/// The access part of a contract: what the manifest's `auth:` block declares and the scopes
-/// each entry requires. Entries are by manifest index; a missing or empty entry requires no
-/// scope.
+impl ContractSpec {
+    /// A contract with nothing in it: no tools, resources, prompts or groups, no scopes, the
+    /// runtime's argument codes. The base of a hand-written spec, which names only what it
+    /// has: `ContractSpec { name: "notes", tools: TOOLS, ..ContractSpec::EMPTY }`.
+    pub const EMPTY: ContractSpec = ContractSpec {
+        name: "",
+        title: None,
+        icons: &[],
+        version: "0.0.0",
+        instructions: None,
+        cache: None,
+        tools: &[],
+        resources: &[],
+        artifacts_key: &["com.example/artifacts"],
+        composition_key: &["com.example/composition"],
+        groups: &[],
+        argument_codes: ArgumentCodes::DEFAULT,
+        logging: false,
+        list_changed: false,
+        prompts: &[],
+        access: AccessSpec::OPEN,
+    };
+}
+
+/// The access part of a contract: what the manifest's `auth:` block declares. The scopes an
+/// entry requires are on the entry's own spec ([`ToolSpec::scopes`], [`GroupSpec::scopes`],
+/// [`ResourceSpec::scopes`], [`PromptSpec::scopes`]).
 #[derive(Debug, Clone, Copy)]
 pub struct AccessSpec {
     /// This server's resource identifier (RFC 8707), the audience of its tokens, when the
@@ -72,14 +115,6 @@ pub struct AccessSpec {
     pub authorization_servers: &'static [&'static str],
     /// Every scope the contract uses, with what it grants, in manifest order.
     pub scopes: &'static [ScopeSpec],
-    /// `tools[i]`: the scopes tool `i` requires itself (its groups may add theirs).
-    pub tools: &'static [&'static [&'static str]],
-    /// `groups[i]`: the scopes group `i` requires, of its tools and of its route.
-    pub groups: &'static [&'static [&'static str]],
-    /// `resources[i]`: the scopes resource `i` requires.
-    pub resources: &'static [&'static [&'static str]],
-    /// `prompts[i]`: the scopes prompt `i` requires.
-    pub prompts: &'static [&'static [&'static str]],
 }
 
 impl AccessSpec {
@@ -88,10 +123,6 @@ impl AccessSpec {
         resource: None,
         authorization_servers: &[],
         scopes: &[],
-        tools: &[],
-        groups: &[],
-        resources: &[],
-        prompts: &[],
     };
 
     /// Whether the contract declares any scope.
@@ -123,6 +154,8 @@ pub struct PromptSpec {
     pub arguments: &'static [PromptArgumentSpec],
     /// Its icons.
     pub icons: &'static [IconSpec],
+    /// The scopes a `prompts/get` requires; empty for none.
+    pub scopes: &'static [&'static str],
 }
 
 /// One argument of a prompt.
@@ -171,6 +204,8 @@ pub struct ResourceSpec {
     pub completions: &'static [(&'static str, CompletionSpec)],
     /// Its icons.
     pub icons: &'static [IconSpec],
+    /// The scopes a read requires; empty for none.
+    pub scopes: &'static [&'static str],
 }
 
 /// One icon of the manifest, checked at build time (an `https:` URL or an image embedded as

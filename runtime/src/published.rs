@@ -66,8 +66,8 @@ impl Published {
     /// call of that tool is refused (`-32603`).
     pub fn new(spec: &'static ContractSpec) -> Self {
         let names: Vec<&'static str> = (spec.tools.iter())
-            .map(|json| {
-                serde_json::from_str::<NameOnly>(json)
+            .map(|tool| {
+                serde_json::from_str::<NameOnly>(tool.json)
                     .map(|n| n.name)
                     .unwrap_or_default()
             })
@@ -150,8 +150,8 @@ impl Published {
     pub fn tools(&self) -> &[Tool] {
         self.tools.get_or_init(|| {
             (self.spec.tools.iter().enumerate())
-                .map(|(i, json)| {
-                    serde_json::from_str(json).unwrap_or_else(|e| {
+                .map(|(i, tool)| {
+                    serde_json::from_str(tool.json).unwrap_or_else(|e| {
                         panic!("mcp-contract: generated tool #{i} is not a valid Tool: {e}")
                     })
                 })
@@ -171,7 +171,7 @@ impl Published {
             .get_or_init(|| {
                 // The published JSON names every header, so a contract without one keeps a
                 // single list (the word elsewhere, in a description, only costs the copy).
-                let headers = (self.spec.tools.iter()).any(|t| t.contains(MCP_HEADER));
+                let headers = (self.spec.tools.iter()).any(|t| t.json.contains(MCP_HEADER));
                 headers.then(|| self.tools().iter().map(without_headers).collect())
             })
             .as_deref()
@@ -349,7 +349,6 @@ struct NameOnly {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_contract_spec::error_codes::ArgumentCodes;
 
     const FIXED: ResourceSpec = ResourceSpec {
         name: "readme",
@@ -361,25 +360,14 @@ mod tests {
         subscribe: false,
         completions: &[],
         icons: &[],
+        scopes: &[],
     };
 
     static ONE_FIXED: ContractSpec = ContractSpec {
         name: "r",
-        title: None,
-        icons: &[],
         version: "0.1.0",
-        instructions: None,
-        cache: None,
-        tools: &[],
         resources: &[FIXED],
-        artifacts_key: &["com.example/artifacts"],
-        composition_key: &["com.example/composition"],
-        groups: &[],
-        argument_codes: ArgumentCodes::DEFAULT,
-        logging: false,
-        list_changed: false,
-        prompts: &[],
-        access: crate::AccessSpec::OPEN,
+        ..ContractSpec::EMPTY
     };
 
     static BOTH: ContractSpec = ContractSpec {
@@ -410,6 +398,7 @@ mod tests {
                     completion: CompletionSpec::None,
                 }],
                 icons: &[],
+                scopes: &[],
             }],
             ..ONE_FIXED
         };
@@ -435,8 +424,8 @@ mod tests {
     fn the_tools_are_read_when_first_needed_not_when_published() {
         static TWO: ContractSpec = ContractSpec {
             tools: &[
-                r#"{"name":"a","inputSchema":{"type":"object"}}"#,
-                r#"{"name":"b","inputSchema":{"type":"object"}}"#,
+                crate::contract::ToolSpec::open(r#"{"name":"a","inputSchema":{"type":"object"}}"#),
+                crate::contract::ToolSpec::open(r#"{"name":"b","inputSchema":{"type":"object"}}"#),
             ],
             ..ONE_FIXED
         };
@@ -452,15 +441,19 @@ mod tests {
     #[test]
     fn a_contract_without_headers_keeps_one_tool_list_for_both_revisions() {
         static PLAIN: ContractSpec = ContractSpec {
-            tools: &[
+            tools: &[crate::contract::ToolSpec::open(
                 r#"{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}"#,
-            ],
+            )],
             ..ONE_FIXED
         };
         static HEADED: ContractSpec = ContractSpec {
             tools: &[
-                r#"{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}"#,
-                r#"{"name":"b","inputSchema":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}"#,
+                crate::contract::ToolSpec::open(
+                    r#"{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}"#,
+                ),
+                crate::contract::ToolSpec::open(
+                    r#"{"name":"b","inputSchema":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}"#,
+                ),
             ],
             ..ONE_FIXED
         };

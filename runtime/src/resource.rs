@@ -124,6 +124,7 @@ mod tests {
             subscribe: false,
             completions: &[],
             icons: &[],
+            scopes: &[],
         }
     }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use mcp_contract::codegen::{
     AccessSpec, BoxFuture, CallToolResult, CompletionSpec, ContractSpec, Dispatch, GroupSpec,
-    JsonObject, PromptSpec, Published, ResourceSpec, ScopeSpec,
+    JsonObject, PromptSpec, Published, ResourceSpec, ScopeSpec, ToolSpec,
 };
 use mcp_contract::testing::http_request;
 use mcp_contract::{
@@ -22,11 +22,20 @@ use serde_json::{Value, json};
 
 use scoped::{heard_within, listen_as};
 
-const TOOLS: &[&str] = &[
-    r#"{"name":"get","description":"Reads one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"drop","description":"Deletes every item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"ping","description":"Answers.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"get","description":"Reads one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec {
+        json: r#"{"name":"drop","description":"Deletes every item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+        scopes: &["admin"],
+    },
+    ToolSpec::open(
+        r#"{"name":"ping","description":"Answers.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
 ];
 
 const RESOURCE: ResourceSpec = ResourceSpec {
@@ -39,6 +48,7 @@ const RESOURCE: ResourceSpec = ResourceSpec {
     subscribe: false,
     completions: &[],
     icons: &[],
+    scopes: &[],
 };
 
 const PROMPT: PromptSpec = PromptSpec {
@@ -52,6 +62,7 @@ const PROMPT: PromptSpec = PromptSpec {
         completion: CompletionSpec::Values(&["neatly", "quickly"]),
     }],
     icons: &[],
+    scopes: &[],
 };
 
 /// `get` is in both groups, `put` only in `write`, `drop` in `write` and needs `admin` too,
@@ -74,6 +85,7 @@ static SHELF: ContractSpec = ContractSpec {
             name: "secret",
             uri: "shelf://secret",
             subscribe: true,
+            scopes: &["admin"],
             ..RESOURCE
         },
         ResourceSpec {
@@ -87,6 +99,7 @@ static SHELF: ContractSpec = ContractSpec {
             uri: "admin://{id}",
             template: true,
             completions: &[("id", CompletionSpec::Values(&["one", "two"]))],
+            scopes: &["admin"],
             ..RESOURCE
         },
     ],
@@ -97,11 +110,13 @@ static SHELF: ContractSpec = ContractSpec {
             name: "read",
             description: "Reading.",
             tools: &["get"],
+            scopes: &["read"],
         },
         GroupSpec {
             name: "write",
             description: "Changing.",
             tools: &["get", "put", "drop"],
+            scopes: &["write"],
         },
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
@@ -111,6 +126,7 @@ static SHELF: ContractSpec = ContractSpec {
         PROMPT,
         PromptSpec {
             name: "purge",
+            scopes: &["admin"],
             ..PROMPT
         },
     ],
@@ -131,10 +147,6 @@ static SHELF: ContractSpec = ContractSpec {
                 description: "Everything.",
             },
         ],
-        tools: &[&[], &[], &["admin"], &[]],
-        groups: &[&["read"], &["write"]],
-        resources: &[&[], &["admin"], &[], &["admin"]],
-        prompts: &[&[], &["admin"]],
     },
 };
 
@@ -152,7 +164,7 @@ impl Dispatch for Shelf {
     fn call(&self, tool: usize, _: JsonObject, cx: Context) -> BoxFuture<'_, CallToolResult> {
         let subject = cx.principal().map(|p| p.subject.clone());
         Box::pin(async move {
-            CallToolResult::structured(json!({ "tool": TOOLS[tool].len(), "caller": subject }))
+            CallToolResult::structured(json!({ "tool": TOOLS[tool].json.len(), "caller": subject }))
         })
     }
 

@@ -46,7 +46,13 @@ static SPEC: LazyLock<ContractSpec> = LazyLock::new(|| ContractSpec {
     version: "0.1.0",
     instructions: None,
     cache: None,
-    tools: TOOLS.as_slice(),
+    tools: Box::leak(
+        TOOLS
+            .iter()
+            .copied()
+            .map(mcp_contract::codegen::ToolSpec::open)
+            .collect(),
+    ),
     resources: &[],
     artifacts_key: &["com.example/artifacts"],
     composition_key: &["com.example/composition"],

@@ -9,16 +9,20 @@ use mcp_contract::Server;
 use mcp_contract::auth::{Authorization, RateLimit};
 use mcp_contract::codegen::{
     AccessSpec, BoxFuture, CallToolResult, ContractSpec, Dispatch, GroupSpec, JsonObject,
-    Published, ScopeSpec,
+    Published, ScopeSpec, ToolSpec,
 };
 use mcp_contract::http::Host;
 use mcp_contract::testing::auth::TestIssuer;
 use mcp_contract::testing::{RawResponse, http_request, serve_on_loopback};
 use serde_json::{Value, json};
 
-const TOOLS: &[&str] = &[
-    r#"{"name":"whoami","description":"Tells who called.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"readOnlyHint":true}}"#,
-    r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"readOnlyHint":false}}"#,
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"whoami","description":"Tells who called.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"readOnlyHint":true}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"readOnlyHint":false}}"#,
+    ),
 ];
 
 static SPEC: ContractSpec = ContractSpec {
@@ -37,11 +41,13 @@ static SPEC: ContractSpec = ContractSpec {
             name: "read",
             description: "Reading.",
             tools: &["whoami"],
+            scopes: &["vault:read"],
         },
         GroupSpec {
             name: "write",
             description: "Writing.",
             tools: &["put"],
+            scopes: &["vault:read", "vault:write"],
         },
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
@@ -61,10 +67,6 @@ static SPEC: ContractSpec = ContractSpec {
                 description: "Change the vault.",
             },
         ],
-        tools: &[],
-        groups: &[&["vault:read"], &["vault:read", "vault:write"]],
-        resources: &[],
-        prompts: &[],
     },
 };
 

@@ -8,16 +8,23 @@ use std::time::Duration;
 
 use mcp_contract::codegen::{
     BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, ResourceSpec,
+    ToolSpec,
 };
 use mcp_contract::testing::{Lines, Revision, check_wire, request_meta, serve_lines};
 use mcp_contract::{Context, LogLevel, ResourceBody, ResourceError, Server};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-const TOOLS: &[&str] = &[
-    r#"{"name":"work","description":"Reports and logs.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"wait","description":"Waits to be cancelled.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"who","description":"Says who calls.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"work","description":"Reports and logs.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"wait","description":"Waits to be cancelled.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"who","description":"Says who calls.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
 ];
 
 static RESOURCES: [ResourceSpec; 2] = [
@@ -31,6 +38,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         subscribe: true,
         completions: &[],
         icons: &[],
+        scopes: &[],
     },
     ResourceSpec {
         name: "fixed",
@@ -42,6 +50,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         subscribe: false,
         completions: &[],
         icons: &[],
+        scopes: &[],
     },
 ];
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcp_contract::codegen::{
     BoxFuture, CacheHint, CallToolResult, ContractSpec, Dispatch, GroupSpec, JsonObject,
-    PromptSpec, Published, ResourceSpec,
+    PromptSpec, Published, ResourceSpec, ToolSpec,
 };
 use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::rmcp::model::{
@@ -27,11 +27,19 @@ use mcp_contract::{
 use serde_json::json;
 use tokio::sync::mpsc;
 
-const TOOLS: &[&str] = &[
-    r#"{"name":"get","description":"Reads one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"find","description":"Searches.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"ping","description":"Answers; switches the tool `toggle` names off or on.","inputSchema":{"type":"object","properties":{"toggle":{"type":"string"}},"additionalProperties":false}}"#,
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"get","description":"Reads one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"find","description":"Searches.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"ping","description":"Answers; switches the tool `toggle` names off or on.","inputSchema":{"type":"object","properties":{"toggle":{"type":"string"}},"additionalProperties":false}}"#,
+    ),
 ];
 
 const NOTES: ResourceSpec = ResourceSpec {
@@ -44,6 +52,7 @@ const NOTES: ResourceSpec = ResourceSpec {
     subscribe: false,
     completions: &[],
     icons: &[],
+    scopes: &[],
 };
 
 /// `get` is in `read`, `find` in `read` and `write`, `put` in `write`, `ping` in none. No
@@ -73,11 +82,13 @@ static CHANGING: ContractSpec = ContractSpec {
             name: "read",
             description: "Reading.",
             tools: &["get", "find"],
+            scopes: &[],
         },
         GroupSpec {
             name: "write",
             description: "Changing.",
             tools: &["find", "put"],
+            scopes: &[],
         },
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
@@ -89,6 +100,7 @@ static CHANGING: ContractSpec = ContractSpec {
         description: "Tidies the shelf.",
         arguments: &[],
         icons: &[],
+        scopes: &[],
     }],
     access: mcp_contract::codegen::AccessSpec::OPEN,
 };

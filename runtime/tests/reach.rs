@@ -24,7 +24,7 @@ use tokio::sync::mpsc;
 
 use mcp_contract::codegen::{
     AccessSpec, BoxFuture, CallToolResult, CompletionSpec, ContractSpec, Dispatch, JsonObject,
-    PromptArgumentSpec, PromptSpec, Published, ResourceSpec, ScopeSpec,
+    PromptArgumentSpec, PromptSpec, Published, ResourceSpec, ScopeSpec, ToolSpec,
 };
 use mcp_contract::testing::http_request;
 use mcp_contract::{
@@ -34,11 +34,20 @@ use serde_json::{Value, json};
 
 use scoped::{heard_within, listen_as, serve};
 
-const TOOLS: &[&str] = &[
-    r#"{"name":"get","description":"Reads.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"put","description":"Stores.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"drop","description":"Deletes.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"ping","description":"Answers.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"get","description":"Reads.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"put","description":"Stores.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec {
+        json: r#"{"name":"drop","description":"Deletes.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+        scopes: &["admin"],
+    },
+    ToolSpec::open(
+        r#"{"name":"ping","description":"Answers.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
 ];
 
 const FIXED: ResourceSpec = ResourceSpec {
@@ -51,6 +60,7 @@ const FIXED: ResourceSpec = ResourceSpec {
     subscribe: true,
     completions: &[],
     icons: &[],
+    scopes: &[],
 };
 
 const TEMPLATE: ResourceSpec = ResourceSpec {
@@ -73,6 +83,7 @@ const PROMPT: PromptSpec = PromptSpec {
         completion: CompletionSpec::Values(&["neatly", "quickly"]),
     }],
     icons: &[],
+    scopes: &[],
 };
 
 /// For each kind, an entry every caller reaches (`get`, `shelf://all`, `items://{id}`,
@@ -92,6 +103,7 @@ static SHELF: ContractSpec = ContractSpec {
         ResourceSpec {
             name: "secret",
             uri: "shelf://secret",
+            scopes: &["admin"],
             ..FIXED
         },
         ResourceSpec {
@@ -103,6 +115,7 @@ static SHELF: ContractSpec = ContractSpec {
         ResourceSpec {
             name: "admin",
             uri: "admin://{id}",
+            scopes: &["admin"],
             ..TEMPLATE
         },
         ResourceSpec {
@@ -121,6 +134,7 @@ static SHELF: ContractSpec = ContractSpec {
         PROMPT,
         PromptSpec {
             name: "purge",
+            scopes: &["admin"],
             ..PROMPT
         },
         PromptSpec {
@@ -135,10 +149,6 @@ static SHELF: ContractSpec = ContractSpec {
             name: "admin",
             description: "Everything.",
         }],
-        tools: &[&[], &[], &["admin"], &[]],
-        groups: &[],
-        resources: &[&[], &["admin"], &[], &[], &["admin"], &[]],
-        prompts: &[&[], &["admin"], &[]],
     },
 };
 

@@ -11,7 +11,7 @@ use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use mcp_contract::codegen::{
-    BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, TaskSupport,
+    BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, TaskSupport, ToolSpec,
 };
 use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::tasks::TaskLimits;
@@ -22,13 +22,25 @@ use mcp_contract::{Context, Elicitation, Server};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-const TOOLS: &[&str] = &[
-    r#"{"name":"slow","description":"Works until released or cancelled.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"must","description":"Only as a task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"quick","description":"Answers at once.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"asks_later","description":"Works, then asks.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"breaks","description":"Works, then panics.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"plain","description":"Never a task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"slow","description":"Works until released or cancelled.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"must","description":"Only as a task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"quick","description":"Answers at once.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"asks_later","description":"Works, then asks.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"breaks","description":"Works, then panics.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"plain","description":"Never a task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
 ];
 
 static SPEC: ContractSpec = ContractSpec {

@@ -115,16 +115,16 @@ pub enum WorkspaceError {
         /// The workspace-relative path.
         path: String,
         /// The edit's position in the list, counting from 0.
-        index: usize,
+        index: u64,
     },
     /// An edit's `old_text` occurs more than once, so which one to replace is unclear.
     AmbiguousMatch {
         /// The workspace-relative path.
         path: String,
         /// The edit's position in the list, counting from 0.
-        index: usize,
+        index: u64,
         /// How many times it occurs (overlapping occurrences count).
-        count: usize,
+        count: u64,
     },
     /// An edit cannot be applied whatever the file holds, such as one with an empty
     /// `old_text`.
@@ -132,7 +132,7 @@ pub enum WorkspaceError {
         /// The workspace-relative path.
         path: String,
         /// The edit's position in the list, counting from 0.
-        index: usize,
+        index: u64,
         /// What is wrong with it.
         reason: String,
     },

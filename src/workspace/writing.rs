@@ -610,7 +610,7 @@ impl Workspace {
 /// Applies `edits` to `text` in order, each to the result of the ones before.
 fn apply(target: &WorkspacePath, text: &str, edits: &[Edit]) -> Result<String, WorkspaceError> {
     let mut text = text.to_owned();
-    for (index, edit) in edits.iter().enumerate() {
+    for (index, edit) in (0..).zip(edits) {
         let path = || target.as_str().to_owned();
         if edit.old_text.is_empty() {
             return Err(WorkspaceError::InvalidEdit {
@@ -642,7 +642,7 @@ fn apply(target: &WorkspacePath, text: &str, edits: &[Edit]) -> Result<String, W
 
 /// How many times `needle` occurs in `haystack`, overlapping occurrences included: `aa` occurs
 /// twice in `aaa`, and replacing "the" one would be a guess.
-fn occurrences(haystack: &str, needle: &str) -> usize {
+fn occurrences(haystack: &str, needle: &str) -> u64 {
     let mut count = 0;
     let mut from = 0;
     while let Some(found) = haystack[from..].find(needle) {

@@ -186,6 +186,12 @@ codes! {
     BAD_TEMPLATE = "bad-template", Error,
         "A message or hint template has an unclosed `{`, a lone `}`, or a placeholder that is not snake_case.",
         "`{Path}` → `{path}`; write `{{` for a brace.";
+    UNKNOWN_PLACEHOLDER = "unknown-placeholder", Error,
+        "An error's `placeholders:` names a field that neither its message nor its hint has.",
+        "Write `{size}` in the message, or remove `size` from `placeholders:`.";
+    PLACEHOLDER_TYPE = "placeholder-type", Warning,
+        "A placeholder has the name of a parameter of a tool that lists the error, but holds another type (a `string`, the default, for an `integer` parameter), so the handler would convert the argument.",
+        "`placeholders: {count: integer}`, or rename the placeholder.";
     UNUSED_ERROR = "unused-error", Warning,
         "No tool lists this error code.",
         "List it under a tool's `errors:`, or remove it.",
@@ -208,7 +214,7 @@ codes! {
         "Drop the code from the tool's `errors:`, or use one that names no argument.",
         help "an error with `argument: true` names one of the tool's arguments, and this tool takes none; list a code without `argument: true`";
     UNKNOWN_TYPE = "unknown-type", Error,
-        "`type:` is neither a built-in type nor a shared type.",
+        "`type:` is neither a built-in type nor a shared type, or a placeholder's type is not `string`, `integer`, `number` or `boolean`.",
         "`Strng` → `string`.";
     RECURSIVE_TYPE = "recursive-type", Error,
         "A shared type contains itself.",
@@ -270,13 +276,13 @@ codes! {
         "Remove `default:`.",
         help "remove `default:`; the handler sets every output value";
     KEYWORD_TYPE_MISMATCH = "keyword-type-mismatch", Error,
-        "A constraint or `properties` is written on a type it does not apply to, or on a shared type's name.",
+        "A constraint or `properties` is written on a type it does not apply to, or on a shared type's name; or `minimum`/`maximum` on a placeholder that is not an `integer`.",
         "`minimum` on a string → `minLength`.";
     EMPTY_RANGE = "empty-range", Error,
-        "`minLength` > `maxLength`, `minItems` > `maxItems` or `minimum` > `maximum`.",
+        "`minLength` > `maxLength`, `minItems` > `maxItems` or `minimum` > `maximum` (of a schema or a placeholder).",
         "Swap or fix the bounds.";
     BOUND_OUT_OF_RANGE = "bound-out-of-range", Error,
-        "An integer's `minimum` or `maximum` lies beyond its generated Rust type, so the published schema would admit values the handler cannot receive: beyond `u64` under `minimum: 0`, beyond `i64` otherwise.",
+        "An integer's `minimum` or `maximum` lies beyond its generated Rust type, so the published schema would admit values the handler cannot receive: beyond `u64` under `minimum: 0`, beyond `i64` otherwise; the same for an `integer` placeholder's bounds.",
         "`maximum: 100000000000000000000` → `maximum: 18446744073709551615`, or no `maximum` (the type's own is published).";
     BAD_PATTERN = "bad-pattern", Error,
         "A `pattern` does not compile as a regular expression.",

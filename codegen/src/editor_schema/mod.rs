@@ -640,6 +640,54 @@ pub(crate) struct ErrorDef {
     /// as `argument`, as it does for argument errors. A tool that lists the error must take
     /// arguments; no placeholder may be `{argument}`.
     pub argument: Option<bool>,
+    /// What the placeholders hold, by name; one not listed is a `string`. Each becomes a
+    /// field of that type (an `integer`'s sized by its bounds, as a parameter's is). A
+    /// placeholder named like a parameter of a tool that lists the error holds the
+    /// parameter's type.
+    pub placeholders: Option<Names<PlaceholderName, PlaceholderType>>,
+}
+
+/// A placeholder of an error's templates, snake_case, as written in braces.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a placeholder is snake_case: a lowercase letter, then lowercase letters, digits or `_`"))]
+pub(crate) struct PlaceholderName(#[schemars(pattern(SNAKE_CASE))] pub String);
+
+/// What a placeholder holds: a type's name, or the type with an integer's bounds.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum PlaceholderType {
+    /// `string`, `integer`, `number` or `boolean`.
+    Name(PlaceholderTypeName),
+    /// `{type: integer, minimum: 0}`.
+    Bounded(BoundedPlaceholder),
+}
+
+/// The types a placeholder may hold.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum PlaceholderTypeName {
+    /// A `String`.
+    String,
+    /// The narrowest Rust integer that holds both bounds; `u64` under `minimum: 0` or more
+    /// without a `maximum`, else `i64`.
+    Integer,
+    /// An `f64`.
+    Number,
+    /// A `bool`.
+    Boolean,
+}
+
+/// A placeholder's type as a mapping; only an `integer` takes bounds.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BoundedPlaceholder {
+    /// The type.
+    #[serde(rename = "type")]
+    pub ty: PlaceholderTypeName,
+    /// The smallest value; with `maximum`, it chooses an integer's Rust type.
+    pub minimum: Option<Number>,
+    /// The largest value.
+    pub maximum: Option<Number>,
 }
 
 /// One tool of the server. Its hints come from `effect:`, from `hints:`, or from both, and

@@ -60,12 +60,17 @@ pub(crate) fn decode(root: &Node, de: &mut Decoder<'_>) -> Manifest {
                 .and_then(|n| de.string(n, "`message`"));
             let hint = f.get("hint").and_then(|n| de.string(n, "`hint`"));
             let argument = f.get("argument").and_then(|n| de.bool(n, "`argument`"));
+            let placeholders = f
+                .get("placeholders")
+                .map(|n| placeholders(n, de))
+                .unwrap_or_default();
             f.finish(de);
             manifest.errors.push(ErrorDef {
                 code,
                 message,
                 hint,
                 argument,
+                placeholders,
             });
         }
     }
@@ -562,4 +567,36 @@ fn content(node: &Node, de: &mut Decoder<'_>) -> Spanned<Vec<ContentBlock>> {
         })
         .collect();
     Spanned::new(blocks, node.span)
+}
+
+/// An error's `placeholders:`: each a type's name, or a mapping of `type` and the bounds.
+fn placeholders(node: &Node, de: &mut Decoder<'_>) -> Vec<Placeholder> {
+    let mut out = Vec::new();
+    for (name, node) in de.entries(node, "`placeholders`") {
+        let placeholder = match &node.kind {
+            NodeKind::Str(_) => Placeholder {
+                name,
+                ty: de.string(node, "a placeholder's type"),
+                minimum: None,
+                maximum: None,
+            },
+            _ => {
+                let Some(mut f) = de.fields(node, "a placeholder") else {
+                    continue;
+                };
+                let ty = f.require(de, "type").and_then(|n| de.string(n, "`type`"));
+                let minimum = f.get("minimum").and_then(|n| de.number(n, "`minimum`"));
+                let maximum = f.get("maximum").and_then(|n| de.number(n, "`maximum`"));
+                f.finish(de);
+                Placeholder {
+                    name,
+                    ty,
+                    minimum,
+                    maximum,
+                }
+            }
+        };
+        out.push(placeholder);
+    }
+    out
 }

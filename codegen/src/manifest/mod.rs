@@ -289,6 +289,22 @@ pub(crate) struct ErrorDef {
     pub hint: Option<Spanned<String>>,
     /// `argument: true`: the error concerns one argument of the call, which the handler names.
     pub argument: Option<Spanned<bool>>,
+    /// `placeholders:`, the types of the templates' fields that are not strings.
+    pub placeholders: Vec<Placeholder>,
+}
+
+/// The type of one placeholder of an error's templates: `size: integer`, or
+/// `size: {type: integer, minimum: 0}`.
+#[derive(Debug)]
+pub(crate) struct Placeholder {
+    /// The placeholder's name, as the templates write it in braces.
+    pub name: Spanned<String>,
+    /// The type's name, as a parameter's `type` writes it.
+    pub ty: Option<Spanned<String>>,
+    /// `minimum`, which with `maximum` chooses an integer's Rust type.
+    pub minimum: Option<Spanned<serde_json::Number>>,
+    /// `maximum`.
+    pub maximum: Option<Spanned<serde_json::Number>>,
 }
 
 /// A shared type.

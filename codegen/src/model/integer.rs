@@ -43,6 +43,16 @@ impl RustInteger {
         }
     }
 
+    /// The bytes a value takes.
+    pub(crate) fn bytes(self) -> usize {
+        match self {
+            RustInteger::U8 | RustInteger::I8 => 1,
+            RustInteger::U16 | RustInteger::I16 => 2,
+            RustInteger::U32 | RustInteger::I32 => 4,
+            RustInteger::U64 | RustInteger::I64 => 8,
+        }
+    }
+
     /// The values the type holds.
     pub(crate) fn range(self) -> std::ops::RangeInclusive<i128> {
         match self {

@@ -25,6 +25,7 @@ mod image;
 mod key_paths;
 mod meta;
 mod names;
+mod placeholders;
 mod planning;
 mod prompts;
 mod questions;
@@ -98,6 +99,7 @@ pub(crate) fn validate<'d>(
     contract.prompts = v.prompts(manifest, &methods, &scope, &mut contract);
     v.access(manifest, &mut contract);
     v.unused_errors(manifest, &contract);
+    v.placeholders_match_parameters(manifest, &contract);
     v.check_examples(&contract);
     contract
 }

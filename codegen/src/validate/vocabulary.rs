@@ -165,6 +165,10 @@ impl Validator<'_> {
                 );
             }
             let names_argument = self.names_argument(e, &fields);
+            // A template that did not parse gave only some of its fields.
+            let parsed =
+                e.message.is_none() == message.is_none() && e.hint.is_none() == hint.is_none();
+            let fields = self.template_fields(e, &fields, parsed);
             out.push(ErrorDef {
                 code: code.value.clone(),
                 variant,
@@ -277,7 +281,7 @@ impl Validator<'_> {
     /// Where `piece` of a template is written: found in the manifest's own text, since a
     /// folded or literal block scalar's value does not line up with its source. The whole
     /// text when it is not found verbatim (an escape in a quoted string, a fold inside it).
-    fn written(&self, text: &Spanned<String>, piece: &str) -> Span {
+    pub(super) fn written(&self, text: &Spanned<String>, piece: &str) -> Span {
         let source = self
             .text
             .get(text.span.start..text.span.end)

@@ -106,21 +106,8 @@ mod tests {
     fn resource(base: &str, route: &str) -> Resource {
         static SPEC: ContractSpec = ContractSpec {
             name: "notes",
-            title: None,
-            icons: &[],
             version: "0.1.0",
-            instructions: None,
-            cache: None,
-            tools: &[],
-            resources: &[],
-            artifacts_key: &[],
-            composition_key: &[],
-            groups: &[],
-            argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
-            logging: false,
-            list_changed: false,
-            prompts: &[],
-            access: crate::contract::AccessSpec::OPEN,
+            ..ContractSpec::EMPTY
         };
         let mounted = Mounted {
             route: route.to_owned(),

@@ -61,6 +61,27 @@ impl Unread {
     }
 }
 
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at().as_str() {
+            "" => write!(f, "expected {}", self.expected),
+            at => write!(f, "`{at}`: expected {}", self.expected),
+        }
+    }
+}
+
+/// Reads a `T` by its `Read` impl from what `deserializer` holds: the `Deserialize` of a
+/// generated question form, so that a form's fields and their defaults are read as a call's
+/// arguments are, by one mechanism.
+pub fn deserialize<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Read,
+{
+    let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+    T::read(value).map_err(serde::de::Error::custom)
+}
+
 /// A Rust type generated arguments hold, read from JSON the input schema accepted.
 pub trait Read: Sized {
     /// Reads a value.

@@ -241,14 +241,10 @@ mod tests {
 
     static SPEC: ContractSpec = ContractSpec {
         name: "eager",
-        title: None,
-        icons: &[],
         version: "0.1.0",
-        instructions: None,
-        cache: None,
-        tools: &[
+        tools: &[crate::contract::ToolSpec::open(
             r#"{"name":"boom","description":"Panics.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-        ],
+        )],
         resources: &[crate::contract::ResourceSpec {
             name: "notes",
             title: "Notes",
@@ -259,15 +255,9 @@ mod tests {
             subscribe: false,
             completions: &[],
             icons: &[],
+            scopes: &[],
         }],
-        artifacts_key: &["com.example/artifacts"],
-        composition_key: &["com.example/composition"],
-        groups: &[],
-        argument_codes: mcp_contract_spec::error_codes::ArgumentCodes::DEFAULT,
-        logging: false,
-        list_changed: false,
-        prompts: &[],
-        access: crate::AccessSpec::OPEN,
+        ..ContractSpec::EMPTY
     };
     static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
 
@@ -298,9 +288,9 @@ mod tests {
 
     static COUNTING: ContractSpec = ContractSpec {
         name: "counting",
-        tools: &[
+        tools: &[crate::contract::ToolSpec::open(
             r#"{"name":"count","description":"Counts.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1},"unit":{"type":"string"}},"required":["n"],"additionalProperties":false}}"#,
-        ],
+        )],
         resources: &[],
         ..SPEC
     };
@@ -379,9 +369,15 @@ mod tests {
     static UNCOMPILED: ContractSpec = ContractSpec {
         name: "uncompiled",
         tools: &[
-            r##"{"name":"refs","description":"Refers.","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}}}}"##,
-            r#"{"name":"iffy","description":"Conditional.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","if":{"required":["n"]}}}"#,
-            r#"{"name":"fine","description":"Fine.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+            crate::contract::ToolSpec::open(
+                r##"{"name":"refs","description":"Refers.","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}}}}"##,
+            ),
+            crate::contract::ToolSpec::open(
+                r#"{"name":"iffy","description":"Conditional.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","if":{"required":["n"]}}}"#,
+            ),
+            crate::contract::ToolSpec::open(
+                r#"{"name":"fine","description":"Fine.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+            ),
         ],
         resources: &[],
         ..SPEC

@@ -114,8 +114,8 @@ impl<D: Dispatch> Server<D> {
         let mut view = self.restrict(|t| group.tools.contains(&t.name.as_ref()));
         let made = Arc::get_mut(&mut view.view).expect("a view just made is not shared");
         made.group = Some(index);
-        if let Some(scopes) = spec.access.groups.get(index).filter(|s| !s.is_empty()) {
-            made.scopes = scopes;
+        if !group.scopes.is_empty() {
+            made.scopes = group.scopes;
         }
         Some(view)
     }

@@ -30,8 +30,8 @@ pub fn assert_checks(spec: &ContractSpec) -> usize {
 pub(crate) fn disagreements(spec: &ContractSpec) -> (Vec<String>, usize) {
     let mut disagreements = Vec::new();
     let mut compared = 0;
-    for json in spec.tools {
-        let tool: Value = serde_json::from_str(json).expect("a generated tool is JSON");
+    for spec in spec.tools {
+        let tool: Value = serde_json::from_str(spec.json).expect("a generated tool is JSON");
         let name = tool["name"].as_str().unwrap_or_default().to_owned();
         for key in ["inputSchema", "outputSchema"] {
             if let Some(schema) = tool.get(key) {

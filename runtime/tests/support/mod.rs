@@ -7,17 +7,25 @@ use std::sync::LazyLock;
 
 use mcp_contract::Server;
 use mcp_contract::codegen::{
-    BoxFuture, CallToolResult, ContractSpec, Dispatch, GroupSpec, JsonObject, Published,
+    BoxFuture, CallToolResult, ContractSpec, Dispatch, GroupSpec, JsonObject, Published, ToolSpec,
 };
 use mcp_contract::rmcp::ErrorData;
 use mcp_contract::rmcp::model::ErrorCode;
 use serde_json::json;
 
-const TOOLS: &[&str] = &[
-    r#"{"name":"get","description":"Reads one item.","inputSchema":{"type":"object","properties":{"id":{"type":"string","x-mcp-header":"Id"}},"required":["id"],"additionalProperties":false},"annotations":{"readOnlyHint":true}}"#,
-    r#"{"name":"find","description":"Searches the items.","inputSchema":{"type":"object","properties":{"query":{"type":"string"}},"additionalProperties":false},"annotations":{"readOnlyHint":true}}"#,
-    r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{"id":{"type":"string"},"value":{"type":"string"}},"required":["id","value"],"additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false}}"#,
-    r#"{"name":"drop","description":"Deletes every item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true}}"#,
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"get","description":"Reads one item.","inputSchema":{"type":"object","properties":{"id":{"type":"string","x-mcp-header":"Id"}},"required":["id"],"additionalProperties":false},"annotations":{"readOnlyHint":true}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"find","description":"Searches the items.","inputSchema":{"type":"object","properties":{"query":{"type":"string"}},"additionalProperties":false},"annotations":{"readOnlyHint":true}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"put","description":"Stores one item.","inputSchema":{"type":"object","properties":{"id":{"type":"string"},"value":{"type":"string"}},"required":["id","value"],"additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"drop","description":"Deletes every item.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"readOnlyHint":false,"destructiveHint":true}}"#,
+    ),
 ];
 
 /// The manifest order of [`TOOLS`].
@@ -41,11 +49,13 @@ pub static GROUPED: ContractSpec = ContractSpec {
             name: "read",
             description: "Reading the shelf.",
             tools: &READ,
+            scopes: &[],
         },
         GroupSpec {
             name: "write",
             description: "Changing the shelf.",
             tools: &WRITE,
+            scopes: &[],
         },
     ],
     argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,

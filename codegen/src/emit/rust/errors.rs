@@ -178,7 +178,16 @@ fn enum_item(
         w.line(0, &["#[allow(dead_code)]"]);
     }
     w.allows(0, lints::error_enum(name, defs));
-    w.line(0, &["#[derive(Debug, Clone, PartialEq, Eq)]"]);
+    // An `f64` has no `Eq`.
+    let number = defs
+        .iter()
+        .flat_map(|e| &e.fields)
+        .any(|f| f.ty == PlaceholderType::Number);
+    if number {
+        w.line(0, &["#[derive(Debug, Clone, PartialEq)]"]);
+    } else {
+        w.line(0, &["#[derive(Debug, Clone, PartialEq, Eq)]"]);
+    }
     if defs.is_empty() {
         ln!(w, 0, "pub enum {name} {{}}");
         return;
@@ -190,7 +199,7 @@ fn enum_item(
         let fields: Vec<String> = e
             .fields
             .iter()
-            .map(|f| format!("{}: String", field(f)))
+            .map(|f| format!("{}: {}", field(&f.name), f.ty.rust_name()))
             .collect();
         match argument.filter(|_| e.names_argument) {
             Some(argument) => {
@@ -277,7 +286,13 @@ fn render(e: &ErrorDef, template: &Template) -> (String, String) {
     }
     let text = match template.parts.as_slice() {
         // `format!("{x}")` is clippy's useless_format.
-        [TemplatePart::Field(f)] => format!("{}.clone()", field(f)),
+        [TemplatePart::Field(f)] => match e.fields.iter().find(|x| &x.name == f) {
+            Some(TemplateField {
+                ty: PlaceholderType::String,
+                ..
+            }) => format!("{}.clone()", field(f)),
+            _ => format!("{}.to_string()", field(f)),
+        },
         _ if used.is_empty() => format!("{}.into()", string(&plain)),
         _ => format!("format!({})", string(&format)),
     };
@@ -332,7 +347,7 @@ fn pattern(e: &ErrorDef, fields: &[&str]) -> String {
 /// `NotFound { path } [argument]`, `Busy {}`.
 fn shape(e: &ErrorDef, naming: bool) -> String {
     let variant = &e.variant;
-    let fields: Vec<String> = e.fields.iter().map(|f| field(f)).collect();
+    let fields: Vec<String> = e.fields.iter().map(|f| field(&f.name)).collect();
     let mut shape = match (naming, fields.is_empty()) {
         (false, true) => variant.to_string(),
         (true, true) => format!("{variant} {{}}"),

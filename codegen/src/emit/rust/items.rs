@@ -7,7 +7,8 @@ use super::*;
 
 /// What a generated type is for, which decides what it derives and implements: a call's
 /// arguments are read by a generated `Read` impl (no serde visitors to compile), an output is
-/// only serialized, and a question's answer is deserialized by serde as elicitation reads it.
+/// only serialized, and a question's answer is read like arguments, its `Deserialize` (which
+/// `Form` requires) going through that `Read`.
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Role {
     /// Read from a call's arguments: `Read`, no serde.
@@ -16,27 +17,20 @@ pub(super) enum Role {
     Output,
     /// A shared type, which arguments and outputs may both use: `Serialize` and `Read`.
     Shared,
-    /// A question's answer: `Serialize` and `Deserialize`.
+    /// A question's answer: `Serialize`, and `Read`.
     Form,
 }
 
 impl Role {
-    fn deserializes(self) -> bool {
-        self == Role::Form
-    }
-
     fn reads(self) -> bool {
-        matches!(self, Role::Arguments | Role::Shared)
+        matches!(self, Role::Arguments | Role::Shared | Role::Form)
     }
 
     /// The serde traits the role derives, when it has any.
     fn serde_derives(self) -> Option<&'static str> {
         match self {
             Role::Arguments => None,
-            Role::Output | Role::Shared => Some("::mcp_contract::serde::Serialize"),
-            Role::Form => {
-                Some("::mcp_contract::serde::Serialize, ::mcp_contract::serde::Deserialize")
-            }
+            Role::Output | Role::Shared | Role::Form => Some("::mcp_contract::serde::Serialize"),
         }
     }
 
@@ -56,10 +50,9 @@ impl Role {
     fn optional_attribute(self) -> Option<&'static str> {
         match self {
             Role::Arguments => None,
-            Role::Output | Role::Shared => {
+            Role::Output | Role::Shared | Role::Form => {
                 Some("#[serde(skip_serializing_if = \"Option::is_none\")]")
             }
-            Role::Form => Some("#[serde(default, skip_serializing_if = \"Option::is_none\")]"),
         }
     }
 }
@@ -165,9 +158,8 @@ pub(super) fn type_items(
     }
 }
 
-/// A struct, its `Read` impl when its role reads, and the impl of what its fields declare: a
-/// tool's `parameters` get the constants of their defaults and bounds ([`limits`]), and a
-/// question's form the functions serde's `default = "path"` names.
+/// A struct, its `Read` impl when its role reads (which applies the defaults), and for a tool's
+/// `parameters` the constants of their defaults and bounds ([`limits`]).
 pub(super) fn struct_item(
     w: &mut Code,
     c: &Contract,
@@ -187,7 +179,6 @@ pub(super) fn struct_item(
         ln!(w, 0, "pub struct {name} {{");
     }
     let mut constants = Vec::new();
-    let mut default_fns = Vec::new();
     let mut reads = Vec::new();
     for f in fields {
         let declared = if parameters {
@@ -209,24 +200,12 @@ pub(super) fn struct_item(
                 let value = declared
                     .default
                     .unwrap_or_else(|| value_expr(c, &f.schema, default));
-                if role.deserializes() {
-                    // serde takes a default only as the path of a function.
-                    let func = format!("default_{bare}");
-                    ln!(
-                        w,
-                        1,
-                        "#[serde(default = {})]",
-                        string(&format!("{name}::{func}"))
-                    );
-                    default_fns.push((func, ty.clone(), value));
-                } else {
-                    // A closure that only builds an empty list is clippy's redundant_closure.
-                    let default = match value.as_str() {
-                        "vec![]" => "Vec::new".to_owned(),
-                        _ => format!("|| {value}"),
-                    };
-                    reads.push(format!("{field}: o.field_or({wire}, {default})?"));
-                }
+                // A closure that only builds an empty list is clippy's redundant_closure.
+                let default = match value.as_str() {
+                    "vec![]" => "Vec::new".to_owned(),
+                    _ => format!("|| {value}"),
+                };
+                reads.push(format!("{field}: o.field_or({wire}, {default})?"));
                 ln!(w, 1, "pub {field}: {ty},");
             }
             (None, required) => {
@@ -245,20 +224,13 @@ pub(super) fn struct_item(
     if !fields.is_empty() {
         w.line(0, &["}"]);
     }
-    if !constants.is_empty() || !default_fns.is_empty() {
+    if !constants.is_empty() {
         w.allows(0, allow);
-        if !constants.is_empty() {
-            // The constants are there to be used; a server that never names one is not at fault.
-            w.line(0, &["#[allow(dead_code)]"]);
-        }
+        // The constants are there to be used; a server that never names one is not at fault.
+        w.line(0, &["#[allow(dead_code)]"]);
         ln!(w, 0, "impl {name} {{");
         for constant in &constants {
             constant.write(w, 1);
-        }
-        for (func, ty, value) in &default_fns {
-            ln!(w, 1, "fn {func}() -> {ty} {{");
-            w.line(2, &[value]);
-            w.line(1, &["}"]);
         }
         w.line(0, &["}"]);
     }

@@ -207,6 +207,7 @@ pub(super) fn specs(w: &mut Code, c: &Contract, depth: usize) -> Vec<String> {
                 w.line(d, &["],"]);
             }
             super::icons::icon_specs(w, d, &p.icons);
+            ln!(w, d, "scopes: &[{}],", strings(&p.scopes));
             w.line(depth + 1, &["},"]);
         }
         w.line(depth, &["],"]);

@@ -66,6 +66,19 @@ fn question(w: &mut Code, c: &Contract, owner: &str, q: &QuestionDef) {
                 .requested_schema()
                 .map(|s| serde_json::to_string(&s).unwrap_or_default())
                 .unwrap_or_default();
+            // `Form` requires `Deserialize`: it reads the answer as arguments are read.
+            ln!(
+                w,
+                0,
+                "impl<'de> ::mcp_contract::serde::Deserialize<'de> for {name} {{"
+            );
+            w.line(
+                1,
+                &["fn deserialize<D: ::mcp_contract::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {"],
+            );
+            w.line(2, &["::mcp_contract::codegen::deserialize(d)"]);
+            w.line(1, &["}"]);
+            w.line(0, &["}"]);
             ln!(w, 0, "impl ::mcp_contract::ask::Form for {name} {{");
             w.line(
                 1,

@@ -242,7 +242,10 @@ fn spec(w: &mut Code, c: &Contract) {
         w.line(1, &["tools: &["]);
         for t in &c.tools {
             let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
-            ln!(w, 2, "{},", text::json_text(&json));
+            w.line(2, &["::mcp_contract::codegen::ToolSpec {"]);
+            ln!(w, 3, "json: {},", text::json_text(&json));
+            ln!(w, 3, "scopes: &[{}],", strings(&t.scopes));
+            w.line(2, &["},"]);
         }
         w.line(1, &["],"]);
     }
@@ -268,6 +271,7 @@ fn spec(w: &mut Code, c: &Contract) {
             ln!(w, 3, "subscribe: {},", r.subscribe);
             ln!(w, 3, "completions: {completions},");
             icon_specs(w, 3, &r.icons);
+            ln!(w, 3, "scopes: &[{}],", strings(&r.scopes));
             w.line(2, &["},"]);
         }
         w.line(1, &["],"]);
@@ -294,6 +298,7 @@ fn spec(w: &mut Code, c: &Contract) {
             ln!(w, 3, "description: {},", string(&g.description));
             let tools: Vec<String> = g.tools.iter().map(|t| string(t)).collect();
             w.list(3, "tools: &[", &tools, "],");
+            ln!(w, 3, "scopes: &[{}],", strings(&g.scopes));
             w.line(2, &["},"]);
         }
         w.line(1, &["],"]);
@@ -314,7 +319,7 @@ fn spec(w: &mut Code, c: &Contract) {
     w.line(0, &["};"]);
 }
 
-/// `SPEC.access`: the `auth:` block and each entry's scopes by manifest index, or `OPEN`.
+/// `SPEC.access`: the `auth:` block, or `OPEN`.
 fn access(w: &mut Code, c: &Contract) {
     let Some(a) = &c.access else {
         w.line(1, &["access: ::mcp_contract::codegen::AccessSpec::OPEN,"]);
@@ -345,26 +350,6 @@ fn access(w: &mut Code, c: &Contract) {
         }
         w.line(2, &["],"]);
     }
-    // One list per entry, or none at all when no entry of the kind requires a scope.
-    let lists = |w: &mut Code, key: &str, lists: Vec<&Vec<String>>| {
-        if lists.iter().all(|l| l.is_empty()) {
-            ln!(w, 2, "{key}: &[],");
-            return;
-        }
-        let each: Vec<String> = lists
-            .iter()
-            .map(|l| format!("&[{}]", strings(*l)))
-            .collect();
-        ln!(w, 2, "{key}: &[{}],", each.join(", "));
-    };
-    lists(w, "tools", c.tools.iter().map(|t| &t.scopes).collect());
-    lists(w, "groups", c.groups.iter().map(|g| &g.scopes).collect());
-    lists(
-        w,
-        "resources",
-        c.resources.iter().map(|r| &r.scopes).collect(),
-    );
-    lists(w, "prompts", c.prompts.iter().map(|p| &p.scopes).collect());
     w.line(1, &["},"]);
 }
 

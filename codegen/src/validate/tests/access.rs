@@ -31,10 +31,11 @@ fn scopes_load_into_every_entry_and_the_access_spec() {
         "resource: Some(\"https://mcp.example.com/mcp\")",
         "authorization_servers: &[\"https://auth.example.com\", \"http://127.0.0.1:9000\"]",
         "::mcp_contract::codegen::ScopeSpec { name: \"files:read\", description: \"Read files.\", }",
-        "tools: &[&[\"files:read\", \"files:edit\"]]",
-        "groups: &[&[\"files:read\"]]",
-        "resources: &[&[\"files:read\"]]",
-        "prompts: &[&[\"files:edit\"]]",
+        // Each entry's scopes on its own spec.
+        "\"openWorldHint\":false}}\"#, scopes: &[\"files:read\", \"files:edit\"], }",
+        "tools: &[\"ping\"], scopes: &[\"files:read\"], }",
+        "icons: &[], scopes: &[\"files:read\"], }",
+        "icons: &[], scopes: &[\"files:edit\"], }",
     ] {
         assert!(code.contains(part), "{part} in\n{code}");
     }
@@ -56,7 +57,7 @@ fn scopes_load_into_every_entry_and_the_access_spec() {
         "{only_tool}"
     );
     assert!(
-        only_tool.contains("groups: &[], resources: &[], prompts: &[],"),
+        only_tool.contains("tools: &[\"ping\"], scopes: &[], }"),
         "{only_tool}"
     );
 }

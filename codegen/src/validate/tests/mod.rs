@@ -25,6 +25,7 @@ mod loading;
 mod manifest;
 mod meta;
 mod names;
+mod placeholders;
 mod planning;
 mod prompts;
 mod questions;

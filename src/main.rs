@@ -268,3 +268,26 @@ async fn serve_http(
     );
     bound.serve_until(stop).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(args: &[&str]) -> String {
+        store_label(&Cli::parse_from([&["mcp-workspace"], args].concat()))
+    }
+
+    #[test]
+    fn the_start_line_names_the_store_without_its_credentials() {
+        assert_eq!(label(&[]), "memory");
+        assert_eq!(
+            label(&["--state", "redis://127.0.0.1:6379/2"]),
+            "redis://127.0.0.1:6379/2"
+        );
+        assert_eq!(
+            label(&["--state", "redis://app:s3cret@cache.internal:6379"]),
+            "redis://cache.internal:6379"
+        );
+        assert_eq!(label(&["--state", "redis://:p@ss@h:1"]), "redis://h:1");
+    }
+}

@@ -14,7 +14,7 @@ use futures::StreamExt as _;
 use mcp_contract::Server;
 use mcp_contract::codegen::{
     AccessSpec, ArgumentCodes, BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject,
-    Published,
+    Published, ToolSpec,
 };
 use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::testing::serve_on_loopback;
@@ -27,9 +27,9 @@ static SPEC: ContractSpec = ContractSpec {
     version: "0.1.0",
     instructions: None,
     cache: None,
-    tools: &[
+    tools: &[ToolSpec::open(
         r#"{"name":"hello","description":"Says hello.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    ],
+    )],
     resources: &[],
     artifacts_key: &["com.example/artifacts"],
     composition_key: &["com.example/composition"],

@@ -13,7 +13,7 @@ use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use mcp_contract::codegen::{
-    BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, TaskSupport,
+    BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, TaskSupport, ToolSpec,
 };
 use mcp_contract::http::{Bound, Host, SessionLimits};
 use mcp_contract::state::{
@@ -28,28 +28,21 @@ use tokio::sync::Notify;
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
-const TOOLS: &[&str] = &[
-    r#"{"name":"slow","description":"Works until released or cancelled.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    r#"{"name":"asks","description":"Works a moment, then asks.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"slow","description":"Works until released or cancelled.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"asks","description":"Works a moment, then asks.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
 ];
 
 static SPEC: ContractSpec = ContractSpec {
     name: "ops",
-    title: None,
-    icons: &[],
     version: "0.1.0",
-    instructions: None,
-    cache: None,
     tools: TOOLS,
-    resources: &[],
-    artifacts_key: &["com.example/artifacts"],
-    composition_key: &["com.example/composition"],
-    groups: &[],
-    argument_codes: mcp_contract::codegen::ArgumentCodes::DEFAULT,
-    logging: false,
     list_changed: true,
-    prompts: &[],
-    access: mcp_contract::codegen::AccessSpec::OPEN,
+    ..ContractSpec::EMPTY
 };
 static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use mcp_contract::codegen::{
     AccessSpec, ArgumentCodes, BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject,
-    Published, ResourceSpec,
+    Published, ResourceSpec, ToolSpec,
 };
 use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::rmcp::model::{
@@ -32,6 +32,15 @@ use serde_json::{Value, json};
 
 const NOTE: &str = "x:///note";
 
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec::open(
+        r#"{"name":"greet","description":"Logs at debug and info, then greets.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolSpec::open(
+        r#"{"name":"confirm","description":"Asks the user to confirm.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+];
+
 static SPEC: LazyLock<ContractSpec> = LazyLock::new(|| ContractSpec {
     name: "sessions",
     title: None,
@@ -39,10 +48,7 @@ static SPEC: LazyLock<ContractSpec> = LazyLock::new(|| ContractSpec {
     version: "0.1.0",
     instructions: None,
     cache: None,
-    tools: &[
-        r#"{"name":"greet","description":"Logs at debug and info, then greets.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-        r#"{"name":"confirm","description":"Asks the user to confirm.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-    ],
+    tools: TOOLS,
     resources: &[ResourceSpec {
         name: "note",
         title: "Note",
@@ -53,6 +59,7 @@ static SPEC: LazyLock<ContractSpec> = LazyLock::new(|| ContractSpec {
         subscribe: true,
         completions: &[],
         icons: &[],
+        scopes: &[],
     }],
     artifacts_key: &["com.example/artifacts"],
     composition_key: &["com.example/composition"],

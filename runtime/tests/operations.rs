@@ -16,11 +16,10 @@ use mcp_contract::codegen::{
     BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, TaskSupport, ToolSpec,
 };
 use mcp_contract::http::{Bound, Host, SessionLimits};
-use mcp_contract::state::{
-    EventBus, Events, Key, KeyRing, KeyStore, MemoryStore, Message, Owner, SessionRecord,
-    SessionStore, State, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
+use mcp_contract::state::{State, TaskRecord};
+use mcp_contract::testing::{
+    Fault, FaultyStore, Part, RawResponse, http_request, serve_on_loopback,
 };
-use mcp_contract::testing::{RawResponse, http_request, serve_on_loopback};
 use mcp_contract::{Context, Elicitation, Server};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
@@ -386,96 +385,17 @@ fn a_route_at_a_health_path_is_refused() {
     }
 }
 
-/// A store whose key ring cannot be read: broken, or never answering.
-struct Failing {
-    inner: MemoryStore,
-    hangs: bool,
-}
-
-impl Failing {
-    fn keys_fail(&self) -> StoreFuture<'static, KeyRing> {
-        let hangs = self.hangs;
-        Box::pin(async move {
-            if hangs {
-                std::future::pending::<()>().await;
-            }
-            Err(mcp_contract::state::StoreError::new("connection refused"))
-        })
-    }
-}
-
-impl TaskStore for Failing {
-    fn create_task(&self, record: TaskRecord, bounds: TaskBounds) -> StoreFuture<'_, bool> {
-        self.inner.create_task(record, bounds)
-    }
-    fn has_room(&self, bounds: TaskBounds) -> StoreFuture<'_, bool> {
-        self.inner.has_room(bounds)
-    }
-    fn task(&self, id: &str) -> StoreFuture<'_, Option<Versioned<TaskRecord>>> {
-        self.inner.task(id)
-    }
-    fn swap_task(&self, id: &str, version: u64, record: TaskRecord) -> StoreFuture<'_, Swapped> {
-        self.inner.swap_task(id, version, record)
-    }
-    fn remove_task(&self, id: &str) -> StoreFuture<'_, bool> {
-        self.inner.remove_task(id)
-    }
-    fn tasks_of(&self, owner: &Owner) -> StoreFuture<'_, Vec<TaskRecord>> {
-        self.inner.tasks_of(owner)
-    }
-}
-
-impl SessionStore for Failing {
-    fn create_session(
-        &self,
-        record: SessionRecord,
-        idle: Duration,
-        max: usize,
-    ) -> StoreFuture<'_, bool> {
-        self.inner.create_session(record, idle, max)
-    }
-    fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()> {
-        self.inner.put_session(record, idle)
-    }
-    fn session(&self, id: &str) -> StoreFuture<'_, Option<SessionRecord>> {
-        self.inner.session(id)
-    }
-    fn remove_session(&self, id: &str) -> StoreFuture<'_, bool> {
-        self.inner.remove_session(id)
-    }
-}
-
-impl EventBus for Failing {
-    fn publish(&self, message: Message) -> StoreFuture<'_, ()> {
-        self.inner.publish(message)
-    }
-    fn subscribe(&self) -> StoreFuture<'_, Events> {
-        self.inner.subscribe()
-    }
-}
-
-impl KeyStore for Failing {
-    fn keys(&self) -> StoreFuture<'_, KeyRing> {
-        self.keys_fail()
-    }
-    fn rotate_keys(&self, _: Key) -> StoreFuture<'_, KeyRing> {
-        self.keys_fail()
-    }
-}
-
 #[tokio::test]
 async fn readiness_fails_while_the_store_does_not_answer() {
-    for hangs in [false, true] {
+    for fault in [Fault::Refuse, Fault::Hang] {
         let (_, server) = server();
-        let failing = Failing {
-            inner: MemoryStore::default(),
-            hangs,
-        };
+        let failing = FaultyStore::new();
+        failing.breaks(Part::Keys, fault);
         let server = server.state(State::new(failing));
         let addr = serve_on_loopback(Host::new().mount("/mcp", server).health()).await;
         let started = Instant::now();
         let ready = send(addr, "GET", "/readyz", &[], "").await;
-        assert_eq!(ready.status, 503, "hangs={hangs}: {ready:?}");
+        assert_eq!(ready.status, 503, "{fault:?}: {ready:?}");
         assert!(ready.body.contains("state store"), "{ready:?}");
         assert!(
             started.elapsed() < Duration::from_secs(4),

@@ -26,7 +26,9 @@ use mcp_contract::rmcp::service::{NotificationContext, RequestContext, RunningSe
 use mcp_contract::rmcp::transport::StreamableHttpClientTransport;
 use mcp_contract::rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt as _};
 use mcp_contract::state::State;
-use mcp_contract::testing::{RawResponse, http_request, serve_on_loopback};
+use mcp_contract::testing::{
+    Fault, FaultyStore, Part, RawResponse, http_request, serve_on_loopback,
+};
 use mcp_contract::{Context, Elicitation, Server};
 use serde_json::{Value, json};
 
@@ -474,103 +476,6 @@ async fn a_subscription_made_through_one_server_is_notified_through_another() {
     let _ = client.cancel().await;
 }
 
-// ---------------------------------------------------------------------------------------
-// A store that cannot be reached.
-
-/// The in-memory store, whose sessions cannot be reached while `down`, as a remote store's.
-struct Faulty {
-    store: mcp_contract::state::MemoryStore,
-    down: Arc<std::sync::atomic::AtomicBool>,
-}
-
-mod faulty {
-    use std::sync::atomic::Ordering;
-    use std::time::Duration;
-
-    use mcp_contract::state::{
-        EventBus, Events, Key, KeyRing, KeyStore, Message, Owner, SessionRecord, SessionStore,
-        StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
-    };
-
-    use super::Faulty;
-
-    impl Faulty {
-        fn or_down<'a, T: Send + 'static>(
-            &'a self,
-            up: impl FnOnce() -> StoreFuture<'a, T>,
-        ) -> StoreFuture<'a, T> {
-            if self.down.load(Ordering::SeqCst) {
-                return Box::pin(async { Err(StoreError::new("connection refused")) });
-            }
-            up()
-        }
-    }
-
-    impl SessionStore for Faulty {
-        fn create_session(
-            &self,
-            record: SessionRecord,
-            idle: Duration,
-            max: usize,
-        ) -> StoreFuture<'_, bool> {
-            self.or_down(|| self.store.create_session(record, idle, max))
-        }
-        fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()> {
-            self.or_down(|| self.store.put_session(record, idle))
-        }
-        fn session(&self, id: &str) -> StoreFuture<'_, Option<SessionRecord>> {
-            self.or_down(|| self.store.session(id))
-        }
-        fn remove_session(&self, id: &str) -> StoreFuture<'_, bool> {
-            self.or_down(|| self.store.remove_session(id))
-        }
-    }
-
-    impl TaskStore for Faulty {
-        fn create_task(&self, record: TaskRecord, bounds: TaskBounds) -> StoreFuture<'_, bool> {
-            self.store.create_task(record, bounds)
-        }
-        fn has_room(&self, bounds: TaskBounds) -> StoreFuture<'_, bool> {
-            self.store.has_room(bounds)
-        }
-        fn task(&self, id: &str) -> StoreFuture<'_, Option<Versioned<TaskRecord>>> {
-            self.store.task(id)
-        }
-        fn swap_task(
-            &self,
-            id: &str,
-            version: u64,
-            record: TaskRecord,
-        ) -> StoreFuture<'_, Swapped> {
-            self.store.swap_task(id, version, record)
-        }
-        fn remove_task(&self, id: &str) -> StoreFuture<'_, bool> {
-            self.store.remove_task(id)
-        }
-        fn tasks_of(&self, owner: &Owner) -> StoreFuture<'_, Vec<TaskRecord>> {
-            self.store.tasks_of(owner)
-        }
-    }
-
-    impl EventBus for Faulty {
-        fn publish(&self, message: Message) -> StoreFuture<'_, ()> {
-            self.store.publish(message)
-        }
-        fn subscribe(&self) -> StoreFuture<'_, Events> {
-            self.store.subscribe()
-        }
-    }
-
-    impl KeyStore for Faulty {
-        fn keys(&self) -> StoreFuture<'_, KeyRing> {
-            self.store.keys()
-        }
-        fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing> {
-            self.store.rotate_keys(key)
-        }
-    }
-}
-
 /// Asserts `answer` is a 503 with `Retry-After` and a JSON-RPC error by `id`.
 fn assert_unavailable(answer: &RawResponse, id: Value, what: &str) {
     assert_eq!(answer.status, 503, "{what}: {}", answer.body);
@@ -586,15 +491,12 @@ fn assert_unavailable(answer: &RawResponse, id: Value, what: &str) {
 
 #[tokio::test]
 async fn a_store_out_of_reach_is_503_never_500_and_sessions_come_back_with_it() {
-    let down = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let state = State::new(Faulty {
-        store: Default::default(),
-        down: Arc::clone(&down),
-    });
+    let store = FaultyStore::new();
+    let state = State::new(store.clone());
     let a = serve(server(&state), SessionLimits::default()).await;
     let b = serve(server(&state), SessionLimits::default()).await;
     let session = open(a).await;
-    down.store(true, Ordering::SeqCst);
+    store.breaks(Part::Sessions, Fault::Refuse);
     let call = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "greet", "arguments": {}}});
     let on_a = post(a, Some(&session), call.clone()).await;
     assert_unavailable(&on_a, json!(9), "the worker's server");
@@ -602,7 +504,7 @@ async fn a_store_out_of_reach_is_503_never_500_and_sessions_come_back_with_it() 
     assert_unavailable(&on_b, json!(9), "a server restoring the session");
     let refused = post(a, None, initialize_body(3)).await;
     assert_unavailable(&refused, json!(3), "a new session");
-    down.store(false, Ordering::SeqCst);
+    store.mend(Part::Sessions);
     assert_eq!(greet(b, &session).await["greeted"], true, "back on B");
     assert_eq!(greet(a, &session).await["greeted"], true, "and on A");
 }

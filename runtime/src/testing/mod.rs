@@ -11,6 +11,7 @@ pub mod auth;
 pub(crate) mod checks;
 mod client;
 mod contract;
+mod faulty;
 #[cfg(feature = "http-testing")]
 mod http;
 mod lines;
@@ -25,6 +26,7 @@ pub use self::redis::{Monitor, RedisServer};
 pub use checks::assert_checks;
 pub use client::{Client, call, connect, envelope, problems, structured};
 pub use contract::assert_contract;
+pub use faulty::{Fault, FaultyStore, Part};
 #[cfg(feature = "http-testing")]
 pub use http::{RawResponse, connect_http, http_request, serve_on_loopback};
 pub use lines::{Lines, serve_lines, serve_lines_with};

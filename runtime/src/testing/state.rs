@@ -426,14 +426,21 @@ async fn sessions_are_bounded_and_idle_ones_make_room(state: State) {
         last_used_ms: now_ms(),
     };
     let (short, long) = (Duration::from_millis(300), Duration::from_secs(60));
-    assert_eq!(store.create_session(session("s1"), short, 2).await, Ok(true));
+    assert_eq!(
+        store.create_session(session("s1"), short, 2).await,
+        Ok(true)
+    );
     assert_eq!(store.create_session(session("s2"), long, 2).await, Ok(true));
     assert_eq!(
         store.create_session(session("s3"), long, 2).await,
         Ok(false),
         "two are kept"
     );
-    assert_eq!(store.session("s3").await, Ok(None), "a refused session is not stored");
+    assert_eq!(
+        store.session("s3").await,
+        Ok(None),
+        "a refused session is not stored"
+    );
     // A change to a kept session is not a new one.
     store.put_session(session("s2"), long).await.expect("put");
     tokio::time::sleep(Duration::from_millis(600)).await;

@@ -102,6 +102,10 @@ pub struct TaskLimits {
     pub max_kept: usize,
     /// How long a task is remembered after it was made (its `ttlMs`).
     pub ttl: Duration,
+    /// How long the lease of a task whose handler runs lasts unrenewed: the server running it
+    /// renews it every third of this, and another server sharing the store fails the task
+    /// once it lapsed (its server stopped).
+    pub lease: Duration,
 }
 
 impl Default for TaskLimits {
@@ -110,6 +114,7 @@ impl Default for TaskLimits {
             max_live: 64,
             max_kept: 1024,
             ttl: Duration::from_secs(600),
+            lease: Duration::from_secs(10),
         }
     }
 }

@@ -1557,3 +1557,29 @@ async fn of_two_servers_answering_a_parked_task_at_once_one_reruns_it() {
     assert_eq!(runs(&seen[0]), rounds, "each asked once");
     assert_eq!(runs(&seen[1]) + runs(&seen[2]), rounds, "each rerun once");
 }
+
+#[tokio::test]
+async fn a_task_cancelled_on_another_server_has_its_handler_cancelled() {
+    let state = mcp_contract::state::State::default();
+    let (seen_a, seen_b) = (Arc::new(Seen::default()), Arc::new(Seen::default()));
+    let mut on_a = Wire::Http(host(sharing(&seen_a, &state), false).await, None);
+    let mut on_b = Wire::Http(host(sharing(&seen_b, &state), false).await, None);
+    let id = task_id(&on_a.call("slow", OPTED_IN).await);
+    let ack = on_b
+        .request("tasks/cancel", json!({"taskId": id}), OPTED_IN)
+        .await;
+    assert_eq!(ack, json!({"resultType": "complete"}));
+    assert_eq!(on_a.get(&id).await["status"], "cancelled");
+    // Within a renewal of its lease (a third of 300 ms), A's handler sees it.
+    for _ in 0..50 {
+        if seen_a.cancelled.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        seen_a.cancelled.load(Ordering::SeqCst),
+        "A's handler cancelled"
+    );
+    assert_eq!(on_b.get(&id).await["status"], "cancelled");
+}

@@ -375,7 +375,11 @@ impl<D: Dispatch> Pipeline<D> {
     ) -> Result<InputResponses, ErrorData> {
         let mut answers = retry.responses.clone().unwrap_or_default();
         if retry.state.is_some() {
-            answers.extend(self.opened(request, "tool", name, arguments, retry).await?.0);
+            answers.extend(
+                self.opened(request, "tool", name, arguments, retry)
+                    .await?
+                    .0,
+            );
         }
         Ok(answers)
     }

@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 
 use super::{Dispatch, Retry, Server};
 use crate::request::{self, InFlight, revision};
-use crate::tasks::requested::{self, PAGE, RELATED_TASK, misfit, task_id, task_json, teller};
 use crate::state::TaskRecord;
+use crate::tasks::requested::{self, PAGE, RELATED_TASK, misfit, task_id, task_json, teller};
 use crate::tasks::store::{Cancel, Made, Run, new_id};
 use crate::tasks::{InTask, Mark, Owner, Publish, TaskSupport};
 

@@ -104,8 +104,7 @@ fn stopped(record: &mut TaskRecord) {
 /// Whether `record` is live and its lease lapsed: the server running its handler stopped
 /// renewing it.
 fn lapsed(record: &TaskRecord) -> bool {
-    record.is_live()
-        && (record.lease.as_ref()).is_some_and(|lease| lease.until_ms < now_ms())
+    record.is_live() && (record.lease.as_ref()).is_some_and(|lease| lease.until_ms < now_ms())
 }
 
 /// The `-32602` of a task nobody may reach.
@@ -151,8 +150,7 @@ impl Tasks {
 
     /// Whether the handler of `record` is this server's to run: live, and leased here.
     fn holds(&self, record: &TaskRecord) -> bool {
-        record.is_live()
-            && (record.lease.as_ref()).is_some_and(|lease| lease.holder == self.holder)
+        record.is_live() && (record.lease.as_ref()).is_some_and(|lease| lease.holder == self.holder)
     }
 
     fn bounds(&self) -> TaskBounds {

@@ -1486,7 +1486,11 @@ async fn a_task_whose_server_is_gone_fails_once_its_lease_lapsed_and_never_runs_
     });
     tokio::time::sleep(Duration::from_millis(50)).await;
     made.kill();
-    let failed = read_on.settled(&id).await;
+    // Two servers reading it at once once its lease lapsed: one fails it, both see that.
+    let mut also_on = Wire::Http(host(sharing(&seen, &state), false).await, None);
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let (failed, also) = tokio::join!(read_on.get(&id), also_on.get(&id));
+    assert_eq!(failed, also, "one failure, written once");
     assert_eq!(failed["status"], "failed", "{failed}");
     let message = failed["statusMessage"].as_str().unwrap_or_default();
     assert!(

@@ -1433,3 +1433,169 @@ async fn servers_sharing_a_state_reach_each_others_tasks() {
     seen.release.notify_one();
     assert_eq!(read_on.settled(&id).await["status"], "completed");
 }
+
+/// A server on a runtime of its own, as another process would be: [`Instance::kill`] stops
+/// everything it runs at once (its listener, its handlers and the renewal of their leases),
+/// as `SIGKILL` stops a process.
+struct Instance {
+    addr: SocketAddr,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Instance {
+    async fn start(server: Server<Handler>) -> Instance {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let addr = runtime
+            .spawn(host(server, false))
+            .await
+            .expect("the host serves");
+        Instance { addr, runtime }
+    }
+
+    fn kill(self) {
+        self.runtime.shutdown_background();
+    }
+}
+
+/// Servers of one handler (one [`Seen`]) sharing one store, with a short lease.
+fn sharing(seen: &Arc<Seen>, state: &mcp_contract::state::State) -> Server<Handler> {
+    Server::new(Handler(Arc::clone(seen)))
+        .state(state.clone())
+        .task_limits(TaskLimits {
+            lease: Duration::from_millis(500),
+            ..TaskLimits::default()
+        })
+}
+
+#[tokio::test]
+async fn a_task_whose_server_is_gone_fails_once_its_lease_lapsed_and_never_runs_again() {
+    let state = mcp_contract::state::State::default();
+    let seen = Arc::new(Seen::default());
+    let made = Instance::start(sharing(&seen, &state)).await;
+    let other = host(sharing(&seen, &state), false).await;
+    let mut made_on = Wire::Http(made.addr, None);
+    let mut read_on = Wire::Http(other, None);
+    let id = task_id(&made_on.call("slow", OPTED_IN).await);
+    let (mut old, _) = OldHttp::open(made.addr).await;
+    let old_id = old.task("slow").await;
+    // While its server lives, it renews the lease: the task works on, well past one lease.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(read_on.get(&id).await["status"], "working");
+    let (mut waiter, _) = OldHttp::open(other).await;
+    let waiting = tokio::spawn(async move {
+        let params = json!({"taskId": old_id});
+        let ended = waiter.ask(
+            "GetTaskPayloadRequest",
+            "tasks/result",
+            params,
+            "CallToolResult",
+        );
+        tokio::time::timeout(Duration::from_secs(5), ended).await
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    made.kill();
+    // Two servers reading it at once once its lease lapsed: one fails it, both see that.
+    let mut also_on = Wire::Http(host(sharing(&seen, &state), false).await, None);
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let (failed, also) = tokio::join!(read_on.get(&id), also_on.get(&id));
+    assert_eq!(failed, also, "one failure, written once");
+    assert_eq!(failed["status"], "failed", "{failed}");
+    let message = failed["statusMessage"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("server running this task stopped"),
+        "{failed}"
+    );
+    assert_eq!(failed["error"]["code"], -32603, "{failed}");
+    // The waiter on the other server is told, with the same error.
+    let told = waiting.await.unwrap().expect("the waiter is told");
+    assert_eq!(told["code"], -32603, "{told}");
+    let told = told["message"].as_str().unwrap_or_default();
+    assert!(told.contains("server running this task stopped"), "{told}");
+    // Failed for good; neither handler ever ran again.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(read_on.get(&id).await["status"], "failed");
+    assert_eq!(seen.runs.load(Ordering::SeqCst), 2, "each handler ran once");
+}
+
+/// `tasks/update` answering task `id`'s question, on `wire`.
+async fn answer(wire: &mut Wire, id: &str) -> Value {
+    let answers = json!({"sure": {"action": "accept", "content": {"ok": true}}});
+    wire.request(
+        "tasks/update",
+        json!({"taskId": id, "inputResponses": answers}),
+        OPTED_IN,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_task_parked_on_one_server_is_rerun_with_its_answers_where_they_arrive() {
+    let state = mcp_contract::state::State::default();
+    let (seen_a, seen_b) = (Arc::new(Seen::default()), Arc::new(Seen::default()));
+    let mut on_a = Wire::Http(host(sharing(&seen_a, &state), false).await, None);
+    let mut on_b = Wire::Http(host(sharing(&seen_b, &state), false).await, None);
+    let id = task_id(&on_a.call("asks_later", OPTED_IN).await);
+    let parked = on_a.settled(&id).await;
+    assert_eq!(parked["status"], "input_required", "{parked}");
+    assert_eq!(
+        answer(&mut on_b, &id).await,
+        json!({"resultType": "complete"})
+    );
+    let done = on_b.settled(&id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(text(&done["result"]), r#"answered {"ok":true}"#);
+    assert_eq!(on_a.get(&id).await, done, "the same task on either server");
+    assert_eq!(seen_a.runs.load(Ordering::SeqCst), 1, "asked on A");
+    assert_eq!(seen_b.runs.load(Ordering::SeqCst), 1, "rerun on B");
+}
+
+#[tokio::test]
+async fn of_two_servers_answering_a_parked_task_at_once_one_reruns_it() {
+    let state = mcp_contract::state::State::default();
+    let seen: [Arc<Seen>; 3] = Default::default();
+    let mut made_on = Wire::Http(host(sharing(&seen[0], &state), false).await, None);
+    let mut one = Wire::Http(host(sharing(&seen[1], &state), false).await, None);
+    let mut two = Wire::Http(host(sharing(&seen[2], &state), false).await, None);
+    let rounds = 5;
+    for _ in 0..rounds {
+        let id = task_id(&made_on.call("asks_later", OPTED_IN).await);
+        assert_eq!(made_on.settled(&id).await["status"], "input_required");
+        let (a, b) = tokio::join!(answer(&mut one, &id), answer(&mut two, &id));
+        assert_eq!((&a, &b), (&json!({"resultType": "complete"}), &a));
+        let done = made_on.settled(&id).await;
+        assert_eq!(text(&done["result"]), r#"answered {"ok":true}"#, "{done}");
+    }
+    let runs = |s: &Seen| s.runs.load(Ordering::SeqCst);
+    assert_eq!(runs(&seen[0]), rounds, "each asked once");
+    assert_eq!(runs(&seen[1]) + runs(&seen[2]), rounds, "each rerun once");
+}
+
+#[tokio::test]
+async fn a_task_cancelled_on_another_server_has_its_handler_cancelled() {
+    let state = mcp_contract::state::State::default();
+    let (seen_a, seen_b) = (Arc::new(Seen::default()), Arc::new(Seen::default()));
+    let mut on_a = Wire::Http(host(sharing(&seen_a, &state), false).await, None);
+    let mut on_b = Wire::Http(host(sharing(&seen_b, &state), false).await, None);
+    let id = task_id(&on_a.call("slow", OPTED_IN).await);
+    let ack = on_b
+        .request("tasks/cancel", json!({"taskId": id}), OPTED_IN)
+        .await;
+    assert_eq!(ack, json!({"resultType": "complete"}));
+    assert_eq!(on_a.get(&id).await["status"], "cancelled");
+    // Within a renewal of its lease (a third of 500 ms), A's handler sees it.
+    for _ in 0..100 {
+        if seen_a.cancelled.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        seen_a.cancelled.load(Ordering::SeqCst),
+        "A's handler cancelled"
+    );
+    assert_eq!(on_b.get(&id).await["status"], "cancelled");
+}

@@ -9,6 +9,7 @@
 //! The pipeline decides nothing about who sees what: it is handed an entry the route's
 //! [`Reach`](super::reach::Reach) found.
 
+use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
@@ -330,6 +331,24 @@ impl<D: Dispatch> Pipeline<D> {
         if request::revision(request).has_initialize() {
             return Ok(None);
         }
+        let (answers, binding) = self.opened(request, kind, name, arguments, &retry).await?;
+        Ok(Some((
+            Arc::new(Round::new(answers, retry.responses)),
+            binding,
+        )))
+    }
+
+    /// The answers of the earlier rounds the state of `retry` seals, for a request to the
+    /// `kind` called `name` with `arguments`, with the binding they are sealed to; `-32602`
+    /// for a state that does not open.
+    async fn opened(
+        &self,
+        request: &RequestContext<RoleServer>,
+        kind: &str,
+        name: &str,
+        arguments: &JsonObject,
+        retry: &Retry,
+    ) -> Result<(BTreeMap<String, serde_json::Value>, Vec<u8>), ErrorData> {
         let caller = request::caller(request).map(|p| p.subject.as_str());
         let arguments = serde_json::Value::Object(arguments.clone());
         let binding = seal::binding(kind, name, &arguments, caller);
@@ -341,10 +360,28 @@ impl<D: Dispatch> Pipeline<D> {
                 .map_err(seal::Refused::error)?,
             None => Default::default(),
         };
-        Ok(Some((
-            Arc::new(Round::new(answers, retry.responses)),
-            binding,
-        )))
+        Ok((answers, binding))
+    }
+
+    /// Every answer a call of tool `name` with `arguments` for `request` carries: the
+    /// client's new ones and those of earlier rounds its request state seals (which win, as
+    /// in a round). A task stores them, so that a server rerunning it needs no state to open.
+    pub(super) async fn answers(
+        &self,
+        request: &RequestContext<RoleServer>,
+        name: &str,
+        arguments: &JsonObject,
+        retry: &Retry,
+    ) -> Result<InputResponses, ErrorData> {
+        let mut answers = retry.responses.clone().unwrap_or_default();
+        if retry.state.is_some() {
+            answers.extend(
+                self.opened(request, "tool", name, arguments, retry)
+                    .await?
+                    .0,
+            );
+        }
+        Ok(answers)
     }
 
     /// The `handler` of the prompt or resource `name`, run as a tool's is: with its context

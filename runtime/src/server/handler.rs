@@ -67,9 +67,10 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let responses = request.input_responses;
+        let (responses, owner) = (request.input_responses, self.owner(&context));
+        let rerun = |record: &_| self.rerun(record, context);
         self.tasks()
-            .update(&request.task_id, &self.owner(&context), responses)
+            .update(&request.task_id, &owner, responses, rerun)
             .await
     }
 

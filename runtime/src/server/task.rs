@@ -17,8 +17,9 @@ use serde_json::{Value, json};
 
 use super::{Dispatch, Retry, Server};
 use crate::request::{self, InFlight, revision};
+use crate::state::TaskRecord;
 use crate::tasks::requested::{self, PAGE, RELATED_TASK, misfit, task_id, task_json, teller};
-use crate::tasks::store::{Made, Rerun, Run, new_id};
+use crate::tasks::store::{Cancel, Made, Run, new_id};
 use crate::tasks::{InTask, Mark, Owner, Publish, TaskSupport};
 
 impl<D: Dispatch> Server<D> {
@@ -56,7 +57,7 @@ impl<D: Dispatch> Server<D> {
                 _ => self.call_in(&name, arguments, retry, Some(request)).await,
             };
         }
-        let mut made = self.task_of(name, arguments, retry, request);
+        let mut made = self.task_of(name, arguments, retry, request).await?;
         // Polled once here: what ends (or asks) at once is answered as any call is.
         let first = std::future::poll_fn(|cx| Poll::Ready(made.run.as_mut().poll(cx))).await;
         if let Poll::Ready(ended) = first {
@@ -69,57 +70,74 @@ impl<D: Dispatch> Server<D> {
         }
     }
 
-    /// What a task of tool `name` for `request` is made of: its id and owner, the
-    /// cancellation of its handler, its rerun with answers, and its first run (not polled
-    /// yet); kept for the server's `TTL`, told of nobody.
-    fn task_of(
+    /// What a task of tool `name` for `request` is made of: its id and owner, what its
+    /// record keeps (the arguments, and every answer the call carried), the cancellation of
+    /// its handler and its first run (not polled yet); kept for the server's `TTL`, told of
+    /// nobody. `-32602` for a request state that does not open.
+    async fn task_of(
         &self,
         name: String,
         arguments: Option<JsonObject>,
         retry: Retry,
         request: RequestContext<RoleServer>,
-    ) -> Made {
+    ) -> Result<Made, ErrorData> {
         let owner = self.owner(&request);
         let id = new_id();
-        // The task outlives its request: its own cancellation, no stdio slot, and the marker.
-        let mut own = request;
-        own.ct = Default::default();
-        own.extensions.remove::<InFlight>();
-        own.extensions
-            .insert(InTask(Some(Arc::new(Mark::new(self.tasks(), id.clone())))));
-        let (tool, stored) = (name.clone(), arguments.clone().unwrap_or_default());
-        let token = own.ct.clone();
-        let cancel = Box::new(move || token.cancel());
-        let rerun: Rerun = {
-            let (server, name, arguments, own) =
-                (self.clone(), name.clone(), arguments.clone(), own.clone());
-            let (first, state) = (retry.responses.clone(), retry.state.clone());
-            Arc::new(move |answers| {
-                let (server, name, arguments, own) =
-                    (server.clone(), name.clone(), arguments.clone(), own.clone());
-                let mut responses = first.clone().unwrap_or_default();
-                responses.extend(answers);
-                let retry = Retry {
-                    responses: Some(responses),
-                    state: state.clone(),
-                };
-                Box::pin(async move { server.call_in(&name, arguments, retry, Some(own)).await })
-            })
-        };
-        let server = self.clone();
+        let stored = arguments.clone().unwrap_or_default();
+        let answers = (self.pipeline)
+            .answers(&request, &name, &stored, &retry)
+            .await?;
+        let (own, cancel) = self.detach(&id, request);
+        let (server, tool) = (self.clone(), name.clone());
         let run: Run =
             Box::pin(async move { server.call_in(&name, arguments, retry, Some(own)).await });
-        Made {
+        Ok(Made {
             id,
             owner,
             tool,
             arguments: stored,
+            answers,
             cancel,
-            rerun,
             run,
             ttl: None,
             tell: None,
-        }
+        })
+    }
+
+    /// The run of the task `record` from the start, with its arguments and every answer it
+    /// holds, in the context of `request` (the same client's request that completed its
+    /// answers), and its cancellation. Built from the record alone, so that any server
+    /// sharing the store reruns a task any of them made, as its maker would.
+    pub(crate) fn rerun(
+        &self,
+        record: &TaskRecord,
+        request: RequestContext<RoleServer>,
+    ) -> (Run, Cancel) {
+        let (own, cancel) = self.detach(record.id(), request);
+        let (server, name) = (self.clone(), record.tool.clone());
+        let arguments = Some(record.arguments.clone());
+        let retry = Retry {
+            responses: Some(record.answers.clone()),
+            state: None,
+        };
+        let run: Run =
+            Box::pin(async move { server.call_in(&name, arguments, retry, Some(own)).await });
+        (run, cancel)
+    }
+
+    /// `request` as the context of a run of the task `id`, which outlives the request: its
+    /// own cancellation (fired by the closure returned), no stdio slot, and the marker.
+    fn detach(
+        &self,
+        id: &str,
+        mut request: RequestContext<RoleServer>,
+    ) -> (RequestContext<RoleServer>, Cancel) {
+        request.ct = Default::default();
+        request.extensions.remove::<InFlight>();
+        let mark = Mark::new(self.tasks(), id.to_owned());
+        request.extensions.insert(InTask(Some(Arc::new(mark))));
+        let token = request.ct.clone();
+        (request, Box::new(move || token.cancel()))
     }
 
     /// Who may reach the tasks `request` makes; see [`crate::tasks`].
@@ -244,7 +262,9 @@ impl<D: Dispatch> Server<D> {
             return Err(full());
         }
         let peer = context.peer.clone();
-        let mut made = self.task_of(name, call.arguments, Retry::default(), context);
+        let mut made = self
+            .task_of(name, call.arguments, Retry::default(), context)
+            .await?;
         made.ttl = params
             .pointer("/task/ttl")
             .and_then(Value::as_u64)

@@ -27,8 +27,8 @@
 //! default, which keeps everything in this process).
 //!
 //! What cannot leave a process stays out of the store, in a registry of the process keyed by
-//! the stored id: a task's running handler, the closure that cancels it and the one that
-//! reruns it with its answers; the rmcp `Peer` or listen stream a notification is sent on; a
+//! the stored id: a task's running handler and the closure that cancels it (any process reruns
+//! a task from its record); the rmcp `Peer` or listen stream a notification is sent on; a
 //! 2025-11-25 session's worker, its streams and its calls waiting for the client's answer.
 //! The store holds what any process needs to answer a request about them.
 //!
@@ -114,7 +114,8 @@ impl Owner {
 /// may take a task over (or fail it) only once the lease has lapsed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lease {
-    /// The process's [`instance`] id.
+    /// The id of the server holding it: random, one per server, so that servers sharing a
+    /// store tell their leases apart.
     pub holder: String,
     /// Unix milliseconds.
     pub until_ms: u64,
@@ -423,7 +424,7 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-/// This process's id, as it names itself in [`Lease::holder`]: random, made once.
+/// This process's id, as it names itself in [`Message::from`]: random, made once.
 pub fn instance() -> &'static str {
     static INSTANCE: std::sync::LazyLock<String> = std::sync::LazyLock::new(random_id);
     &INSTANCE

@@ -54,19 +54,36 @@
 //! to reach it, and a 2025-11-25 `tasks/list` lists none (it would hand the ids out).
 //!
 //! **Deployment.** A task's record lives in the server's [`State`](crate::state::State),
-//! written before its id is answered; its running handler lives in the process that made it.
-//! With the default in-memory store, a deployment with several replicas needs the client's
-//! `tasks/*` requests to reach that process (affinity on the `Mcp-Name` header, which carries
-//! the task id), or one process.
+//! written before its id is answered: its status, tool, checked arguments, every answer its
+//! client gave, its owner and its lease. Its running handler lives in the process running
+//! it. With the default in-memory store, a deployment with several replicas needs the
+//! client's `tasks/*` requests to reach the process that made the task (affinity on the
+//! `Mcp-Name` header, which carries the task id), or one process. With a store they share,
+//! any replica answers them:
+//!
+//! - **The lease.** The server running a task's handler holds the task's lease for
+//!   [`TaskLimits::lease`] and renews it every third of that, by compare-and-set, while the
+//!   handler runs. A server that stops without draining (killed, crashed, cut off from the
+//!   store) stops renewing; once the lease lapsed, the first server to read the task
+//!   (`tasks/get`, `tasks/update`, `tasks/cancel`, `tasks/result`, `tasks/list`) fails it, its
+//!   status message saying the server running it stopped, and its waiters are told. Its
+//!   handler never runs again: a tool that changes things must not run twice unasked.
+//! - **Answers anywhere.** A task parked until its client answers holds no lease. The server
+//!   whose `tasks/update` completes its answers takes the lease by compare-and-set and runs
+//!   the handler again from the start, from the record alone (the tool, its arguments and
+//!   every answer), in the context of that request; of servers completing the answers at
+//!   once, one runs it.
+//! - **Cancellation anywhere.** `tasks/cancel` on any server ends the task at once; the
+//!   server running its handler fires the handler's cancellation when its next renewal finds
+//!   the task ended.
 //!
 //! **When the HTTP host drains** (`SIGTERM`; `http::Bound::serve_until`), the handlers
 //! running here get its grace period to finish. Then a task whose handler still runs is
 //! cancelled and fails, its status message saying the server stopped before it finished: its
 //! handler's work so far is lost with the process, and running it again elsewhere would run a
 //! tool that changes things twice unasked. A task parked until its client answers keeps its
-//! status and its answers, and its lease is released: its next run needs only its record, so
-//! a process taking it over would lose nothing. No process reruns a task another made, so
-//! such a task stays `input_required` until it expires.
+//! status and its answers, and holds no lease: whichever server sharing the store receives
+//! its answers reruns it.
 
 pub(crate) mod requested;
 pub(crate) mod store;
@@ -102,6 +119,10 @@ pub struct TaskLimits {
     pub max_kept: usize,
     /// How long a task is remembered after it was made (its `ttlMs`).
     pub ttl: Duration,
+    /// How long the lease of a task whose handler runs lasts unrenewed: the server running it
+    /// renews it every third of this, and another server sharing the store fails the task
+    /// once it lapsed (its server stopped).
+    pub lease: Duration,
 }
 
 impl Default for TaskLimits {
@@ -110,6 +131,7 @@ impl Default for TaskLimits {
             max_live: 64,
             max_kept: 1024,
             ttl: Duration::from_secs(600),
+            lease: Duration::from_secs(10),
         }
     }
 }

@@ -2,15 +2,21 @@
 //! cancelled and forgotten, within [`TaskLimits`].
 //!
 //! Each task's record lives in the server's [`State`], where any process reads it; what
-//! cannot leave this process (its running handler, the closures that cancel it, rerun it and
-//! tell its client of its statuses) lives here, by the task's id, while the task is live.
+//! cannot leave this process (its running handler, the closures that cancel it and tell its
+//! client of its statuses) lives here, by the task's id, while the task is live.
+//!
+//! The server running a task's handler holds the task's lease ([`TaskLimits::lease`]) and
+//! renews it while the handler runs; any server that reads a live task whose lease lapsed
+//! fails it (its server stopped), and none ever runs that handler again. A task parked until
+//! its client answers holds no lease: the server whose `tasks/update` completes its answers
+//! takes the lease and reruns the handler from the task's record, wherever it was made.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use futures::StreamExt as _;
-use futures::future::BoxFuture;
+use futures::future::{BoxFuture, Either};
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, CreateTaskResult, DetailedTask, GetTaskResult, InputResponses, JsonObject,
@@ -26,9 +32,6 @@ use crate::state::{
 /// One run of a task's handler, to its end or its next questions.
 pub(crate) type Run = BoxFuture<'static, Result<CallToolResponse, ErrorData>>;
 
-/// Runs a task's handler again from the start with every answer its client gave.
-pub(crate) type Rerun = Arc<dyn Fn(InputResponses) -> Run + Send + Sync>;
-
 /// Fires a task's handler's cancellation.
 pub(crate) type Cancel = Box<dyn Fn() + Send + Sync>;
 
@@ -41,11 +44,12 @@ pub(crate) struct Made {
     /// Its id, chosen before its handler runs so the handler's context can name it.
     pub(crate) id: String,
     pub(crate) owner: Owner,
-    /// The tool called, with its arguments: stored with the task.
+    /// The tool called, with its arguments and the answers the call carried (those of earlier
+    /// rounds included): stored with the task, they are all a rerun needs.
     pub(crate) tool: String,
     pub(crate) arguments: JsonObject,
+    pub(crate) answers: InputResponses,
     pub(crate) cancel: Cancel,
-    pub(crate) rerun: Rerun,
     pub(crate) run: Run,
     /// How long it is kept: the client's wish, at most [`TaskLimits::ttl`].
     pub(crate) ttl: Option<Duration>,
@@ -56,6 +60,9 @@ pub(crate) struct Made {
 pub(crate) struct Tasks {
     limits: TaskLimits,
     state: State,
+    /// Who this server is in the leases it holds: random, so that servers sharing a store
+    /// (in one process or several) tell theirs apart.
+    holder: String,
     /// What of each live task made here cannot leave the process, by its id.
     running: Mutex<HashMap<String, Running>>,
     /// Held through each change of a task and the telling of it, so that this process tells
@@ -69,8 +76,8 @@ pub(crate) struct Tasks {
 /// A live task's handler, as this process runs it; dropped once the task finished, so a
 /// finished task holds no server (nor its connection) alive.
 struct Running {
+    /// Fires the cancellation of its latest run here.
     cancel: Cancel,
-    rerun: Rerun,
     tell: Option<Tell>,
     /// When its record expires: its handler is cancelled then.
     expires: Instant,
@@ -86,6 +93,25 @@ fn set(record: &mut TaskRecord, payload: TaskPayload) {
     record.task = DetailedTask::new(task, payload);
 }
 
+/// Fails `record`, whose server stopped while its handler ran, and releases its lease.
+fn stopped(record: &mut TaskRecord) {
+    let error = object(&ErrorData::internal_error(STOPPED, None));
+    set(record, TaskPayload::Failed { error });
+    record.task.task.status_message = Some(STOPPED.to_owned());
+    record.lease = None;
+}
+
+/// Whether `record` is live and its lease lapsed: the server running its handler stopped
+/// renewing it.
+fn lapsed(record: &TaskRecord) -> bool {
+    record.is_live() && (record.lease.as_ref()).is_some_and(|lease| lease.until_ms < now_ms())
+}
+
+/// The `-32602` of a task nobody may reach.
+fn unknown(id: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("Unknown task: {id}"), None)
+}
+
 /// The `-32603` of a store that failed.
 fn failed(e: StoreError) -> ErrorData {
     tracing::error!(error = %e, "a task's state was not read or written");
@@ -97,6 +123,7 @@ impl Tasks {
         Tasks {
             limits,
             state,
+            holder: crate::state::random_id(),
             running: Mutex::default(),
             order: tokio::sync::Mutex::new(()),
             ran: tokio::sync::Notify::new(),
@@ -110,6 +137,20 @@ impl Tasks {
     /// The store the tasks' records are in.
     pub(crate) fn state(&self) -> &State {
         &self.state
+    }
+
+    /// A lease held by this server for [`TaskLimits::lease`] from now.
+    fn lease(&self) -> Lease {
+        let lease = u64::try_from(self.limits.lease.as_millis()).unwrap_or(u64::MAX);
+        Lease {
+            holder: self.holder.clone(),
+            until_ms: now_ms().saturating_add(lease),
+        }
+    }
+
+    /// Whether the handler of `record` is this server's to run: live, and leased here.
+    fn holds(&self, record: &TaskRecord) -> bool {
+        record.is_live() && (record.lease.as_ref()).is_some_and(|lease| lease.holder == self.holder)
     }
 
     fn bounds(&self) -> TaskBounds {
@@ -155,8 +196,8 @@ impl Tasks {
             owner,
             tool,
             arguments,
+            answers,
             cancel,
-            rerun,
             run,
             ttl,
             tell,
@@ -177,13 +218,10 @@ impl Tasks {
             owner,
             tool,
             arguments,
-            answers: InputResponses::default(),
+            answers,
             made_ms,
             expires_ms,
-            lease: Some(Lease {
-                holder: instance().to_owned(),
-                until_ms: expires_ms,
-            }),
+            lease: Some(self.lease()),
         };
         {
             let _order = self.order.lock().await;
@@ -194,7 +232,6 @@ impl Tasks {
             }
             let running = Running {
                 cancel,
-                rerun,
                 tell,
                 expires: Instant::now() + ttl,
                 runs: 0,
@@ -292,18 +329,66 @@ impl Tasks {
         }
     }
 
-    /// Runs `run` in the background and records how it ended.
-    fn drive(self: &Arc<Self>, id: String, run: Run) {
+    /// Runs `run` in the background, renewing the task's lease while it runs, and records how
+    /// it ended.
+    fn drive(self: &Arc<Self>, id: String, mut run: Run) {
         self.count_run(&id, true);
         let tasks = Arc::clone(self);
         tokio::spawn(async move {
-            let ended = run.await;
+            let beat = Box::pin(tasks.heartbeat(&id));
+            let ended = match futures::future::select(&mut run, beat).await {
+                Either::Left((ended, _)) => ended,
+                // Whatever the handler still does is for nobody now; it is told so and
+                // awaited, so that the drain's wait for runs here counts it.
+                Either::Right((record, run)) => {
+                    tasks.lost(&id, record);
+                    run.await
+                }
+            };
             if let Err(e) = tasks.settle(&id, ended).await {
                 tracing::error!(task = id, error = %e, "how a task ended was not stored");
             }
             tasks.count_run(&id, false);
             tasks.ran.notify_waiters();
         });
+    }
+
+    /// Renews the lease of the task `id`, whose handler runs here, every third of
+    /// [`TaskLimits::lease`], by compare-and-set; returns once the task is no longer this
+    /// server's to run (it ended, was cancelled or failed by another server, or was
+    /// forgotten), with its record as it stands (`None` once forgotten). A renewal the store
+    /// does not take is tried at the next beat: the lease lapses if the store stays away.
+    async fn heartbeat(&self, id: &str) -> Option<TaskRecord> {
+        let every = (self.limits.lease / 3).max(Duration::from_millis(1));
+        loop {
+            tokio::time::sleep(every).await;
+            let mut ours = false;
+            let renewed = self.state.change_task(id, |record| {
+                ours = self.holds(record);
+                if ours {
+                    record.lease = Some(self.lease());
+                }
+                ours
+            });
+            match renewed.await {
+                Ok(Some(_)) if ours => {}
+                Ok(record) => return record,
+                Err(e) => tracing::warn!(task = id, error = %e, "a task's lease was not renewed"),
+            }
+        }
+    }
+
+    /// The task `id`, whose handler runs here, was ended or failed by another server
+    /// (`record` as it stands, `None` once forgotten): this process's client is told its new
+    /// status, and its handler's cancellation fires.
+    fn lost(&self, id: &str, record: Option<TaskRecord>) {
+        let Some(running) = self.running().remove(id) else {
+            return;
+        };
+        if let (Some(tell), Some(record)) = (&running.tell, &record) {
+            tell(&record.task.task);
+        }
+        (running.cancel)();
     }
 
     /// Counts a run of the handler of the task `id` starting (`true`) or ending.
@@ -349,22 +434,13 @@ impl Tasks {
         for (id, runs) in held {
             let stopped = self
                 .change(&id, |record| {
-                    if record
-                        .lease
-                        .as_ref()
-                        .is_none_or(|lease| lease.holder != instance())
-                    {
+                    if !self.holds(record) {
                         return false;
                     }
-                    record.lease = None;
-                    if runs && record.is_live() {
-                        set(
-                            record,
-                            TaskPayload::Failed {
-                                error: object(&ErrorData::internal_error(STOPPED, None)),
-                            },
-                        );
-                        record.task.task.status_message = Some(STOPPED.to_owned());
+                    if runs {
+                        stopped(record);
+                    } else {
+                        record.lease = None;
                     }
                     true
                 })
@@ -402,10 +478,13 @@ impl Tasks {
             },
         };
         let _order = self.order.lock().await;
-        // A cancelled task stays cancelled, whatever its handler did after.
+        // A cancelled task stays cancelled, whatever its handler did after; one failed by
+        // another server because its lease lapsed stays failed. A parked task holds no lease:
+        // whichever server completes its answers takes it.
         self.change(id, |record| {
-            record.is_live() && {
+            self.holds(record) && {
                 set(record, payload.clone());
+                record.lease = None;
                 true
             }
         })
@@ -413,15 +492,44 @@ impl Tasks {
         Ok(())
     }
 
-    /// The task `id` when `owner` may reach it; `-32602` alike for an unknown one and another
-    /// caller's, so that nobody learns which ids exist.
-    async fn reachable(&self, id: &str, owner: &Owner) -> Result<TaskRecord, ErrorData> {
+    /// The task `id` as stored, when `owner` may reach it; `-32602` alike for an unknown one
+    /// and another caller's, so that nobody learns which ids exist.
+    async fn read(&self, id: &str, owner: &Owner) -> Result<TaskRecord, ErrorData> {
         drop(self.running());
         let found = self.state.store().task(id).await.map_err(failed)?;
         found
             .map(|v| v.value)
             .filter(|record| owner.reaches(&record.owner))
-            .ok_or_else(|| ErrorData::invalid_params(format!("Unknown task: {id}"), None))
+            .ok_or_else(|| unknown(id))
+    }
+
+    /// `record` as it stands once failed if its lease lapsed while its handler ran (the
+    /// server running it stopped): by compare-and-set, so that of several servers reading it
+    /// at once one fails it, and its waiters are told. `None` once forgotten.
+    /// Called with `order` held.
+    async fn fail_lapsed(&self, record: TaskRecord) -> Result<Option<TaskRecord>, StoreError> {
+        if !lapsed(&record) {
+            return Ok(Some(record));
+        }
+        self.change(record.id(), |record| {
+            lapsed(record) && {
+                stopped(record);
+                true
+            }
+        })
+        .await
+    }
+
+    /// [`Tasks::read`], a lapsed lease failed first ([`Tasks::fail_lapsed`]).
+    /// Called without `order` held.
+    async fn reachable(&self, id: &str, owner: &Owner) -> Result<TaskRecord, ErrorData> {
+        let record = self.read(id, owner).await?;
+        if !lapsed(&record) {
+            return Ok(record);
+        }
+        let _order = self.order.lock().await;
+        let record = self.fail_lapsed(record).await.map_err(failed)?;
+        record.ok_or_else(|| unknown(id))
     }
 
     /// `tasks/get`: the task `id` of `owner`, or `-32602`.
@@ -430,51 +538,76 @@ impl Tasks {
     }
 
     /// `tasks/update`: answers to the task's questions. Answers to questions it does not ask
-    /// are ignored; once every question has its answer, the handler runs again with them.
+    /// are ignored; once every question has its answer, this server takes the task's lease
+    /// and runs its handler again, `rerun` of its record (which holds every answer) giving
+    /// the run and its cancellation. Of servers completing the answers at once, one reruns
+    /// it; the others' answers were acknowledged and are not needed.
     pub(crate) async fn update(
         self: &Arc<Self>,
         id: &str,
         owner: &Owner,
         responses: InputResponses,
+        rerun: impl FnOnce(&TaskRecord) -> (Run, Cancel) + Send,
     ) -> Result<(), ErrorData> {
         let run = {
             let _order = self.order.lock().await;
-            self.reachable(id, owner).await?;
-            let rerun = self.running().get(id).map(|r| Arc::clone(&r.rerun));
-            let mut all_answered = false;
+            let record = self.read(id, owner).await?;
+            self.fail_lapsed(record).await.map_err(failed)?;
+            let mut takes = false;
             let after = self
                 .change(id, |record| {
-                    all_answered = false;
+                    takes = false;
+                    // Parked, no run holding its lease: a 2025-11-25 task waiting on its
+                    // client is `input_required` too, its run asking the client itself.
                     let TaskPayload::InputRequired { input_requests } = &record.task.payload else {
                         return false;
                     };
+                    if record.lease.is_some() {
+                        return false;
+                    }
                     let mut asked = input_requests.clone();
                     for (key, answer) in &responses {
                         if asked.remove(key).is_some() {
                             record.answers.insert(key.clone(), answer.clone());
                         }
                     }
-                    if !asked.is_empty() {
+                    if asked.is_empty() {
+                        takes = true;
+                        record.lease = Some(self.lease());
+                        set(record, TaskPayload::Working);
+                    } else {
                         let input_requests = asked;
                         set(record, TaskPayload::InputRequired { input_requests });
-                        return true;
                     }
-                    if rerun.is_none() {
-                        return false;
-                    }
-                    all_answered = true;
-                    set(record, TaskPayload::Working);
                     true
                 })
                 .await
                 .map_err(failed)?;
-            match (after, rerun) {
-                (Some(record), Some(rerun)) if all_answered => rerun(record.answers),
-                _ => return Ok(()),
-            }
+            let Some(record) = after.filter(|_| takes) else {
+                return Ok(());
+            };
+            let (run, cancel) = rerun(&record);
+            self.hold(&record, cancel);
+            run
         };
         self.drive(id.to_owned(), run);
         Ok(())
+    }
+
+    /// Keeps what of the run here of the task `record` cannot leave the process: `cancel`
+    /// fires its handler's cancellation. A task made here keeps how its client is told.
+    fn hold(&self, record: &TaskRecord, cancel: Cancel) {
+        let left = Duration::from_millis(record.expires_ms.saturating_sub(now_ms()));
+        let mut running = self.running();
+        let held = running
+            .entry(record.id().to_owned())
+            .or_insert_with(|| Running {
+                cancel: Box::new(|| {}),
+                tell: None,
+                expires: Instant::now() + left,
+                runs: 0,
+            });
+        held.cancel = cancel;
     }
 
     /// `tasks/cancel`: a task still running becomes `cancelled` and its handler's
@@ -482,7 +615,8 @@ impl Tasks {
     /// `Ok(true)` when it was running.
     pub(crate) async fn cancel(&self, id: &str, owner: &Owner) -> Result<bool, ErrorData> {
         let _order = self.order.lock().await;
-        self.reachable(id, owner).await?;
+        let record = self.read(id, owner).await?;
+        self.fail_lapsed(record).await.map_err(failed)?;
         let mut cancelled = false;
         self.change(id, |record| {
             // Setting a finished status fires the handler's cancellation.
@@ -502,11 +636,22 @@ impl Tasks {
         Ok(self.reachable(id, owner).await?.task.task)
     }
 
-    /// The tasks `owner` made itself, oldest first (not those any holder reaches).
+    /// The tasks `owner` made itself, oldest first (not those any holder reaches); those
+    /// whose lease lapsed failed first.
     pub(crate) async fn made_by(&self, owner: &Owner) -> Result<Vec<Task>, ErrorData> {
         drop(self.running());
         let mine = self.state.store().tasks_of(owner).await.map_err(failed)?;
-        Ok(mine.into_iter().map(|r| r.task.task).collect())
+        let mut tasks = Vec::with_capacity(mine.len());
+        for record in mine {
+            let record = if lapsed(&record) {
+                let _order = self.order.lock().await;
+                self.fail_lapsed(record).await.map_err(failed)?
+            } else {
+                Some(record)
+            };
+            tasks.extend(record.map(|r| r.task.task));
+        }
+        Ok(tasks)
     }
 
     /// How the task `id` of `owner` ended, once it has: its result, or its error; `-32602`
@@ -515,7 +660,14 @@ impl Tasks {
         // Subscribed before looking, so an end between the two is not missed.
         let mut changes = self.state.store().subscribe().await.map_err(failed)?;
         loop {
-            match self.reachable(id, owner).await?.task.payload {
+            let record = self.reachable(id, owner).await?;
+            // A lease that lapses is looked at again: its server may have stopped, and
+            // nobody else would publish that.
+            let lapses = (record.lease.as_ref()).map(|lease| {
+                let left = lease.until_ms.saturating_sub(now_ms()).saturating_add(1);
+                tokio::time::Instant::now() + Duration::from_millis(left)
+            });
+            match record.task.payload {
                 TaskPayload::Completed { result } => return Ok(result),
                 TaskPayload::Failed { error } => {
                     return Err(serde_json::from_value(error.into())
@@ -526,9 +678,17 @@ impl Tasks {
                 }
                 _ => {}
             }
-            // Until this task changes, or changes may have been missed.
+            // Until this task changes, changes may have been missed, or its lease lapses.
             loop {
-                match changes.next().await {
+                let next = changes.next();
+                let heard = match lapses {
+                    Some(at) => tokio::time::timeout_at(at, next).await.ok(),
+                    None => Some(next.await),
+                };
+                let Some(heard) = heard else {
+                    break;
+                };
+                match heard {
                     Some(Heard::Message(Message {
                         event: Event::TaskChanged(changed),
                         ..
@@ -544,9 +704,8 @@ impl Tasks {
     }
 }
 
-/// What a task whose server stopped while its handler ran says: its status message and its
-/// error's.
-#[cfg(feature = "http")]
+/// What a task whose server stopped while its handler ran says (drained, or gone without
+/// renewing its lease): its status message and its error's.
 const STOPPED: &str =
     "the server running this task stopped before it finished; call the tool again";
 

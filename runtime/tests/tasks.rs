@@ -16,7 +16,8 @@ use mcp_contract::codegen::{
 use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::tasks::TaskLimits;
 use mcp_contract::testing::{
-    Lines, Revision, check_wire, http_request, serve_lines, serve_on_loopback,
+    Fault, FaultyStore, Lines, Part, Revision, check_wire, http_request, serve_lines,
+    serve_on_loopback,
 };
 use mcp_contract::{Context, Elicitation, Server};
 use serde_json::{Value, json};
@@ -1302,92 +1303,16 @@ async fn over_http_a_server_without_task_tools_is_unchanged() {
     assert_eq!(text(&called), "quick done", "{called}");
 }
 
-/// A store whose task writes fail, as a remote store that cannot be reached: everything else
-/// is the in-memory store's.
-#[derive(Default)]
-struct Unwritable(mcp_contract::state::MemoryStore);
-
-mod unwritable {
-    use std::time::Duration;
-
-    use mcp_contract::state::{
-        EventBus, Events, Key, KeyRing, KeyStore, Message, Owner, SessionRecord, SessionStore,
-        StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
-    };
-
-    use super::Unwritable;
-
-    fn unreachable<T: Send + 'static>() -> StoreFuture<'static, T> {
-        Box::pin(async { Err(StoreError::new("connection refused")) })
-    }
-
-    impl TaskStore for Unwritable {
-        fn create_task(&self, _: TaskRecord, _: TaskBounds) -> StoreFuture<'_, bool> {
-            unreachable()
-        }
-        fn has_room(&self, bounds: TaskBounds) -> StoreFuture<'_, bool> {
-            self.0.has_room(bounds)
-        }
-        fn task(&self, id: &str) -> StoreFuture<'_, Option<Versioned<TaskRecord>>> {
-            self.0.task(id)
-        }
-        fn swap_task(&self, _: &str, _: u64, _: TaskRecord) -> StoreFuture<'_, Swapped> {
-            unreachable()
-        }
-        fn remove_task(&self, _: &str) -> StoreFuture<'_, bool> {
-            unreachable()
-        }
-        fn tasks_of(&self, owner: &Owner) -> StoreFuture<'_, Vec<TaskRecord>> {
-            self.0.tasks_of(owner)
-        }
-    }
-
-    impl SessionStore for Unwritable {
-        fn create_session(
-            &self,
-            record: SessionRecord,
-            idle: Duration,
-            max: usize,
-        ) -> StoreFuture<'_, bool> {
-            self.0.create_session(record, idle, max)
-        }
-        fn put_session(&self, record: SessionRecord, idle: Duration) -> StoreFuture<'_, ()> {
-            self.0.put_session(record, idle)
-        }
-        fn session(&self, id: &str) -> StoreFuture<'_, Option<SessionRecord>> {
-            self.0.session(id)
-        }
-        fn remove_session(&self, id: &str) -> StoreFuture<'_, bool> {
-            self.0.remove_session(id)
-        }
-    }
-
-    impl EventBus for Unwritable {
-        fn publish(&self, message: Message) -> StoreFuture<'_, ()> {
-            self.0.publish(message)
-        }
-        fn subscribe(&self) -> StoreFuture<'_, Events> {
-            self.0.subscribe()
-        }
-    }
-
-    impl KeyStore for Unwritable {
-        fn keys(&self) -> StoreFuture<'_, KeyRing> {
-            self.0.keys()
-        }
-        fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing> {
-            self.0.rotate_keys(key)
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_task_whose_record_cannot_be_stored_is_an_error_never_an_id() {
     use mcp_contract::state::State;
 
     for http in [false, true] {
         let (seen, server) = server();
-        let server = server.state(State::new(Unwritable::default()));
+        // Task writes fail, as a remote store's that cannot be reached; the rest works.
+        let store = FaultyStore::new();
+        store.breaks(Part::TaskWrites, Fault::Refuse);
+        let server = server.state(State::new(store));
         let mut wire = Wire::open(server.clone(), http).await;
         for tool in ["slow", "must"] {
             let refused = wire.call(tool, OPTED_IN).await;

@@ -3,6 +3,7 @@
 //! [`crate::state::RedisStore`]: the commands clients send it, and the keys left with their expiry.
 
 use futures::StreamExt as _;
+use std::io::{Read as _, Write as _};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -70,14 +71,29 @@ impl RedisServer {
             Err(e) => panic!("redis-server did not start: {e}"),
         }
         let started = Instant::now();
-        while TcpStream::connect((Ipv4Addr::LOCALHOST, self.port)).is_err() {
+        while !self.ready() {
             assert!(
                 started.elapsed() < Duration::from_secs(10),
-                "redis-server did not listen within 10 s: {}",
+                "redis-server did not answer within 10 s: {}",
                 std::fs::read_to_string(self.dir.join("redis.log")).unwrap_or_default()
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Whether it answers `PING` with `PONG`. Listening is not enough: a Redis loading its
+    /// append-only file after a restart answers every command `LOADING` until it is done.
+    fn ready(&self) -> bool {
+        let Ok(mut stream) = TcpStream::connect((Ipv4Addr::LOCALHOST, self.port)) else {
+            return false;
+        };
+        let mut reply = [0u8; 7];
+        stream
+            .set_read_timeout(Some(Duration::from_secs(1)))
+            .is_ok()
+            && stream.write_all(b"PING\r\n").is_ok()
+            && stream.read_exact(&mut reply).is_ok()
+            && &reply == b"+PONG\r\n"
     }
 
     /// Its URL.

@@ -13,8 +13,7 @@ use std::time::{Duration, Instant};
 use futures::StreamExt as _;
 use mcp_contract::Server;
 use mcp_contract::codegen::{
-    AccessSpec, ArgumentCodes, BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject,
-    Published, ToolSpec,
+    BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, ToolSpec,
 };
 use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::testing::serve_on_loopback;
@@ -22,23 +21,11 @@ use serde_json::json;
 
 static SPEC: ContractSpec = ContractSpec {
     name: "idle",
-    title: None,
-    icons: &[],
     version: "0.1.0",
-    instructions: None,
-    cache: None,
     tools: &[ToolSpec::open(
         r#"{"name":"hello","description":"Says hello.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
     )],
-    resources: &[],
-    artifacts_key: &["com.example/artifacts"],
-    composition_key: &["com.example/composition"],
-    groups: &[],
-    argument_codes: ArgumentCodes::DEFAULT,
-    logging: false,
-    list_changed: false,
-    prompts: &[],
-    access: AccessSpec::OPEN,
+    ..ContractSpec::EMPTY
 };
 static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
 

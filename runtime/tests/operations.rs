@@ -160,6 +160,28 @@ fn message(response: &RawResponse) -> Value {
     })
 }
 
+/// Starts a plain `tools/call` of `slow` (no task: the client did not opt in), which works
+/// until the test releases it, and returns once its handler runs.
+async fn slow_call_in_flight(
+    addr: SocketAddr,
+    seen: &Seen,
+) -> tokio::task::JoinHandle<RawResponse> {
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "slow", "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }})
+    .to_string();
+    let in_flight = tokio::spawn(async move { post(addr, &call_headers("slow"), &body).await });
+    eventually("the call reached its handler", || {
+        seen.entered.load(Ordering::SeqCst) == 1
+    })
+    .await;
+    in_flight
+}
+
 /// Waits until `done` holds, for at most five seconds.
 async fn eventually(what: &str, done: impl Fn() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(5);
@@ -478,20 +500,7 @@ async fn a_drain_finishes_the_calls_in_flight_and_accepts_nothing_new() {
         .health()
         .grace_period(Duration::from_secs(20));
     let (addr, stop, serving) = serve_stoppable(host).await;
-    // A plain call (no task: the client did not opt in) that waits for the test.
-    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-        "name": "slow", "arguments": {},
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        },
-    }})
-    .to_string();
-    let in_flight = tokio::spawn(async move { post(addr, &call_headers("slow"), &body).await });
-    eventually("the call reached its handler", || {
-        seen.entered.load(Ordering::SeqCst) == 1
-    })
-    .await;
+    let in_flight = slow_call_in_flight(addr, &seen).await;
     let began = Instant::now();
     stop.send(()).expect("still serving");
     refused(addr).await;
@@ -530,19 +539,7 @@ async fn sigterm_drains_a_host_and_the_slow_call_in_flight_is_answered() {
         .expect("binds");
     let addr = bound.local_addr().expect("bound");
     let serving = tokio::spawn(bound.serve_until(mcp_contract::http::stop_signal()));
-    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-        "name": "slow", "arguments": {},
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        },
-    }})
-    .to_string();
-    let in_flight = tokio::spawn(async move { post(addr, &call_headers("slow"), &body).await });
-    eventually("the call reached its handler", || {
-        seen.entered.load(Ordering::SeqCst) == 1
-    })
-    .await;
+    let in_flight = slow_call_in_flight(addr, &seen).await;
     prerequisite::require("bash");
     let sent = std::process::Command::new("bash")
         .args(["-c", &format!("kill -TERM {}", std::process::id())])

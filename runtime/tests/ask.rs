@@ -489,11 +489,14 @@ async fn a_state_sealed_with_a_shared_key_opens_on_another_server_with_it() {
 /// and refused by a server on another store.
 #[tokio::test]
 async fn a_state_sealed_with_a_shared_store_s_ring_opens_on_every_server_sharing_it() {
-    use mcp_contract::state::{Key, State};
+    use mcp_contract::state::{Key, Rotation, State, now_ms};
 
     let state = State::default();
     let store = state.store();
-    store.rotate_keys(Key(vec![5; 32])).await.expect("rotated");
+    store
+        .rotate_keys(Key(vec![5; 32]), Rotation::now(now_ms()))
+        .await
+        .expect("rotated");
     let (_, first) = server();
     let (_, second) = server();
     let mut first = Wire::open(first.state(state.clone()), true).await;
@@ -516,7 +519,10 @@ async fn a_state_sealed_with_a_shared_store_s_ring_opens_on_every_server_sharing
         .error();
     assert_eq!(error["code"], -32602, "another store's keys: {error}");
 
-    store.rotate_keys(Key(vec![6; 32])).await.expect("rotated");
+    store
+        .rotate_keys(Key(vec![6; 32]), Rotation::now(now_ms()))
+        .await
+        .expect("rotated");
     let (asked, _) = second
         .call("two_steps", json!({}), EVERYTHING, round2())
         .await
@@ -525,7 +531,10 @@ async fn a_state_sealed_with_a_shared_store_s_ring_opens_on_every_server_sharing
         asked.get("step2").is_some(),
         "the previous key opens: {asked}"
     );
-    store.rotate_keys(Key(vec![7; 32])).await.expect("rotated");
+    store
+        .rotate_keys(Key(vec![7; 32]), Rotation::now(now_ms()))
+        .await
+        .expect("rotated");
     let error = second
         .call("two_steps", json!({}), EVERYTHING, round2())
         .await

@@ -1524,3 +1524,32 @@ async fn a_task_cancelled_on_another_server_has_its_handler_cancelled() {
     );
     assert_eq!(on_b.get(&id).await["status"], "cancelled");
 }
+
+#[tokio::test]
+async fn a_cancellation_on_another_server_reaches_the_handler_at_once_not_at_a_renewal() {
+    let state = mcp_contract::state::State::default();
+    let (seen_a, seen_b) = (Arc::new(Seen::default()), Arc::new(Seen::default()));
+    // A lease of a minute: the next renewal, where a cancellation would otherwise be
+    // noticed, is 20 seconds away.
+    let long = |seen: &Arc<Seen>| {
+        Server::new(Handler(Arc::clone(seen)))
+            .state(state.clone())
+            .task_limits(TaskLimits {
+                lease: Duration::from_secs(60),
+                ..TaskLimits::default()
+            })
+    };
+    let mut on_a = Wire::Http(host(long(&seen_a), false).await, None);
+    let mut on_b = Wire::Http(host(long(&seen_b), false).await, None);
+    let id = task_id(&on_a.call("slow", OPTED_IN).await);
+    on_b.request("tasks/cancel", json!({"taskId": id}), OPTED_IN)
+        .await;
+    let asked = std::time::Instant::now();
+    while !seen_a.cancelled.load(Ordering::SeqCst) && asked.elapsed() < Duration::from_secs(5) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        seen_a.cancelled.load(Ordering::SeqCst),
+        "A's handler cancelled within 5 s, not at its next renewal"
+    );
+}

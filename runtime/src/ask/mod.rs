@@ -69,9 +69,13 @@
 //! An HMAC-SHA256 (rmcp's request-state codec) over the earlier answers and an expiry
 //! ([`Server::request_state_ttl`](crate::Server::request_state_ttl), 10 minutes by default),
 //! with the tool's (prompt's, resource's) name, its arguments (canonical JSON; a read's URI)
-//! and the verified caller bound in as associated data. The key is random per process unless
-//! configured ([`Server::request_state_key`](crate::Server::request_state_key)): replicas
-//! behind a load balancer need the same key. A state that does not verify (altered, another tool's, other
+//! and the verified caller bound in as associated data. The key is the server's [state
+//! store](crate::state)'s key ring: random, made by the first process to read it, so every
+//! replica sharing the store opens what another sealed; rotated once it has sealed for a day
+//! ([`Server::request_state_rotation`](crate::Server::request_state_rotation)), the previous
+//! key still opening what was sealed before, until the next rotation. A key given with
+//! [`Server::request_state_key`](crate::Server::request_state_key) replaces the ring (and is
+//! never rotated). A state that does not verify (altered, another tool's, other
 //! arguments', another caller's) or has expired is refused with `-32602`; so is an answer
 //! that is not the kind of result its question asks for. Arguments pass the whole input
 //! schema on every round. `inputResponses` without a state are taken as first-round
@@ -109,7 +113,7 @@ use rmcp::model::{ClientCapabilities, InputRequest, JsonObject};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use seal::DEFAULT_TTL;
+pub use seal::{DEFAULT_ROTATION, DEFAULT_TTL};
 
 /// What the client may be asked for; a client is asked only for what it declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -15,10 +15,14 @@ use rmcp::model::{RequestStateCodec, RequestStateError, SealOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::state::{KeyRing, State};
+use crate::state::{Key, KeyRing, Rotation, State};
 
 /// How long a request state stays valid by default: long enough for a person to answer.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
+
+/// How long the store's key seals new request states by default before the first process
+/// to find it older rotates it ([`Rotation`]).
+pub const DEFAULT_ROTATION: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Why a request state is refused; each is `-32602` to the client, but a store that failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +86,8 @@ pub(crate) struct Sealer {
     /// The store's ring as last read, with its codecs, made again only when it changed.
     read: Arc<Mutex<Option<(KeyRing, Codecs)>>>,
     ttl: Duration,
+    /// How old the store's current key may grow before it is rotated; never below `ttl`.
+    rotation: Duration,
     /// Unix milliseconds now; a test replaces it.
     now: fn() -> u64,
 }
@@ -112,6 +118,7 @@ impl Sealer {
             state,
             read: Arc::default(),
             ttl: DEFAULT_TTL,
+            rotation: DEFAULT_ROTATION,
             now: system_now,
         }
     }
@@ -132,6 +139,13 @@ impl Sealer {
     pub(crate) fn with_ttl(&self, ttl: Duration) -> Sealer {
         Sealer {
             ttl,
+            ..self.clone()
+        }
+    }
+
+    pub(crate) fn with_rotation(&self, rotation: Duration) -> Sealer {
+        Sealer {
+            rotation,
             ..self.clone()
         }
     }
@@ -158,10 +172,27 @@ impl Sealer {
         if let Some(given) = &self.given {
             return Ok(given.clone());
         }
-        let ring = self.state.store().keys().await.map_err(|e| {
+        let unavailable = |e: crate::state::StoreError| {
             tracing::error!(error = %e, "the request-state keys were not read");
             Refused::Unavailable
-        })?;
+        };
+        let store = self.state.store();
+        let mut ring = store.keys().await.map_err(unavailable)?;
+        // The previous key opens what was sealed just before a rotation until the next one:
+        // a period no shorter than a state's lifetime lets every state live out its TTL.
+        let due = Rotation::when_older_than((self.now)(), self.rotation.max(self.ttl));
+        if due.is_due(&ring) {
+            let mut fresh = vec![0u8; 32];
+            getrandom::fill(&mut fresh).map_err(|e| {
+                tracing::error!(error = %e, "no random request-state key");
+                Refused::Unavailable
+            })?;
+            ring = store
+                .rotate_keys(Key(fresh), due)
+                .await
+                .map_err(unavailable)?;
+            tracing::info!("the request-state key was rotated");
+        }
         let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((known, codecs)) = &*read
             && *known == ring
@@ -259,7 +290,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::state::Key;
+    use crate::state::now_ms;
 
     static NOW: AtomicU64 = AtomicU64::new(1_000_000);
 
@@ -334,18 +365,80 @@ mod tests {
         let call = binding("tool", "greet", &json!({"a": 1}), None);
         let before = sealer.seal(&call, answers()).await.expect("sealed");
         let store = state.store();
-        store.rotate_keys(Key(vec![1; 32])).await.expect("rotated");
+        store
+            .rotate_keys(Key(vec![1; 32]), Rotation::now(now_ms()))
+            .await
+            .expect("rotated");
         let after = sealer.seal(&call, answers()).await.expect("sealed");
         assert_ne!(before, after, "sealed with the new key");
         assert_eq!(sealer.open(&before, &call).await, Ok(answers()));
         // Another server on the same store opens what this one sealed.
         let other = Sealer::new(state.clone());
         assert_eq!(other.open(&after, &call).await, Ok(answers()));
-        store.rotate_keys(Key(vec![2; 32])).await.expect("rotated");
+        store
+            .rotate_keys(Key(vec![2; 32]), Rotation::now(now_ms()))
+            .await
+            .expect("rotated");
         assert_eq!(sealer.open(&before, &call).await, Err(Refused::Tampered));
         assert_eq!(sealer.open(&after, &call).await, Ok(answers()));
         // A given key is used in place of the ring.
         let given = sealer.with_key(vec![3; 32]).expect("a long key");
         assert_eq!(given.open(&after, &call).await, Err(Refused::Tampered));
+    }
+
+    static LATER: AtomicU64 = AtomicU64::new(0);
+
+    fn later() -> u64 {
+        LATER.load(Ordering::SeqCst)
+    }
+
+    #[tokio::test]
+    async fn the_stores_key_is_rotated_once_it_is_old_and_what_it_sealed_opens_for_a_ttl() {
+        let state = State::default();
+        let day = 24 * 3_600_000;
+        LATER.store(now_ms() + day, Ordering::SeqCst);
+        let sealer = Sealer::new(state.clone())
+            .with_ttl(Duration::from_secs(60))
+            .with_rotation(Duration::from_secs(3600))
+            .with_clock(later);
+        let call = binding("tool", "greet", &json!({"a": 1}), None);
+        let made = state.store().keys().await.expect("a ring");
+
+        // A day after the key was made, it is an hour past due: the first use rotates it.
+        let first = sealer.seal(&call, answers()).await.expect("sealed");
+        let ring = state.store().keys().await.expect("a ring");
+        assert_eq!(
+            (ring.since, ring.previous.as_ref()),
+            (later(), Some(&made.current))
+        );
+        let second = sealer.seal(&call, answers()).await.expect("sealed");
+        assert_eq!(
+            state.store().keys().await,
+            Ok(ring.clone()),
+            "rotated once, not at every use"
+        );
+
+        // An hour on, the next rotation: what the key before sealed still opens (and is
+        // refused only for its age); what the new one seals opens.
+        LATER.fetch_add(3_600_000, Ordering::SeqCst);
+        let third = sealer.seal(&call, answers()).await.expect("sealed");
+        let rotated = state.store().keys().await.expect("a ring");
+        assert_eq!(rotated.previous.as_ref(), Some(&ring.current));
+        for sealed in [&first, &second] {
+            assert_eq!(sealer.open(sealed, &call).await, Err(Refused::Expired));
+        }
+        assert_eq!(sealer.open(&third, &call).await, Ok(answers()));
+        let short = Sealer::new(state.clone())
+            .with_ttl(Duration::from_secs(7200))
+            .with_rotation(Duration::from_secs(1))
+            .with_clock(later);
+        let sealed = short.seal(&call, answers()).await.expect("sealed");
+        LATER.fetch_add(3_600_000, Ordering::SeqCst);
+        assert_eq!(
+            short.open(&sealed, &call).await,
+            Ok(answers()),
+            "a period shorter than the TTL is the TTL: the state outlives one rotation"
+        );
+        assert_eq!(state.store().keys().await, Ok(rotated), "not due yet");
     }
 }

@@ -121,6 +121,18 @@ impl<D: Dispatch> Server<D> {
         self
     }
 
+    /// The same server rotating the request-state key of its [state store](crate::state)
+    /// once it has sealed new states for `period` ([`crate::ask::DEFAULT_ROTATION`] by
+    /// default): the first process of a deployment to find the key that old replaces it, and
+    /// the one before stays accepted until the next rotation. A period shorter than the
+    /// request states' lifetime ([`Server::request_state_ttl`]) is taken as that lifetime, so
+    /// that no state is refused before it expires. A key given with
+    /// [`Server::request_state_key`] is never rotated.
+    pub fn request_state_rotation(mut self, period: std::time::Duration) -> Self {
+        self.pipeline.sealer = Arc::new(self.pipeline.sealer.with_rotation(period));
+        self
+    }
+
     /// The same server for a new connection: its own log level and subscriptions, the
     /// handler, view and subscription registry shared. Every transport serves one of these per
     /// connection.

@@ -9,19 +9,25 @@ use futures::StreamExt as _;
 use tokio::sync::broadcast;
 
 use super::{
-    EventBus, Events, Heard, Key, KeyRing, KeyStore, Message, Owner, SessionRecord, SessionStore,
-    StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned, now_ms,
+    EventBus, Events, Heard, Key, KeyRing, KeyStore, Message, Owner, Rotation, SessionRecord,
+    SessionStore, StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
+    now_ms,
 };
 
 /// How many events a listener may fall behind before it is told it missed some.
 const BACKLOG: usize = 1024;
 
-/// The request-state key of every in-memory store of this process that has not rotated its
-/// own: random, made once, so that every server of the process opens what another sealed.
-static PROCESS_KEY: LazyLock<Key> = LazyLock::new(|| {
+/// The request-state key ring every in-memory store of this process starts with: one random
+/// key, made once, so that every server of the process opens what another sealed (until a
+/// store rotates its own).
+static PROCESS_RING: LazyLock<KeyRing> = LazyLock::new(|| {
     let mut key = vec![0u8; 32];
     getrandom::fill(&mut key).expect("the operating system's random source");
-    Key(key)
+    KeyRing {
+        current: Key(key),
+        since: now_ms(),
+        previous: None,
+    }
 });
 
 /// Everything a server keeps between requests, in this process: the default store. A
@@ -292,23 +298,16 @@ impl EventBus for MemoryStore {
 impl KeyStore for MemoryStore {
     fn keys(&self) -> StoreFuture<'_, KeyRing> {
         let mut keys = lock(&self.keys);
-        let ring = keys.get_or_insert_with(|| KeyRing {
-            current: PROCESS_KEY.clone(),
-            previous: None,
-        });
-        ready(Ok(ring.clone()))
+        ready(Ok(keys.get_or_insert_with(|| PROCESS_RING.clone()).clone()))
     }
 
-    fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing> {
+    fn rotate_keys(&self, key: Key, rotation: Rotation) -> StoreFuture<'_, KeyRing> {
         let mut keys = lock(&self.keys);
-        let previous = keys
-            .take()
-            .map_or_else(|| PROCESS_KEY.clone(), |ring| ring.current);
-        let ring = KeyRing {
-            current: key,
-            previous: Some(previous),
-        };
-        *keys = Some(ring.clone());
-        ready(Ok(ring))
+        let ring = keys.get_or_insert_with(|| PROCESS_RING.clone());
+        if rotation.is_due(ring) {
+            ring.previous = Some(std::mem::replace(&mut ring.current, key));
+            ring.since = rotation.at;
+        }
+        ready(Ok(ring.clone()))
     }
 }

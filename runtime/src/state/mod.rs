@@ -342,21 +342,61 @@ impl fmt::Debug for Key {
 pub struct KeyRing {
     /// Seals every new request state.
     pub current: Key,
+    /// Unix milliseconds at which `current` was made or rotated in: what a scheduled
+    /// rotation ([`Rotation::when_older_than`]) compares.
+    pub since: u64,
     /// The one before the last rotation, still accepted so that states sealed just before
     /// it stay good until they expire.
     pub previous: Option<Key>,
 }
 
+/// When [`KeyStore::rotate_keys`] rotates: at once, or only when the current key is old
+/// enough. The condition is checked in the store, in the same step as the rotation, so that
+/// of several processes finding the ring due at once exactly one rotates it; the others get
+/// the ring it made (a second rotation would drop a key states were sealed with moments ago).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotation {
+    /// Unix milliseconds now: the new key's [`KeyRing::since`].
+    pub at: u64,
+    /// Rotates only when the current key's `since` is before this (unix milliseconds).
+    pub if_since_before: u64,
+}
+
+impl Rotation {
+    /// Rotates at once, whatever the current key's age: for a key that may have leaked.
+    pub fn now(at: u64) -> Self {
+        Rotation {
+            at,
+            if_since_before: u64::MAX,
+        }
+    }
+
+    /// Rotates when the current key became current `age` or longer before `at`.
+    pub fn when_older_than(at: u64, age: Duration) -> Self {
+        let age = u64::try_from(age.as_millis()).unwrap_or(u64::MAX);
+        Rotation {
+            at,
+            if_since_before: at.saturating_sub(age).saturating_add(1),
+        }
+    }
+
+    /// Whether `ring` is rotated.
+    pub fn is_due(&self, ring: &KeyRing) -> bool {
+        ring.since < self.if_since_before
+    }
+}
+
 /// The request-state key ring, shared by every process. Made once, at the first read of any
 /// process; every process reads the same ring after a rotation.
 pub trait KeyStore: Send + Sync {
-    /// The ring; made with a random key when there is none yet (the first reader makes it,
-    /// and every other reader gets the same).
+    /// The ring; made with a random key, current since now, when there is none yet (the
+    /// first reader makes it, and every other reader gets the same).
     fn keys(&self) -> StoreFuture<'_, KeyRing>;
 
     /// Makes `key` the current key and the current one the previous (the one before it is
-    /// dropped); the new ring.
-    fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing>;
+    /// dropped), when `rotation` says the ring is due ([`Rotation::is_due`]); the ring after,
+    /// rotated or not.
+    fn rotate_keys(&self, key: Key, rotation: Rotation) -> StoreFuture<'_, KeyRing>;
 }
 
 /// A store of everything a server keeps between requests; see [the module](self). Any type

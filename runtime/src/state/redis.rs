@@ -17,8 +17,9 @@ use serde::de::DeserializeOwned;
 use tokio::sync::{broadcast, mpsc};
 
 use super::{
-    EventBus, Events, Heard, Key, KeyRing, KeyStore, Message, Owner, SessionRecord, SessionStore,
-    StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned, now_ms,
+    EventBus, Events, Heard, Key, KeyRing, KeyStore, Message, Owner, Rotation, SessionRecord,
+    SessionStore, StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
+    now_ms,
 };
 
 /// How long the key ring is kept after its last read: far longer than any request state
@@ -49,7 +50,7 @@ const RETRY: Duration = Duration::from_millis(200);
 /// | `NS:{NS}:owner:OWNER` | sorted set: task id by `made_ms` (`OWNER` is the [`Owner`] as JSON) | [`TaskStore::tasks_of`], oldest first | with its owner's last task |
 /// | `NS:session:{ID}` | hash: `r` the [`SessionRecord`] as JSON, `i` its idle time | one session | after its idle time, renewed by each use |
 /// | `NS:{NS}:sessions` | sorted set: session id by the moment it goes idle | the bound of [`SessionStore::create_session`] | with its last session |
-/// | `NS:{NS}:keys` | hash: `c` current, `p` previous key | the request-state [`KeyRing`] | 30 days after its last read |
+/// | `NS:{NS}:keys` | hash: `c` current key, `t` its [`KeyRing::since`], `p` previous key | the request-state [`KeyRing`] | 30 days after its last read |
 ///
 /// Events are published on the channel `NS:events`, as JSON [`Message`]s; nothing is stored.
 /// Records are stored as serde JSON of the runtime's own types, so a field or variant added
@@ -73,7 +74,8 @@ const RETRY: Duration = Duration::from_millis(200);
 /// - [`EventBus`]: Redis pub/sub, at most once, to listeners subscribed when it is published.
 ///   A listener is told [`Heard::Missed`] once its connection dropped and came back.
 /// - [`KeyStore`]: the ring is made by the first reader with `HSETNX` (made once, whoever
-///   reads first), and rotated in one script, so every process reads the same ring.
+///   reads first), and rotated in one script that checks the [`Rotation`]'s condition, so
+///   every process reads the same ring and a rotation due for several at once happens once.
 ///
 /// Expiry is by Redis's clock (the scripts read `TIME`); each process computes the
 /// `expires_ms` it stores by its own, so the processes' clocks and Redis's should agree to
@@ -528,27 +530,33 @@ return got
 "])
 });
 
-/// The key ring, made with `ARGV[1]` when there is none, kept `ARGV[2]` ms more. Its expiry
-/// is pushed back only once half of it has passed, so that reading it writes nothing (nor
-/// syncs the append-only file) almost every time.
+/// The key ring, made with the key `ARGV[1]` current since `ARGV[3]` when there is none,
+/// kept `ARGV[2]` ms more. Its expiry is pushed back only once half of it has passed, so
+/// that reading it writes nothing (nor syncs the append-only file) almost every time.
 static RING_READ: LazyLock<Script> = LazyLock::new(|| {
     script(&[r"
 local made = redis.call('HSETNX', KEYS[1], 'c', ARGV[1]) == 1
+if made then redis.call('HSET', KEYS[1], 't', ARGV[3]) end
 if made or redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) / 2 then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
-return redis.call('HMGET', KEYS[1], 'c', 'p')
+return redis.call('HMGET', KEYS[1], 'c', 't', 'p')
 "])
 });
 
-/// Rotates the key ring to `ARGV[1]`, kept `ARGV[2]` ms more.
+/// Rotates the key ring to `ARGV[1]`, current since `ARGV[3]`, when its current key is
+/// current since before `ARGV[4]` (a ring without `t` is due); kept `ARGV[2]` ms more.
 static RING_ROTATE: LazyLock<Script> = LazyLock::new(|| {
     script(&[r"
 local current = redis.call('HGET', KEYS[1], 'c')
+local since = tonumber(redis.call('HGET', KEYS[1], 't') or '0')
+if current and since >= tonumber(ARGV[4]) then
+  return redis.call('HMGET', KEYS[1], 'c', 't', 'p')
+end
 if current then redis.call('HSET', KEYS[1], 'p', current) else redis.call('HDEL', KEYS[1], 'p') end
-redis.call('HSET', KEYS[1], 'c', ARGV[1])
+redis.call('HSET', KEYS[1], 'c', ARGV[1], 't', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return redis.call('HMGET', KEYS[1], 'c', 'p')
+return redis.call('HMGET', KEYS[1], 'c', 't', 'p')
 "])
 });
 
@@ -825,26 +833,34 @@ impl KeyStore for RedisStore {
             let mut read = RING_READ.prepare_invoke();
             (read.key(self.keys.ring()))
                 .arg(fresh)
-                .arg(millis(KEY_RING_TTL));
+                .arg(millis(KEY_RING_TTL))
+                .arg(now_ms());
             ring_of(self.eval("read the key ring", read).await?)
         })
     }
 
-    fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing> {
+    fn rotate_keys(&self, key: Key, rotation: Rotation) -> StoreFuture<'_, KeyRing> {
         Box::pin(async move {
             let mut rotate = RING_ROTATE.prepare_invoke();
             (rotate.key(self.keys.ring()))
                 .arg(key.0)
-                .arg(millis(KEY_RING_TTL));
+                .arg(millis(KEY_RING_TTL))
+                .arg(rotation.at)
+                .arg(rotation.if_since_before);
             ring_of(self.eval("rotate the key ring", rotate).await?)
         })
     }
 }
 
-fn ring_of((current, previous): (Option<Vec<u8>>, Option<Vec<u8>>)) -> Result<KeyRing, StoreError> {
+/// The ring of the scripts' answer: current key, its `since` (none: before `since` was kept,
+/// so due), previous key.
+fn ring_of(
+    (current, since, previous): (Option<Vec<u8>>, Option<u64>, Option<Vec<u8>>),
+) -> Result<KeyRing, StoreError> {
     let current = current.ok_or_else(|| StoreError::new("the key ring has no current key"))?;
     Ok(KeyRing {
         current: Key(current),
+        since: since.unwrap_or(0),
         previous: previous.map(Key),
     })
 }

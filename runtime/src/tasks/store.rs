@@ -25,8 +25,8 @@ use rmcp::model::{
 
 use super::{POLL_INTERVAL_MS, TaskLimits};
 use crate::state::{
-    Event, Heard, Lease, Message, Owner, State, StoreError, TaskBounds, TaskRecord, instance,
-    now_ms,
+    Event, Events, Heard, Lease, Message, Owner, State, StoreError, TaskBounds, TaskRecord,
+    instance, now_ms,
 };
 
 /// One run of a task's handler, to its end or its next questions.
@@ -356,12 +356,31 @@ impl Tasks {
     /// Renews the lease of the task `id`, whose handler runs here, every third of
     /// [`TaskLimits::lease`], by compare-and-set; returns once the task is no longer this
     /// server's to run (it ended, was cancelled or failed by another server, or was
-    /// forgotten), with its record as it stands (`None` once forgotten). A renewal the store
-    /// does not take is tried at the next beat: the lease lapses if the store stays away.
+    /// forgotten), with its record as it stands (`None` once forgotten). A change of the task
+    /// published on the store's bus (another server's `tasks/cancel`) is looked at when it is
+    /// heard, so a cancellation reaches the handler at once rather than at the next beat. A
+    /// renewal the store does not take is tried at the next beat: the lease lapses if the
+    /// store stays away.
     async fn heartbeat(&self, id: &str) -> Option<TaskRecord> {
         let every = (self.limits.lease / 3).max(Duration::from_millis(1));
+        let mut changes = match self.state.store().subscribe().await {
+            Ok(changes) => Some(changes),
+            Err(e) => {
+                tracing::warn!(task = id, error = %e, "a task's changes are noticed at its beats only");
+                None
+            }
+        };
+        let mut beat = tokio::time::Instant::now() + every;
         loop {
-            tokio::time::sleep(every).await;
+            if self.changed_before(id, beat, &mut changes).await {
+                match self.state.store().task(id).await {
+                    Ok(Some(record)) if self.holds(&record.value) => continue,
+                    Ok(record) => return record.map(|r| r.value),
+                    // Looked at again at the beat.
+                    Err(_) => continue,
+                }
+            }
+            beat += every;
             let mut ours = false;
             let renewed = self.state.change_task(id, |record| {
                 ours = self.holds(record);
@@ -375,6 +394,43 @@ impl Tasks {
                 Ok(record) => return record,
                 Err(e) => tracing::warn!(task = id, error = %e, "a task's lease was not renewed"),
             }
+        }
+    }
+
+    /// Waits until `beat` (`false`) or until the task `id` is heard to change, or changes may
+    /// have been missed (`true`). Without `changes` (the bus was not reached), until `beat`.
+    async fn changed_before(
+        &self,
+        id: &str,
+        beat: tokio::time::Instant,
+        changes: &mut Option<Events>,
+    ) -> bool {
+        let Some(events) = changes else {
+            tokio::time::sleep_until(beat).await;
+            return false;
+        };
+        let heard = async {
+            loop {
+                match events.next().await {
+                    Some(Heard::Message(Message {
+                        event: Event::TaskChanged(changed),
+                        ..
+                    })) if changed == id => return true,
+                    Some(Heard::Message(_)) => {}
+                    Some(Heard::Missed) => return true,
+                    // The bus ended: beats only from now on.
+                    None => return false,
+                }
+            }
+        };
+        match tokio::time::timeout_at(beat, heard).await {
+            Ok(true) => true,
+            Ok(false) => {
+                *changes = None;
+                tokio::time::sleep_until(beat).await;
+                false
+            }
+            Err(_) => false,
         }
     }
 

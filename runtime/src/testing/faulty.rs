@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::state::{
-    EventBus, Events, Key, KeyRing, KeyStore, MemoryStore, Message, Owner, SessionRecord,
+    EventBus, Events, Key, KeyRing, KeyStore, MemoryStore, Message, Owner, Rotation, SessionRecord,
     SessionStore, StoreError, StoreFuture, Swapped, TaskBounds, TaskRecord, TaskStore, Versioned,
 };
 
@@ -133,7 +133,7 @@ impl KeyStore for FaultyStore {
     fn keys(&self) -> StoreFuture<'_, KeyRing> {
         self.or(Part::Keys, || self.store.keys())
     }
-    fn rotate_keys(&self, key: Key) -> StoreFuture<'_, KeyRing> {
-        self.or(Part::Keys, || self.store.rotate_keys(key))
+    fn rotate_keys(&self, key: Key, rotation: Rotation) -> StoreFuture<'_, KeyRing> {
+        self.or(Part::Keys, || self.store.rotate_keys(key, rotation))
     }
 }

@@ -13,8 +13,8 @@ use rmcp::model::{DetailedTask, Task, TaskPayload, TaskStatus};
 use serde_json::json;
 
 use crate::state::{
-    Event, Heard, Key, ListKind, Message, Owner, SessionRecord, State, Store, Swapped, TaskBounds,
-    TaskRecord, Versioned, now_ms,
+    Event, Heard, Key, KeyRing, ListKind, Message, Owner, Rotation, SessionRecord, State, Store,
+    Swapped, TaskBounds, TaskRecord, Versioned, now_ms,
 };
 
 type Check = fn(State) -> BoxFuture<'static, ()>;
@@ -518,8 +518,13 @@ fn from_here(event: Event) -> Message {
 
 async fn the_key_ring_is_made_once_and_rotates(state: State) {
     let store = state.store();
+    let before = now_ms();
     let ring = store.keys().await.expect("a ring");
     assert!(ring.current.0.len() >= 32, "a key of at least 32 bytes");
+    assert!(
+        ring.since <= now_ms(),
+        "current since it was made, or earlier"
+    );
     let again = Arc::new(state.clone());
     let reads = (0..8).map(|_| {
         let state = Arc::clone(&again);
@@ -529,16 +534,59 @@ async fn the_key_ring_is_made_once_and_rotates(state: State) {
         assert_eq!(read.expect("joined"), Ok(ring.clone()), "made once");
     }
     let next = Key(vec![7; 32]);
-    let rotated = store.rotate_keys(next.clone()).await.expect("rotated");
-    assert_eq!(rotated.current, next);
-    assert_eq!(rotated.previous.as_ref(), Some(&ring.current));
+    let rotated = store
+        .rotate_keys(next.clone(), Rotation::now(before + 1))
+        .await
+        .expect("rotated");
+    assert_eq!(
+        (&rotated.current, rotated.since, rotated.previous.as_ref()),
+        (&next, before + 1, Some(&ring.current))
+    );
     assert_eq!(store.keys().await, Ok(rotated.clone()));
     let last = Key(vec![9; 40]);
-    let rotated = store.rotate_keys(last.clone()).await.expect("rotated");
+    let rotated = store
+        .rotate_keys(last.clone(), Rotation::now(before + 2))
+        .await
+        .expect("rotated");
     assert_eq!(
-        (rotated.current, rotated.previous),
-        (last, Some(next)),
+        (rotated.current.clone(), rotated.previous.clone()),
+        (last.clone(), Some(next)),
         "only the one before is kept"
+    );
+
+    // A scheduled rotation happens once the key is old enough, and once however many
+    // processes find it due at the same moment.
+    let hour = Duration::from_secs(3600);
+    let young = store
+        .rotate_keys(
+            Key(vec![1; 32]),
+            Rotation::when_older_than(before + 2, hour),
+        )
+        .await
+        .expect("read");
+    assert_eq!(young, rotated, "not due: the ring is unchanged");
+    let later = before + 2 + 3_600_000;
+    let racers = (0..8u8).map(|n| {
+        let state = Arc::clone(&again);
+        tokio::spawn(async move {
+            let key = Key(vec![100 + n; 32]);
+            let due = Rotation::when_older_than(later, hour);
+            state.store().rotate_keys(key, due).await
+        })
+    });
+    let rings: Vec<KeyRing> = futures::future::join_all(racers)
+        .await
+        .into_iter()
+        .map(|ring| ring.expect("joined").expect("rotated"))
+        .collect();
+    assert!(
+        rings.iter().all(|ring| *ring == rings[0]),
+        "every racer gets the one rotated ring: {rings:?}"
+    );
+    assert_eq!(
+        (rings[0].since, rings[0].previous.as_ref()),
+        (later, Some(&last)),
+        "rotated once: the key before is the one every racer saw"
     );
 }
 

@@ -346,7 +346,10 @@ impl Sessions {
             return;
         };
         if worker.standalone > 0 && worker.outbox.try_send(request).is_err() {
-            tracing::warn!(session, "a request for the client was dropped: too many wait");
+            tracing::warn!(
+                session,
+                "a request for the client was dropped: too many wait"
+            );
         }
     }
 
@@ -501,7 +504,9 @@ impl Drop for Open {
             && let Some(worker) = lock(&sessions.workers).get_mut(&self.id)
         {
             worker.open = worker.open.saturating_sub(1);
-            worker.standalone = worker.standalone.saturating_sub(usize::from(self.standalone));
+            worker.standalone = worker
+                .standalone
+                .saturating_sub(usize::from(self.standalone));
             worker.last = Instant::now();
         }
     }

@@ -12,6 +12,7 @@ use clap::Parser;
 use mcp_contract::auth::{Authorization, RateLimit};
 use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::state::{RedisStore, State};
+use mcp_contract::tasks::TaskLimits;
 use mcp_workspace::Workspace;
 use mcp_workspace::banner::{self, Transport};
 
@@ -86,6 +87,13 @@ struct Cli {
     /// instance given the same one; by default in this process's memory.
     #[arg(long, value_name = "URL")]
     state: Option<String>,
+    /// How long the lease of a running task lasts unrenewed; the instance running it renews it
+    /// every third of that. When an instance dies, another sharing the --state store fails its
+    /// tasks once their leases lapsed: shorter finds them sooner, at one store write per
+    /// running task per third of it.
+    #[arg(long, value_name = "SECONDS", default_value_t = TaskLimits::default().lease.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    task_lease: u64,
 }
 
 /// What the start-up line says of the server's state store: `memory`, the one it keeps in
@@ -151,7 +159,10 @@ async fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut server = mcp_workspace::server(workspace, cli.read_only);
+    let mut server = mcp_workspace::server(workspace, cli.read_only).task_limits(TaskLimits {
+        lease: Duration::from_secs(cli.task_lease),
+        ..TaskLimits::default()
+    });
     if let Some(url) = &cli.state {
         match RedisStore::connect(url, mcp_workspace::contract::SPEC.name).await {
             Ok(store) => server = server.state(State::new(store)),

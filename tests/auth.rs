@@ -4,7 +4,7 @@
 
 use std::io::{BufRead as _, BufReader};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -13,9 +13,10 @@ use mcp_contract::testing::{RawResponse, http_request};
 use serde_json::{Value, json};
 
 mod prerequisite;
+#[path = "support/python.rs"]
+mod python;
 
-/// The Python SDK's version: its behaviour changes between releases, so it is pinned.
-const PYTHON_SDK: &str = "mcp==2.3.0";
+use python::python_sdk;
 
 /// The binary serving `root` with `args`, logging at info to a piped stderr.
 fn spawn(root: &Path, args: &[&str]) -> Child {
@@ -259,48 +260,6 @@ async fn the_rate_limit_answers_429_with_retry_after() {
         .parse()
         .expect("whole seconds");
     assert!((1..=60).contains(&seconds), "{seconds}");
-}
-
-/// A Python with the official MCP SDK, installed into the target folder on first use.
-fn python_sdk() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary");
-    let venv = exe
-        .ancestors()
-        .nth(3)
-        .expect("the target folder")
-        .join("python/mcp-sdk");
-    let python = venv.join("bin/python");
-    let installed = venv.join(format!("{PYTHON_SDK}.installed"));
-    if !installed.is_file() {
-        prerequisite::require("python3");
-        let created = Command::new("python3")
-            .args(["-m", "venv", "--clear"])
-            .arg(&venv)
-            .output()
-            .expect("python3 runs");
-        // Debian's python3 lacks the module until `python3-venv` is installed.
-        if !created.status.success() {
-            prerequisite::missing("python3 -m venv");
-        }
-        let pip = Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
-            .arg(PYTHON_SDK)
-            .output()
-            .expect("pip runs");
-        assert!(
-            pip.status.success(),
-            "pip install {PYTHON_SDK} failed: {}",
-            String::from_utf8_lossy(&pip.stderr)
-        );
-        std::fs::write(&installed, "").expect("the marker is written");
-    }
-    python
 }
 
 /// Runs `tests/clients/python_sdk.py` against `url` with `token` on `revision`: its one JSON

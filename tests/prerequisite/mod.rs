@@ -19,6 +19,10 @@ const PROGRAMS: &[(&str, &str)] = &[
     ("curl", "install curl (Debian: `apt-get install curl`)"),
     ("git", "install git (Debian: `apt-get install git`)"),
     (
+        "haproxy",
+        "install HAProxy 2.6 or newer (Debian: `apt-get install haproxy`)",
+    ),
+    (
         "node",
         "install Node.js with npm (https://nodejs.org; Debian: `apt-get install nodejs npm`)",
     ),

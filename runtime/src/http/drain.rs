@@ -2,10 +2,12 @@
 //!
 //! When the shutdown future completes, the host drains:
 //!
-//! 1. It stops accepting: the listener is closed, so a new connection is refused and a load
-//!    balancer sends it elsewhere; idle kept-alive connections are closed. A request that
-//!    still reaches it (read from a connection just before) is answered `503` with
-//!    `Retry-After` and `Connection: close`, never run. `/readyz` answers `503` meanwhile.
+//! 1. It stops accepting: the listener is closed (once the connections the system already
+//!    accepted for it are taken), so a new connection is refused and a load balancer sends it
+//!    elsewhere; idle kept-alive connections are closed a quarter second later. A request that
+//!    still reaches it (on a connection opened just before) is answered `503` with
+//!    `Retry-After` and `Connection: close`, never run, rather than its connection closed
+//!    unanswered. `/readyz` answers `503` meanwhile.
 //! 2. It ends what would never end by itself: each `subscriptions/listen` stream returns its
 //!    final result (as the 2026-07-28 revision has a server end one), and each 2025-11-25
 //!    session's standalone `GET` stream ends; their clients listen again elsewhere.
@@ -144,6 +146,48 @@ impl HttpBody for Ending {
     }
 }
 
+/// How long connections accepted before the drain began are still read once it began: what
+/// they carry is answered `503`, rather than closed unanswered.
+const LAST_REQUESTS: Duration = Duration::from_millis(250);
+
+/// The listener, closed as soon as the drain begins, after it accepted what already waited
+/// (what the system had accepted for it would otherwise be reset).
+struct Closing {
+    listener: Option<TcpListener>,
+    /// Until the drain begins.
+    begun: Option<Pin<Box<dyn Future<Output = ()> + Send>>>,
+}
+
+impl axum::serve::Listener for Closing {
+    type Io = tokio::net::TcpStream;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, SocketAddr) {
+        loop {
+            let Some(listener) = &mut self.listener else {
+                return std::future::pending().await;
+            };
+            if let Some(begun) = &mut self.begun {
+                tokio::select! {
+                    accepted = axum::serve::Listener::accept(listener) => return accepted,
+                    () = begun => self.begun = None,
+                }
+            }
+            match TcpListener::accept(listener).now_or_never() {
+                Some(Ok(waiting)) => return waiting,
+                _ => self.listener = None,
+            }
+        }
+    }
+
+    fn local_addr(&self) -> io::Result<SocketAddr> {
+        match &self.listener {
+            Some(listener) => listener.local_addr(),
+            None => Err(io::Error::other("the listener is closed")),
+        }
+    }
+}
+
 /// What [`run`] serves, and what it drains.
 pub(super) struct Served {
     pub(super) listener: TcpListener,
@@ -172,9 +216,19 @@ pub(super) async fn run(
     // The client's address is each request's `ConnectInfo`, which the rate limit reads.
     let service = router.into_make_service_with_connect_info::<SocketAddr>();
     let begin = drain.clone();
+    let listener = Closing {
+        listener: Some(listener),
+        begun: Some(Box::pin(drain.begun())),
+    };
+    // `tap_io` only so that axum gives each request its `ConnectInfo` from this listener.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |_| {});
     let serving = axum::serve(listener, service).with_graceful_shutdown(async move {
         shutdown.await;
         begin.begin();
+        // The listener is closed at once; connections accepted just before still carry their
+        // request for a moment, answered 503 (never run, so a load balancer sends it
+        // elsewhere), where shutting them down now would close them unanswered.
+        tokio::time::sleep(LAST_REQUESTS).await;
     });
     let mut serving = Box::pin(std::future::IntoFuture::into_future(serving)).fuse();
     // Serving ends by itself only when the listener fails; with nothing open it also ends

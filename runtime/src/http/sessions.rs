@@ -20,7 +20,10 @@
 //!   session ([`Tracked`]: several processes may serve one session at once). The client's
 //!   answer may reach any process: the one whose call waits for it takes it; any other
 //!   publishes it on the state's bus ([`Event::ClientAnswered`]), from which the waiting
-//!   process takes it. No worker is made for an answer.
+//!   process takes it. No worker is made for an answer. A request made outside any call (a
+//!   task's handler asking, after the task's id was answered) goes to the client's standalone
+//!   `GET` stream: where this process holds none, it is also published on the bus
+//!   ([`Event::ToClient`]), and the process holding the stream sends it there.
 //! - **Ending.** `DELETE` forgets the record and closes this process's worker: `204 No
 //!   Content`, or `404 Not Found` for a session unknown or ended. A request of an ended
 //!   session gets `404`, after which the client starts a new one. A store that cannot be
@@ -173,6 +176,10 @@ impl Outcome {
 struct Worker {
     /// Streams open: a call's answer on its way, or the client's standalone stream.
     open: usize,
+    /// The client's standalone streams among them.
+    standalone: usize,
+    /// Requests other processes made for the client, to send on the standalone stream.
+    outbox: tokio::sync::mpsc::Sender<ServerJsonRpcMessage>,
     last: Instant,
     /// Which worker of the session this is: a closed one's end leaves a later one alone.
     generation: u64,
@@ -249,8 +256,12 @@ impl Sessions {
     fn worker(&self, id: &SessionId, transport: WorkerTransport<LocalSessionWorker>) -> Tracked {
         self.start();
         let generation = (self.generations).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // A client answers a question before the next comes; a few more wait their turn.
+        let (outbox, relayed) = tokio::sync::mpsc::channel(16);
         let worker = Worker {
             open: 0,
+            standalone: 0,
+            outbox,
             last: Instant::now(),
             generation,
         };
@@ -262,6 +273,7 @@ impl Sessions {
             sessions: self.me.clone(),
             waiting: Arc::clone(&self.waiting),
             sent: HashMap::new(),
+            relayed,
         }
     }
 
@@ -303,16 +315,42 @@ impl Sessions {
         }
     }
 
-    /// Counts a stream of the session `id`'s worker open until the returned guard drops.
-    fn opened(&self, id: &SessionId) -> Result<Open, Refused> {
+    /// Counts a stream of the session `id`'s worker open until the returned guard drops; with
+    /// `standalone`, as the client's standalone stream.
+    fn opened(&self, id: &SessionId, standalone: bool) -> Result<Open, Refused> {
         let mut workers = lock(&self.workers);
         let worker = workers.get_mut(id).ok_or(Refused::Closing)?;
         worker.open += 1;
+        worker.standalone += usize::from(standalone);
         worker.last = Instant::now();
         Ok(Open {
             sessions: self.me.clone(),
             id: id.clone(),
+            standalone,
         })
+    }
+
+    /// Whether this process holds a standalone stream of the session `id`.
+    fn streams_to(&self, id: &str) -> bool {
+        (lock(&self.workers).get(&SessionId::from(id))).is_some_and(|w| w.standalone > 0)
+    }
+
+    /// A request another process made for the client of the session `session`: sent on the
+    /// standalone stream this process holds, if it holds one.
+    fn to_client(&self, session: &str, request: serde_json::Value) {
+        let Ok(request) = serde_json::from_value::<ServerJsonRpcMessage>(request) else {
+            return;
+        };
+        let workers = lock(&self.workers);
+        let Some(worker) = workers.get(&SessionId::from(session)) else {
+            return;
+        };
+        if worker.standalone > 0 && worker.outbox.try_send(request).is_err() {
+            tracing::warn!(
+                session,
+                "a request for the client was dropped: too many wait"
+            );
+        }
     }
 
     /// Notes a use of the session `id`'s worker.
@@ -424,7 +462,8 @@ async fn sweep(sessions: Weak<Sessions>, idle: Duration) {
     }
 }
 
-/// Hands the answers other processes publish to the calls waiting here.
+/// Hands the answers other processes publish to the calls waiting here, and the requests
+/// they make for clients whose standalone stream is here to that stream.
 async fn relay(sessions: Weak<Sessions>, state: State) {
     let mut heard = match state.store().subscribe().await {
         Ok(heard) => heard,
@@ -435,18 +474,19 @@ async fn relay(sessions: Weak<Sessions>, state: State) {
         }
     };
     while let Some(heard) = heard.next().await {
-        let Heard::Message(Message {
-            from,
-            event: Event::ClientAnswered { session, answer },
-        }) = heard
-        else {
+        let Heard::Message(Message { from, event }) = heard else {
             continue;
         };
         let Some(sessions) = sessions.upgrade() else {
             return;
         };
-        if from != sessions.origin {
-            sessions.relayed(session, answer).await;
+        if from == sessions.origin {
+            continue;
+        }
+        match event {
+            Event::ClientAnswered { session, answer } => sessions.relayed(session, answer).await,
+            Event::ToClient { session, request } => sessions.to_client(&session, request),
+            _ => {}
         }
     }
 }
@@ -455,6 +495,7 @@ async fn relay(sessions: Weak<Sessions>, state: State) {
 struct Open {
     sessions: Weak<Sessions>,
     id: SessionId,
+    standalone: bool,
 }
 
 impl Drop for Open {
@@ -463,6 +504,9 @@ impl Drop for Open {
             && let Some(worker) = lock(&sessions.workers).get_mut(&self.id)
         {
             worker.open = worker.open.saturating_sub(1);
+            worker.standalone = worker
+                .standalone
+                .saturating_sub(usize::from(self.standalone));
             worker.last = Instant::now();
         }
     }
@@ -576,7 +620,7 @@ impl SessionManager for Sessions {
         let stored = self.record(id, Some(&message)).await?;
         message.insert_extension(stored);
         let open = self
-            .opened(id)
+            .opened(id, false)
             .inspect_err(|e| Outcome::note(Some(&message), e))?;
         let stream = self.inner.create_stream(id, message).await?;
         Ok(counted(stream, open))
@@ -598,7 +642,7 @@ impl SessionManager for Sessions {
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Refused> {
         self.record(id, None).await?;
-        let open = self.opened(id)?;
+        let open = self.opened(id, true)?;
         let stream = self.inner.create_standalone_stream(id).await?;
         Ok(counted(stream, open))
     }
@@ -609,7 +653,7 @@ impl SessionManager for Sessions {
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Refused> {
         self.record(id, None).await?;
-        let open = self.opened(id)?;
+        let open = self.opened(id, false)?;
         let stream = self.inner.resume(id, last_event_id).await?;
         Ok(counted(stream, open))
     }
@@ -643,6 +687,8 @@ pub(super) struct Tracked {
     /// The server's own id of each request waiting for its answer, by the id it was sent
     /// with.
     sent: HashMap<RequestId, RequestId>,
+    /// Requests other processes made for the client, for the standalone stream held here.
+    relayed: tokio::sync::mpsc::Receiver<ServerJsonRpcMessage>,
 }
 
 /// An id no other worker of the session sends: 52 random bits, a number every client reads.
@@ -660,12 +706,32 @@ impl Transport<RoleServer> for Tracked {
         &mut self,
         mut item: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let mut publish = None;
         match &mut item {
             JsonRpcMessage::Request(request) => {
                 let sent = unique_id();
                 let own = std::mem::replace(&mut request.id, sent.clone());
                 self.sent.insert(sent.clone(), own);
                 lock(&self.waiting).insert((self.session.clone(), sent));
+                // Outside any call (rmcp then sends it on the standalone stream), with that
+                // stream held by another process: it goes there too.
+                use rmcp::model::GetExtensions as _;
+                let in_call = (request.request.extensions())
+                    .get::<rmcp::service::OriginatingRequestId>()
+                    .is_some();
+                if let Some(sessions) = self.sessions.upgrade()
+                    && !in_call
+                    && !sessions.streams_to(&self.session)
+                {
+                    let message = Message {
+                        from: sessions.origin.clone(),
+                        event: Event::ToClient {
+                            session: self.session.clone(),
+                            request: serde_json::to_value(&*request).unwrap_or_default(),
+                        },
+                    };
+                    publish = Some((sessions.state.clone(), message));
+                }
             }
             JsonRpcMessage::Notification(notification) => {
                 // The server giving up a request names it as the client knows it.
@@ -683,11 +749,34 @@ impl Transport<RoleServer> for Tracked {
             }
             _ => {}
         }
-        self.inner.send(item)
+        // Sent here as well: the client may open its standalone stream here later.
+        let sent = self.inner.send(item);
+        async move {
+            if let Some((state, message)) = publish
+                && let Err(e) = state.store().publish(message).await
+            {
+                tracing::error!(error = %e, "a request for a client was not published to other servers");
+            }
+            sent.await
+        }
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
-        let mut message = self.inner.receive().await?;
+        let mut message = loop {
+            tokio::select! {
+                message = self.inner.receive() => break message?,
+                Some(request) = self.relayed.recv() => {
+                    // Not awaited here: the worker may be waiting for this loop to take a
+                    // client message first.
+                    let sent = self.inner.send(request);
+                    tokio::spawn(async move {
+                        if let Err(e) = sent.await {
+                            tracing::debug!(error = %e, "a relayed request was not sent");
+                        }
+                    });
+                }
+            }
+        };
         let id = match &mut message {
             JsonRpcMessage::Response(r) => Some(&mut r.id),
             JsonRpcMessage::Error(e) => e.id.as_mut(),

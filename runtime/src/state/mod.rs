@@ -42,7 +42,9 @@
 //! in whichever process, changed by `logging/setLevel` and `resources/subscribe`, removed
 //! when it ends; the worker that serves it in a process is a cache of it, made again from it
 //! when needed. A client's answer to a question, when it reaches a process other than the
-//! one whose call waits, is carried there on the [`EventBus`] ([`Event::ClientAnswered`]).
+//! one whose call waits, is carried there on the [`EventBus`] ([`Event::ClientAnswered`]); so is
+//! a question a task's handler asks where the client's standalone stream is not
+//! ([`Event::ToClient`]).
 //! Which entries are switched
 //! off ([`crate::Lists`]) is the process's own setting, and so are the list-change
 //! notifications that follow from it: publishing [`Event::ListChanged`] is for when the
@@ -289,6 +291,15 @@ pub enum Event {
         session: String,
         /// The client's message.
         answer: serde_json::Value,
+    },
+    /// A request of the session `session`'s server to its client (an elicitation, sampling or
+    /// roots) made where it has no standalone stream, as a task's handler makes one: the
+    /// process holding the client's standalone `GET` stream sends it there.
+    ToClient {
+        /// The session's id.
+        session: String,
+        /// The request, as it goes to the client.
+        request: serde_json::Value,
     },
 }
 

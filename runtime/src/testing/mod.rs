@@ -3,8 +3,9 @@
 //! (`connect_http`, `serve_on_loopback`, `http_request`); raw JSON-RPC lines to a server served
 //! as stdio serves ([`serve_lines`]); the official MCP schemas ([`check_wire`]); and the
 //! contract test ([`assert_contract`]); the run-time checks held to the `jsonschema` crate
-//! ([`assert_checks`]); the suite every state store passes ([`state_suite`]); and, with `redis`,
-//! a `redis-server` of a test's own (`RedisServer`).
+//! ([`assert_checks`]); the suite every state store passes ([`state_suite`]); an `haproxy` of a
+//! test's own in front of the servers it runs ([`Haproxy`]); and, with `redis`, a
+//! `redis-server` of a test's own (`RedisServer`).
 
 #[cfg(feature = "auth-testing")]
 pub mod auth;
@@ -12,6 +13,7 @@ pub(crate) mod checks;
 mod client;
 mod contract;
 mod faulty;
+mod haproxy;
 #[cfg(feature = "http-testing")]
 mod http;
 mod lines;
@@ -27,6 +29,7 @@ pub use checks::assert_checks;
 pub use client::{Client, call, connect, envelope, problems, structured};
 pub use contract::assert_contract;
 pub use faulty::{Fault, FaultyStore, Part};
+pub use haproxy::{Haproxy, LISTEN_VAR};
 #[cfg(feature = "http-testing")]
 pub use http::{RawResponse, connect_http, http_request, serve_on_loopback};
 pub use lines::{Lines, serve_lines, serve_lines_with};

@@ -20,6 +20,7 @@ mod client;
 mod fleet;
 mod front;
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -443,8 +444,11 @@ struct Run {
     first_error: Option<String>,
     /// The instances' processor time, all calls.
     server_cpu: Duration,
-    /// Redis's commands (scripts' own commands included) and processor time, all calls.
-    redis_commands: Option<u64>,
+    /// HAProxy's processor time, all calls.
+    front_cpu: Option<Duration>,
+    /// Redis's commands by name (scripts' own commands included) and processor time, all
+    /// calls.
+    redis_commands: Option<BTreeMap<String, u64>>,
     redis_cpu: Option<Duration>,
 }
 
@@ -460,12 +464,13 @@ fn redis_cpu(port: u16) -> Option<Duration> {
 /// `clients` clients calling as `workload` says through `endpoint`, for a second of warm-up
 /// and then `seconds`.
 async fn load(
-    endpoint: Arc<Endpoint>,
+    front: &Front,
     fleet: &Fleet,
     workload: Workload,
     clients: usize,
     seconds: f64,
 ) -> Result<Run, String> {
+    let endpoint = Arc::new(front.endpoint());
     let sessions: Vec<Option<String>> = match workload {
         Workload::Stateless => vec![None; clients],
         Workload::Session => open_many(&endpoint, clients)
@@ -480,6 +485,7 @@ async fn load(
         .transpose()?;
     let redis_cpu_before = redis_port.and_then(redis_cpu);
     let cpu_before = fleet.cpu();
+    let front_cpu_before = front.cpu();
     let timed_from = Instant::now() + Duration::from_secs(1);
     let end = timed_from + Duration::from_secs_f64(seconds);
     let handles: Vec<_> = sessions
@@ -520,6 +526,7 @@ async fn load(
         errors: 0,
         first_error: None,
         server_cpu: Duration::ZERO,
+        front_cpu: None,
         redis_commands: None,
         redis_cpu: None,
     };
@@ -533,10 +540,16 @@ async fn load(
         }
     }
     run.server_cpu = fleet.cpu().saturating_sub(cpu_before);
+    run.front_cpu = front
+        .cpu()
+        .zip(front_cpu_before)
+        .map(|(a, b)| a.saturating_sub(b));
     if let (Some(port), Some(before)) = (redis_port, commands_before) {
         let after = redis_info(port, "commandstats")?;
-        let grown = command_growth(&command_calls(&before), &command_calls(&after));
-        run.redis_commands = Some(grown.values().sum());
+        run.redis_commands = Some(command_growth(
+            &command_calls(&before),
+            &command_calls(&after),
+        ));
         run.redis_cpu = redis_cpu(port)
             .zip(redis_cpu_before)
             .map(|(after, before)| after.saturating_sub(before));
@@ -572,8 +585,7 @@ async fn calls(bench: &mut Bench) -> Result<(), String> {
                     front.label(),
                     workload.label()
                 );
-                let endpoint = Arc::new(front.endpoint());
-                let run = load(endpoint, &fleet, workload, clients, seconds).await?;
+                let run = load(&front, &fleet, workload, clients, seconds).await?;
                 rows[w].push((fleet.label(), front.label().to_owned(), run));
             }
         }
@@ -596,6 +608,7 @@ async fn calls(bench: &mut Bench) -> Result<(), String> {
             "p99",
             "errors",
             "servers' CPU per call",
+            "HAProxy CPU per call",
             "Redis commands per call",
             "Redis CPU per call",
         ]);
@@ -616,14 +629,27 @@ async fn calls(bench: &mut Bench) -> Result<(), String> {
                 summary.map_or("—".into(), |s| millis(s.p99)),
                 run.errors.to_string(),
                 per_call(run.server_cpu),
-                run.redis_commands.map_or("—".into(), |c| {
-                    format!("{:.2}", c as f64 / run.made.max(1) as f64)
+                run.front_cpu.map_or("—".into(), per_call),
+                run.redis_commands.as_ref().map_or("—".into(), |c| {
+                    format!(
+                        "{:.3}",
+                        c.values().sum::<u64>() as f64 / run.made.max(1) as f64
+                    )
                 }),
                 run.redis_cpu.map_or("—".into(), per_call),
             ]);
         }
         bench.report.table(&table);
         for (configuration, front, run) in &rows[w] {
+            if let Some(commands) = &run.redis_commands {
+                let names: Vec<String> =
+                    commands.iter().map(|(n, c)| format!("{n} ×{c}")).collect();
+                bench.report.note(&format!(
+                    "{configuration} via {front}: {} calls made (warm-up included), Redis commands: {}",
+                    thousands(run.made),
+                    if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+                ));
+            }
             if let Some(error) = &run.first_error {
                 bench.report.note(&format!(
                     "{configuration} via {front}: {} errors, the first: {error}",

@@ -19,26 +19,30 @@ pub enum Front {
 }
 
 impl Front {
-    /// Every way the run reaches `fleet`: directly, then through HAProxy.
-    pub fn all(fleet: &Fleet) -> Result<Vec<Front>, String> {
+    /// The ways the run reaches a fleet, in order: directly, then through HAProxy.
+    pub const WAYS: [&str; 2] = ["direct", "HAProxy"];
+
+    /// Reaches `fleet` the `way`th of [`Front::WAYS`]. HAProxy runs only while its front
+    /// lives, so that its health checks never fall in a direct run.
+    pub fn start(way: usize, fleet: &Fleet) -> Front {
+        if way == 0 {
+            return Front::Direct(fleet.bases());
+        }
         let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/haproxy.cfg");
         // The configuration names three instances; in front of fewer, the same instance
         // fills the other places, so that every request still goes to an instance of the fleet.
-        let addrs: Vec<String> = (0..3)
-            .map(|i| fleet.instances[i % fleet.instances.len()].addr.to_string())
-            .collect();
-        let vars: Vec<(String, String)> = (addrs.iter().enumerate())
-            .map(|(i, addr)| (format!("MCP_INSTANCE_{}", i + 1), addr.clone()))
+        let vars: Vec<(String, String)> = (0..3)
+            .map(|i| {
+                let addr = fleet.instances[i % fleet.instances.len()].addr;
+                (format!("MCP_INSTANCE_{}", i + 1), addr.to_string())
+            })
             .collect();
         let before = haproxy_pids();
         let haproxy = Haproxy::start(&config, &vars);
         let pid = haproxy_pids().into_iter().find(|p| !before.contains(p));
         // Its first health checks mark the instances up.
         std::thread::sleep(Duration::from_millis(500));
-        Ok(vec![
-            Front::Direct(fleet.bases()),
-            Front::Haproxy(haproxy, pid),
-        ])
+        Front::Haproxy(haproxy, pid)
     }
 
     pub fn label(&self) -> &'static str {

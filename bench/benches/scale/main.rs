@@ -45,7 +45,7 @@ usage: cargo bench -p workspace-bench --bench scale [-- OPTIONS]
   --only LIST      memory, calls, tasks, store (comma-separated; default all four)
   --clients N      concurrent clients of each calls run (default 64)
   --seconds S      timed seconds of each calls run, after one second of warm-up (default 5)
-  --sessions N     idle sessions of the memory figure (default 10000; 1,000 is measured first)
+  --sessions N     idle sessions of the memory figure (default 10000; above 1,000, 1,000 are measured first)
   --tasks N        tasks timed one after the other per configuration (default 200)
   --server PATH    an mcp-workspace binary to run instead of building one
 ";
@@ -96,7 +96,7 @@ fn parse_options() -> Result<Options, String> {
             "--seconds" => {
                 o.seconds = (value()?.parse::<f64>()).map_err(|_| "--seconds S".to_owned())?
             }
-            "--sessions" => o.sessions = number(value()?)?.max(1_000),
+            "--sessions" => o.sessions = number(value()?)?.max(1),
             "--tasks" => o.tasks = number(value()?)?.max(1),
             "--server" => o.server = Some(PathBuf::from(value()?)),
             "--help" | "-h" => {
@@ -109,8 +109,8 @@ fn parse_options() -> Result<Options, String> {
     Ok(o)
 }
 
-/// Fails with one line when a program the benchmark runs is missing.
-fn require(program: &str, version_flag: &str) -> Result<(), String> {
+/// Fails with one line when `program`, from the Debian package `package`, is missing.
+fn require(program: &str, version_flag: &str, package: &str) -> Result<(), String> {
     let ran = Command::new(program)
         .arg(version_flag)
         .stdin(Stdio::null())
@@ -119,12 +119,7 @@ fn require(program: &str, version_flag: &str) -> Result<(), String> {
         .status();
     match ran {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
-            "this benchmark needs `{program}`, which is not installed (Debian: `apt-get install {}`)",
-            if program == "haproxy" {
-                "haproxy"
-            } else {
-                "redis-server"
-            }
+            "this benchmark needs `{program}`, which is not installed (Debian: `apt-get install {package}`)"
         )),
         _ => Ok(()),
     }
@@ -206,9 +201,9 @@ async fn main() -> ExitCode {
 
 async fn run() -> Result<(), String> {
     let options = parse_options()?;
-    require("redis-server", "--version")?;
-    require("redis-benchmark", "--version")?;
-    require("haproxy", "-v")?;
+    require("redis-server", "--version", "redis-server")?;
+    require("redis-benchmark", "--version", "redis-tools")?;
+    require("haproxy", "-v", "haproxy")?;
     let target = reference::target_dir()?;
     let binary = match &options.server {
         Some(path) => path.clone(),
@@ -296,7 +291,8 @@ async fn memory(bench: &mut Bench) -> Result<(), String> {
     // (sessions, RSS just after opening, RSS once idle, Redis used_memory once idle)
     let mut steps: Vec<(usize, [u64; 2], [u64; 2], u64)> = Vec::new();
     let mut opened = 0;
-    for step in [1_000, n] {
+    let counts = if n > 1_000 { vec![1_000, n] } else { vec![n] };
+    for step in counts {
         let started = Instant::now();
         let results =
             futures::future::join_all(endpoints.iter().map(|e| open_many(e, step - opened))).await;
@@ -569,7 +565,8 @@ async fn calls(bench: &mut Bench) -> Result<(), String> {
     let mut rows: [Vec<(String, String, Run)>; 2] = [Vec::new(), Vec::new()];
     for (store, count) in configurations {
         let fleet = Fleet::start(&bench.binary, bench.root.path(), store, count, 10_000)?;
-        for front in Front::all(&fleet)? {
+        for way in 0..Front::WAYS.len() {
+            let front = Front::start(way, &fleet);
             for (w, workload) in [Workload::Stateless, Workload::Session]
                 .into_iter()
                 .enumerate()
@@ -700,7 +697,8 @@ async fn tasks(bench: &mut Bench) -> Result<(), String> {
     let mut rows = Vec::new();
     for (store, count) in [(Store::Memory, 1), (Store::Redis, 1), (Store::Redis, 3)] {
         let fleet = Fleet::start(&bench.binary, bench.root.path(), store, count, 1_000)?;
-        for front in Front::all(&fleet)? {
+        for way in 0..Front::WAYS.len() {
+            let front = Front::start(way, &fleet);
             eprintln!("tasks: {} via {}…", fleet.label(), front.label());
             let endpoint = front.endpoint();
             let session = endpoint.open(READ).await?;

@@ -35,6 +35,7 @@ use axum::http::header::{CONNECTION, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
+use axum::serve::ListenerExt as _;
 use futures::FutureExt as _;
 use futures::future::BoxFuture;
 use futures::future::FusedFuture as _;
@@ -172,6 +173,15 @@ pub(super) async fn run(
     // The client's address is each request's `ConnectInfo`, which the rate limit reads.
     let service = router.into_make_service_with_connect_info::<SocketAddr>();
     let begin = drain.clone();
+    // An answer streamed in pieces (an event stream) must not wait for the client to
+    // acknowledge the piece before: with Nagle's algorithm on, a kept-alive connection waits
+    // for the client's delayed acknowledgement, 40 ms on Linux, before every piece after
+    // the first.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY was not set on a connection");
+        }
+    });
     let serving = axum::serve(listener, service).with_graceful_shutdown(async move {
         shutdown.await;
         begin.begin();

@@ -68,44 +68,55 @@ fn is_overhead(name: &str) -> bool {
         || name.starts_with("client")
 }
 
-/// The text of a RESP bulk string reply (`$LEN\r\nTEXT\r\n`), once all of it arrived; `None`
-/// while it is incomplete or for any other reply.
-pub fn bulk_string(reply: &[u8]) -> Option<String> {
-    let rest = reply.strip_prefix(b"$")?;
-    let end = rest.windows(2).position(|w| w == b"\r\n")?;
-    let len: usize = std::str::from_utf8(&rest[..end]).ok()?.parse().ok()?;
-    let text = rest.get(end + 2..end + 2 + len)?;
-    Some(String::from_utf8_lossy(text).into_owned())
+/// A whole RESP reply to a command: a simple string (`+OK`) or a bulk string (`$LEN\r\nTEXT`)
+/// as its text, an error (`-ERR …`) as an error; `None` while it is incomplete.
+pub fn reply(bytes: &[u8]) -> Option<Result<String, String>> {
+    let end = bytes.windows(2).position(|w| w == b"\r\n")?;
+    let head = String::from_utf8_lossy(&bytes[1..end]).into_owned();
+    match bytes.first()? {
+        b'+' => Some(Ok(head)),
+        b'-' => Some(Err(head)),
+        b'$' => {
+            let len: usize = head.parse().ok()?;
+            let text = bytes.get(end + 2..end + 2 + len)?;
+            Some(Ok(String::from_utf8_lossy(text).into_owned()))
+        }
+        _ => Some(Err(format!("an unexpected reply: {head}"))),
+    }
 }
 
-/// `INFO SECTION` of the Redis on loopback `port`, over a connection of its own (so that the
-/// reading needs no client library and is never one of the store's own connections).
-pub fn redis_info(port: u16, section: &str) -> Result<String, String> {
+/// Sends `command` (words without quotes, such as `INFO cpu`) to the Redis on loopback
+/// `port` over a connection of its own (so that the reading needs no client library and is
+/// never one of the store's own connections); its reply.
+pub fn redis_command(port: u16, command: &str) -> Result<String, String> {
     let mut stream = TcpStream::connect((Ipv4Addr::LOCALHOST, port))
         .map_err(|e| format!("cannot reach Redis on port {port}: {e}"))?;
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .map_err(|e| e.to_string())?;
     stream
-        .write_all(format!("INFO {section}\r\n").as_bytes())
-        .map_err(|e| format!("INFO {section}: {e}"))?;
-    let mut reply = Vec::new();
+        .write_all(format!("{command}\r\n").as_bytes())
+        .map_err(|e| format!("{command}: {e}"))?;
+    let mut received = Vec::new();
     let mut chunk = [0u8; 16 * 1024];
     loop {
-        if let Some(text) = bulk_string(&reply) {
-            return Ok(text);
+        if let Some(answer) = reply(&received) {
+            return answer.map_err(|e| format!("{command}: {e}"));
         }
-        let read = stream
-            .read(&mut chunk)
-            .map_err(|e| format!("INFO {section}: {e}"))?;
+        let read = (stream.read(&mut chunk)).map_err(|e| format!("{command}: {e}"))?;
         if read == 0 {
             return Err(format!(
-                "INFO {section}: Redis closed the connection after {:?}",
-                String::from_utf8_lossy(&reply)
+                "{command}: Redis closed the connection after {:?}",
+                String::from_utf8_lossy(&received)
             ));
         }
-        reply.extend_from_slice(&chunk[..read]);
+        received.extend_from_slice(&chunk[..read]);
     }
+}
+
+/// `INFO SECTION` of the Redis on loopback `port`.
+pub fn redis_info(port: u16, section: &str) -> Result<String, String> {
+    redis_command(port, &format!("INFO {section}"))
 }
 
 /// One test of `redis-benchmark -q`: its name and requests per second (`SET: 81234.57
@@ -294,11 +305,12 @@ mod tests {
     }
 
     #[test]
-    fn a_bulk_string_is_read_once_whole() {
-        assert_eq!(bulk_string(b"$5\r\nhello\r\n").as_deref(), Some("hello"));
-        assert_eq!(bulk_string(b"$5\r\nhel"), None);
-        assert_eq!(bulk_string(b"$5"), None);
-        assert_eq!(bulk_string(b"-ERR no\r\n"), None);
+    fn a_reply_is_read_once_whole() {
+        assert_eq!(reply(b"$5\r\nhello\r\n"), Some(Ok("hello".to_owned())));
+        assert_eq!(reply(b"$5\r\nhel"), None);
+        assert_eq!(reply(b"$5"), None);
+        assert_eq!(reply(b"+OK\r\n"), Some(Ok("OK".to_owned())));
+        assert_eq!(reply(b"-ERR no\r\n"), Some(Err("ERR no".to_owned())));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use mcp_contract::testing::RedisServer;
-use workspace_bench::scale::{cpu_ticks, vm_rss_kib};
+use workspace_bench::scale::{cpu_ticks, redis_command, vm_rss_kib};
 
 /// Where the instances keep their state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,15 +130,19 @@ pub struct Fleet {
 
 impl Fleet {
     /// `count` instances over `root` with their state in `store` (a new Redis for
-    /// [`Store::Redis`]).
+    /// [`Store::Redis`], its `appendfsync` changed when given).
     pub fn start(
         binary: &Path,
         root: &Path,
         store: Store,
         count: usize,
         sessions: usize,
+        appendfsync: Option<&str>,
     ) -> Result<Fleet, String> {
         let redis = (store == Store::Redis).then(RedisServer::start);
+        if let (Some(redis), Some(mode)) = (&redis, appendfsync) {
+            redis_command(redis.port(), &format!("CONFIG SET appendfsync {mode}"))?;
+        }
         let url = redis.as_ref().map(|r| format!("{}/0", r.url()));
         let instances = (0..count)
             .map(|_| Instance::start(binary, root, url.as_deref(), sessions))

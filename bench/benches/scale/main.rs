@@ -48,6 +48,8 @@ usage: cargo bench -p workspace-bench --bench scale [-- OPTIONS]
   --sessions N     idle sessions of the memory figure (default 10000; above 1,000, 1,000 are measured first)
   --tasks N        tasks timed one after the other per configuration (default 200)
   --server PATH    an mcp-workspace binary to run instead of building one
+  --appendfsync M  always, everysec or no: Redis's fsync of its append-only file (default
+                   always, as mcp_contract::testing::RedisServer starts it)
 ";
 
 /// How long a session's worker lives unused in the reference server (`SessionLimits::default`),
@@ -68,6 +70,7 @@ struct Options {
     sessions: usize,
     tasks: usize,
     server: Option<PathBuf>,
+    appendfsync: Option<String>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -80,6 +83,7 @@ fn parse_options() -> Result<Options, String> {
         sessions: 10_000,
         tasks: 200,
         server: None,
+        appendfsync: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -99,6 +103,10 @@ fn parse_options() -> Result<Options, String> {
             "--sessions" => o.sessions = number(value()?)?.max(1),
             "--tasks" => o.tasks = number(value()?)?.max(1),
             "--server" => o.server = Some(PathBuf::from(value()?)),
+            "--appendfsync" => match value()?.as_str() {
+                mode @ ("always" | "everysec" | "no") => o.appendfsync = Some(mode.to_owned()),
+                other => return Err(format!("--appendfsync always|everysec|no, not {other}")),
+            },
             "--help" | "-h" => {
                 print!("{HELP}");
                 std::process::exit(0);
@@ -217,10 +225,11 @@ async fn run() -> Result<(), String> {
     };
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     bench.report.note(&format!(
-        "# Scale benchmark, {}: {cores} cores, load average {} at the start; release build of `{}`",
+        "# Scale benchmark, {}: {cores} cores, load average {} at the start; release build of `{}`; Redis with appendonly yes, appendfsync {}",
         now_utc(),
         load_average(),
-        bench.binary.display()
+        bench.binary.display(),
+        bench.options.appendfsync.as_deref().unwrap_or("always")
     ));
     let only = bench.options.only.clone();
     let wants = |phase: &str| only.iter().any(|o| o == phase);
@@ -275,8 +284,9 @@ async fn memory(bench: &mut Bench) -> Result<(), String> {
         WORKER_IDLE.as_secs() * 3 + 30
     );
     let cap = n + 1_000;
+    let fsync = bench.options.appendfsync.as_deref();
     let fleets = [Store::Memory, Store::Redis]
-        .map(|store| Fleet::start(&bench.binary, bench.root.path(), store, 1, cap));
+        .map(|store| Fleet::start(&bench.binary, bench.root.path(), store, 1, cap, fsync));
     let [memory, redis] = fleets;
     let fleets = [memory?, redis?];
     let endpoints = fleets.each_ref().map(|f| Endpoint::new(f.bases()));
@@ -564,7 +574,14 @@ async fn calls(bench: &mut Bench) -> Result<(), String> {
     // rows[workload]: (configuration, front, run)
     let mut rows: [Vec<(String, String, Run)>; 2] = [Vec::new(), Vec::new()];
     for (store, count) in configurations {
-        let fleet = Fleet::start(&bench.binary, bench.root.path(), store, count, 10_000)?;
+        let fleet = Fleet::start(
+            &bench.binary,
+            bench.root.path(),
+            store,
+            count,
+            10_000,
+            bench.options.appendfsync.as_deref(),
+        )?;
         for way in 0..Front::WAYS.len() {
             let front = Front::start(way, &fleet);
             for (w, workload) in [Workload::Stateless, Workload::Session]
@@ -696,7 +713,14 @@ async fn tasks(bench: &mut Bench) -> Result<(), String> {
     let n = bench.options.tasks;
     let mut rows = Vec::new();
     for (store, count) in [(Store::Memory, 1), (Store::Redis, 1), (Store::Redis, 3)] {
-        let fleet = Fleet::start(&bench.binary, bench.root.path(), store, count, 1_000)?;
+        let fleet = Fleet::start(
+            &bench.binary,
+            bench.root.path(),
+            store,
+            count,
+            1_000,
+            bench.options.appendfsync.as_deref(),
+        )?;
         for way in 0..Front::WAYS.len() {
             let front = Front::start(way, &fleet);
             eprintln!("tasks: {} via {}…", fleet.label(), front.label());
@@ -803,7 +827,14 @@ const SCRIPT: &str = "local v = redis.call('HGET', KEYS[1], 'v') \
 async fn store(bench: &mut Bench) -> Result<(), String> {
     const N: usize = 20;
     eprintln!("store: commands of each kind of call (MONITOR), then redis-benchmark…");
-    let fleet = Fleet::start(&bench.binary, bench.root.path(), Store::Redis, 1, 1_000)?;
+    let fleet = Fleet::start(
+        &bench.binary,
+        bench.root.path(),
+        Store::Redis,
+        1,
+        1_000,
+        bench.options.appendfsync.as_deref(),
+    )?;
     let redis = fleet.redis.as_ref().expect("a Redis fleet");
     let endpoint = Endpoint::new(fleet.bases());
     // Warm: the key ring made, the connections open.
@@ -878,7 +909,8 @@ async fn store(bench: &mut Bench) -> Result<(), String> {
         script: script.first().map(|(_, r)| *r).ok_or("no script rate")?,
     };
     bench.report.heading(&format!(
-        "One Redis on this machine (redis-benchmark, 32 connections, no pipelining; the run's Redis: appendonly, appendfsync always) (load average {})",
+        "One Redis on this machine (redis-benchmark, 32 connections, no pipelining; the run's Redis: appendonly yes, appendfsync {}) (load average {})",
+        bench.options.appendfsync.as_deref().unwrap_or("always"),
         load_average()
     ));
     let mut table = Table::new(["test", "requests/s"]);

@@ -45,7 +45,8 @@ usage: cargo bench -p workspace-bench --bench scale [-- OPTIONS]
   --only LIST      memory, calls, tasks, store (comma-separated; default all four)
   --clients N      concurrent clients of each calls run (default 64)
   --seconds S      timed seconds of each calls run, after one second of warm-up (default 5)
-  --sessions N     idle sessions of the memory figure (default 10000; above 1,000, 1,000 are measured first)
+  --sessions N     idle sessions of the memory figure (default 10000; above 1,000,
+                   1,000 are measured first; then 1,000 more once they idled)
   --tasks N        tasks timed one after the other per configuration (default 200)
   --server PATH    an mcp-workspace binary to run instead of building one
   --appendfsync M  always, everysec or no: Redis's fsync of its append-only file (default
@@ -279,11 +280,11 @@ fn redis_memory(fleet: &Fleet) -> Option<u64> {
 async fn memory(bench: &mut Bench) -> Result<(), String> {
     let n = bench.options.sessions;
     eprintln!(
-        "memory: one instance with each store, 1,000 then {} idle sessions (about {} s)…",
+        "memory: one instance with each store, 1,000, {} and 1,000 more idle sessions (about {} s)…",
         thousands(n as u64),
-        WORKER_IDLE.as_secs() * 3 + 30
+        WORKER_IDLE.as_secs() * 4 + 40
     );
-    let cap = n + 1_000;
+    let cap = n + 2_000;
     let fsync = bench.options.appendfsync.as_deref();
     let fleets = [Store::Memory, Store::Redis]
         .map(|store| Fleet::start(&bench.binary, bench.root.path(), store, 1, cap, fsync));
@@ -301,7 +302,13 @@ async fn memory(bench: &mut Bench) -> Result<(), String> {
     // (sessions, RSS just after opening, RSS once idle, Redis used_memory once idle)
     let mut steps: Vec<(usize, [u64; 2], [u64; 2], u64)> = Vec::new();
     let mut opened = 0;
-    let counts = if n > 1_000 { vec![1_000, n] } else { vec![n] };
+    // The last step opens 1,000 more once the others idled: whether the memory of the
+    // workers closed since is used again, or each session keeps its own.
+    let counts = if n > 1_000 {
+        vec![1_000, n, n + 1_000]
+    } else {
+        vec![n, n + 1_000]
+    };
     for step in counts {
         let started = Instant::now();
         let results =
@@ -370,14 +377,22 @@ async fn memory(bench: &mut Bench) -> Result<(), String> {
             ratio(a, b),
         ]);
     }
-    if let [(small, _, first, _), (large, _, last, _)] = steps.as_slice() {
+    for pair in steps.windows(2) {
+        let [(small, _, first, _), (large, _, last, _)] = pair else {
+            continue;
+        };
         let between = large - small;
         let (a, b) = (
             per(last[0], first[0], between),
             per(last[1], first[1], between),
         );
         table.row([
-            format!("each of the {} sessions between", thousands(between as u64)),
+            format!(
+                "each of the {} sessions from {} to {}",
+                thousands(between as u64),
+                thousands(*small as u64),
+                thousands(*large as u64)
+            ),
             format!("{a:.2} KiB"),
             format!("{b:.2} KiB"),
             ratio(a, b),

@@ -53,9 +53,10 @@ usage: cargo bench -p workspace-bench --bench scale [-- OPTIONS]
                    always, as mcp_contract::testing::RedisServer starts it)
 ";
 
-/// How long a session's worker lives unused in the reference server (`SessionLimits::default`),
-/// and a margin: after it, an idle session is only its record.
-const WORKER_IDLE: Duration = Duration::from_secs(35);
+/// How long a session's worker may live unused in the reference server: its worker idle time
+/// (`SessionLimits::default`, 30 s), the period of the sweep that closes idle workers (half
+/// of that), and a margin. After it, an idle session is only its record.
+const WORKER_IDLE: Duration = Duration::from_secs(50);
 
 /// The route of the read-only tools; `read_file` and `search_text` are there.
 const READ: &str = "/mcp/read";

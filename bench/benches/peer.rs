@@ -22,6 +22,7 @@ use rmcp::model::{
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
+use workspace_bench::reference;
 use workspace_bench::stats::{Summary, millis, ratio};
 use workspace_bench::table::Table;
 use workspace_bench::tree::{self, MARKER, Tree, TreeSpec};
@@ -558,51 +559,6 @@ async fn run_op(
     Ok(series)
 }
 
-/// Where cargo put this bench binary's profile directory: `<target>/release/deps/peer-…`.
-fn target_dir() -> Result<PathBuf, String> {
-    let exe =
-        std::env::current_exe().map_err(|e| format!("cannot locate the bench binary: {e}"))?;
-    exe.parent()
-        .and_then(Path::parent)
-        .and_then(Path::parent)
-        .map(Path::to_owned)
-        .ok_or_else(|| format!("unexpected bench binary location {}", exe.display()))
-}
-
-/// Builds `mcp-workspace` in release mode into the same target directory and returns it.
-fn build_ours(target: &Path) -> Result<PathBuf, String> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("bench/ has a parent");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    eprintln!("building mcp-workspace (cargo build --release --bin mcp-workspace)…");
-    let status = std::process::Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "mcp-workspace",
-            "--bin",
-            "mcp-workspace",
-            "--target-dir",
-        ])
-        .arg(target)
-        .current_dir(workspace)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err(format!("cargo build of mcp-workspace failed ({status})"));
-    }
-    let binary = target
-        .join("release")
-        .join(format!("mcp-workspace{}", std::env::consts::EXE_SUFFIX));
-    binary
-        .is_file()
-        .then_some(binary.clone())
-        .ok_or_else(|| format!("{} was not built", binary.display()))
-}
-
 /// Finds Node.js and installs the official server under `<target>/peer-node` (once per
 /// version); returns `node` and the server's `dist/index.js`, or why it cannot.
 fn install_theirs(target: &Path, version: &str) -> Result<(PathBuf, PathBuf), String> {
@@ -698,10 +654,10 @@ fn ratio_cell(ours: Option<Summary>, theirs: Option<Summary>) -> String {
 }
 
 async fn run(options: Options) -> Result<(), String> {
-    let target = target_dir()?;
+    let target = reference::target_dir()?;
     let ours_binary = match &options.ours {
         Some(path) => path.clone(),
-        None => build_ours(&target)?,
+        None => reference::build(&target)?,
     };
     let theirs = if options.ours_only {
         Err("--ours-only was given".to_owned())

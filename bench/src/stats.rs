@@ -11,6 +11,8 @@ pub struct Summary {
     pub median: Duration,
     /// The 95th percentile, by nearest rank.
     pub p95: Duration,
+    /// The 99th percentile, by nearest rank.
+    pub p99: Duration,
     /// The fastest sample.
     pub min: Duration,
 }
@@ -27,12 +29,13 @@ impl Summary {
         } else {
             (sorted[count / 2 - 1] + sorted[count / 2]) / 2
         };
-        // Nearest rank: the smallest sample with at least 95% of the samples at or below it.
-        let rank = (count * 95).div_ceil(100).max(1);
+        // Nearest rank: the smallest sample with at least that share of the samples at or below it.
+        let rank = |percent: usize| sorted[(count * percent).div_ceil(100).max(1) - 1];
         Some(Self {
             count,
             median,
-            p95: sorted[rank - 1],
+            p95: rank(95),
+            p99: rank(99),
             min,
         })
     }
@@ -74,11 +77,15 @@ mod tests {
     }
 
     #[test]
-    fn p95_is_the_nearest_rank() {
+    fn percentiles_are_the_nearest_rank() {
         let hundred: Vec<u64> = (1..=100).collect();
         assert_eq!(
             Summary::of(&ms(&hundred)).unwrap().p95,
             Duration::from_millis(95)
+        );
+        assert_eq!(
+            Summary::of(&ms(&hundred)).unwrap().p99,
+            Duration::from_millis(99)
         );
         let twenty: Vec<u64> = (1..=20).collect();
         assert_eq!(

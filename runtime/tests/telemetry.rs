@@ -151,6 +151,11 @@ fn assert_call_span(trace: u128, revision: Revision, transport: &str, error: Opt
         assert_eq!(attribute(span, key).as_deref(), value, "{context}: {key}");
     }
     assert!(attribute(span, "jsonrpc.request.id").is_some(), "{context}");
+    assert_eq!(
+        attribute(span, "trace_id"),
+        Some(format!("{trace:032x}")),
+        "{context}: the trace id, for log lines"
+    );
     assert!(
         span.attributes
             .iter()

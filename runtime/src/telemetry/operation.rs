@@ -100,6 +100,7 @@ impl Operation {
             network.protocol.name = protocol,
             error.type = tracing::field::Empty,
             rpc.response.status_code = tracing::field::Empty,
+            trace_id = tracing::field::Empty,
         );
         span.record(method.target_key(), target);
         if method == Method::CallTool {
@@ -108,6 +109,15 @@ impl Operation {
         if let Some(parent) = parent(context) {
             // Without the OpenTelemetry layer there is no span to parent; nothing is lost.
             let _ = span.set_parent(parent);
+        }
+        // For log lines written in the span (a JSON log carries its spans' fields), so that a
+        // log line leads to its trace; there is no trace id without the OpenTelemetry layer.
+        let trace = {
+            use opentelemetry::trace::TraceContextExt as _;
+            span.context().span().span_context().trace_id()
+        };
+        if trace != opentelemetry::trace::TraceId::INVALID {
+            span.record("trace_id", trace.to_string());
         }
         Operation {
             span,
@@ -140,8 +150,12 @@ impl Operation {
             self.span.record("error.type", error.as_str());
             self.span.record("otel.status_code", "ERROR");
         }
+        let seconds = self.started.elapsed().as_secs_f64();
+        // One line per request, in its span: with a JSON log, it carries the trace id.
+        self.span.in_scope(|| {
+            tracing::debug!(seconds, error.type = error.as_deref(), "answered");
+        });
         if let Some(instruments) = instruments {
-            let seconds = self.started.elapsed().as_secs_f64();
             instruments.record(seconds, &self.labels, error.as_deref(), &self.more);
         }
         outcome

@@ -26,7 +26,7 @@ const EXPORT_TIMEOUT: Duration = Duration::from_secs(10);
 /// sent. Cheap to clone: clones share the providers.
 #[derive(Clone, Debug)]
 pub struct Telemetry {
-    tracer: Option<SdkTracerProvider>,
+    tracer: SdkTracerProvider,
     meters: SdkMeterProvider,
     registry: Option<prometheus::Registry>,
 }
@@ -65,7 +65,7 @@ impl std::error::Error for TelemetryError {}
 
 impl Telemetry {
     /// A builder for the process whose `service.name` is `service`. With nothing added, spans
-    /// and metrics are made and go nowhere.
+    /// and metrics are made and go nowhere (the spans still give log lines their trace ids).
     pub fn builder(service: impl Into<String>) -> TelemetryBuilder {
         TelemetryBuilder {
             service: service.into(),
@@ -76,14 +76,13 @@ impl Telemetry {
     }
 
     /// The `tracing` layer that turns the runtime's spans, and every span under them, into
-    /// OpenTelemetry spans: add it to the process's subscriber. `None` when nothing exports
-    /// spans (a layer that is `None` does nothing).
-    pub fn layer<S>(&self) -> Option<OpenTelemetryLayer<S, SdkTracer>>
+    /// OpenTelemetry spans, with trace ids (a parent's, or new ones) even when nothing
+    /// exports them: add it to the process's subscriber.
+    pub fn layer<S>(&self) -> OpenTelemetryLayer<S, SdkTracer>
     where
         S: tracing::Subscriber + for<'span> LookupSpan<'span>,
     {
-        let tracer = self.tracer.as_ref()?.tracer(SCOPE);
-        Some(tracing_opentelemetry::layer().with_tracer(tracer))
+        tracing_opentelemetry::layer().with_tracer(self.tracer.tracer(SCOPE))
     }
 
     /// The meter provider the server's instruments are made from.
@@ -108,11 +107,9 @@ impl Telemetry {
     ///
     /// An exporter that failed, named.
     pub fn flush(&self) -> Result<(), TelemetryError> {
-        if let Some(tracer) = &self.tracer {
-            tracer
-                .force_flush()
-                .map_err(|e| TelemetryError(format!("the spans were not sent: {e}")))?;
-        }
+        self.tracer
+            .force_flush()
+            .map_err(|e| TelemetryError(format!("the spans were not sent: {e}")))?;
         self.meters
             .force_flush()
             .map_err(|e| TelemetryError(format!("the metrics were not sent: {e}")))
@@ -124,9 +121,9 @@ impl Telemetry {
     ///
     /// An exporter that failed, named.
     pub fn shutdown(&self) -> Result<(), TelemetryError> {
-        let spans = self.tracer.as_ref().map(SdkTracerProvider::shutdown);
+        let spans = self.tracer.shutdown();
         let metrics = self.meters.shutdown();
-        if let Some(Err(e)) = spans {
+        if let Err(e) = spans {
             return Err(TelemetryError(format!("the spans were not sent: {e}")));
         }
         metrics.map_err(|e| TelemetryError(format!("the metrics were not sent: {e}")))
@@ -164,8 +161,7 @@ impl TelemetryBuilder {
     /// An OTLP endpoint that is not a URL, or a Prometheus registry that refuses the exporter.
     pub fn build(self) -> Result<Telemetry, TelemetryError> {
         let resource = Resource::builder().with_service_name(self.service).build();
-        let mut tracer = (!self.spans.is_empty() || self.otlp.is_some())
-            .then(|| SdkTracerProvider::builder().with_resource(resource.clone()));
+        let mut tracer = SdkTracerProvider::builder().with_resource(resource.clone());
         let mut meters = SdkMeterProvider::builder().with_resource(resource);
         if let Some(base) = &self.otlp {
             let base = base.trim_end_matches('/');
@@ -175,7 +171,7 @@ impl TelemetryBuilder {
                 .with_timeout(EXPORT_TIMEOUT)
                 .build()
                 .map_err(|e| TelemetryError(format!("the OTLP span exporter for `{base}`: {e}")))?;
-            tracer = tracer.map(|t| t.with_batch_exporter(spans));
+            tracer = tracer.with_batch_exporter(spans);
             let metrics = opentelemetry_otlp::MetricExporter::builder()
                 .with_http()
                 .with_endpoint(format!("{base}/v1/metrics"))
@@ -187,7 +183,7 @@ impl TelemetryBuilder {
             meters = meters.with_reader(PeriodicReader::builder(metrics).build());
         }
         for add in self.spans {
-            tracer = tracer.map(add);
+            tracer = add(tracer);
         }
         let registry = if self.prometheus {
             let registry = prometheus::Registry::new();
@@ -202,7 +198,7 @@ impl TelemetryBuilder {
             None
         };
         Ok(Telemetry {
-            tracer: tracer.map(|t| t.build()),
+            tracer: tracer.build(),
             meters: meters.build(),
             registry,
         })

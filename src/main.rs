@@ -16,6 +16,7 @@ use mcp_contract::telemetry::Telemetry;
 use mcp_workspace::Workspace;
 use mcp_workspace::banner::{self, Transport};
 use tracing_subscriber::Layer as _;
+use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
@@ -192,14 +193,16 @@ async fn run(cli: Cli, telemetry: &Telemetry) -> ExitCode {
             .log_internal_errors(false)
             .boxed(),
     };
+    // The log's level (RUST_LOG) filters the log alone: the spans exported keep every call.
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    // OpenTelemetry spans for an exporter, or for the trace ids of JSON lines; none
+    // otherwise, as they cost a little on every call.
+    let spans = (cli.otlp.is_some() || cli.log_format == LogFormat::Json)
+        .then(|| telemetry.layer().with_filter(LevelFilter::INFO));
     tracing_subscriber::registry()
-        .with(log)
-        .with(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        // OpenTelemetry spans for an exporter, or for the trace ids of JSON lines; none
-        // otherwise, as they cost a little on every call.
-        .with((cli.otlp.is_some() || cli.log_format == LogFormat::Json).then(|| telemetry.layer()))
+        .with(log.with_filter(filter))
+        .with(spans)
         .init();
     let workspace = match Workspace::open(&cli.root) {
         Ok(w) => w,

@@ -344,3 +344,36 @@ async fn metrics_count_each_tool_from_start_up_and_each_error_code() {
     );
     let _ = client.cancel().await;
 }
+
+#[tokio::test]
+async fn a_stdio_connection_that_ends_is_a_session_measured() {
+    let telemetry = Telemetry::builder("sessions")
+        .prometheus()
+        .build()
+        .expect("telemetry");
+    let sessions = r#"mcp_server_session_duration_seconds_count{network_transport="pipe"}"#;
+    let count = || sample(&telemetry.prometheus_text().expect("text"), sessions);
+    let server = Server::new(Store).telemetry(&telemetry);
+    let mut clients = Vec::new();
+    for revision in Revision::ALL {
+        let client = connect(server.clone(), revision).await.expect("connected");
+        client
+            .call_tool(lookup("a", &traceparent(2)))
+            .await
+            .expect("a result");
+        clients.push(client);
+    }
+    assert_eq!(count(), None, "no session is measured before it ends");
+    for client in clients {
+        let _ = client.cancel().await;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while count() != Some(2.0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{:?}",
+            telemetry.prometheus_text()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}

@@ -95,6 +95,12 @@ impl<D: Dispatch> Server<D> {
         self
     }
 
+    /// What this server measures into, once given its telemetry.
+    #[cfg(feature = "telemetry")]
+    pub(crate) fn instruments(&self) -> Option<Arc<crate::telemetry::Instruments>> {
+        self.pipeline.instruments.clone()
+    }
+
     /// The span of the request `context` to `method` for `target` (`known` when the
     /// contract has it), begun; see [`crate::telemetry`].
     #[cfg(feature = "telemetry")]

@@ -20,6 +20,8 @@ pub(crate) struct Instruments {
     duration: Histogram<f64>,
     /// `mcp_contract.server.operations`: each request by method, target and `error.type`.
     operations: Counter<u64>,
+    /// `mcp.server.session.duration`: the conventions' histogram, of each stdio connection.
+    sessions: Histogram<f64>,
 }
 
 impl Instruments {
@@ -39,6 +41,12 @@ impl Instruments {
                 "The MCP requests the server handled, by method, target and error.type.",
             )
             .build();
+        let sessions = meter
+            .f64_histogram("mcp.server.session.duration")
+            .with_unit("s")
+            .with_description("The duration of each MCP session the server served.")
+            .with_boundaries(DURATION_BUCKETS.to_vec())
+            .build();
         let spec = &published.spec;
         let tools = published
             .tools()
@@ -55,7 +63,14 @@ impl Instruments {
         Instruments {
             duration,
             operations,
+            sessions,
         }
+    }
+
+    /// Records a session that lasted `seconds` on `transport` (`network.transport`).
+    pub(crate) fn session_ended(&self, seconds: f64, transport: &'static str) {
+        let labels = [KeyValue::new("network.transport", transport)];
+        self.sessions.record(seconds, &labels);
     }
 
     /// Records one request: `labels` are its method and target's, `more` what the request

@@ -23,7 +23,8 @@
 //! `mcp.method.name`, the target's name, `error.type`, `mcp.protocol.version` and
 //! `network.transport`; and `mcp_contract.server.operations` (counter), each call by method,
 //! target and `error.type`, whose series for every tool, prompt and resource of the contract
-//! exist from start-up, so a tool never called reads `0` rather than nothing.
+//! exist from start-up, so a tool never called reads `0` rather than nothing; and
+//! `mcp.server.session.duration` (histogram, seconds) of each stdio connection, once it ends.
 //!
 //! They leave the process over OTLP/HTTP with protobuf ([`TelemetryBuilder::otlp`]) and as
 //! Prometheus text ([`TelemetryBuilder::prometheus`], served by

@@ -82,7 +82,10 @@ impl Telemetry {
     where
         S: tracing::Subscriber + for<'span> LookupSpan<'span>,
     {
-        tracing_opentelemetry::layer().with_tracer(self.tracer.tracer(SCOPE))
+        tracing_opentelemetry::layer()
+            .with_tracer(self.tracer.tracer(SCOPE))
+            // `busy_ns` and `idle_ns` on every span are no convention's attributes.
+            .with_tracked_inactivity(false)
     }
 
     /// The meter provider the server's instruments are made from.

@@ -37,23 +37,22 @@ macro_rules! for_revision {
     };
 }
 
-/// Awaits `$serve`, the answer to a request to `$method` for `$target`, inside the request's
-/// span, measured (feature `telemetry`; see [`crate::telemetry`]); without the feature, awaits
-/// it, and the expressions naming the target are not evaluated. `$known` tells whether the
-/// contract has the target, which alone names it in metrics.
+/// Answers a request to `$method` for `$target` with `$body`, the method's body (feature
+/// `telemetry`: inside the request's span, measured; see [`crate::telemetry`]). Without the
+/// feature the body is the method's own, unwrapped, and the expressions naming the target are
+/// not evaluated. `$known` tells whether the contract has the target, which alone names it in
+/// metrics.
 macro_rules! observed {
-    ($server:expr, $context:expr, $method:ident, $target:expr, $known:expr, $uri:expr, $serve:expr) => {{
+    ($server:expr, $context:expr, $method:ident, $target:expr, $known:expr, $uri:expr, $body:block) => {{
         #[cfg(feature = "telemetry")]
         {
             let method = crate::telemetry::Method::$method;
             let operation = $server.operation(method, $target, $known, $uri, &$context);
-            let instruments = $server.pipeline.instruments.as_deref();
-            operation.observe(instruments, $serve).await
+            let instruments = $server.pipeline.instruments.clone();
+            operation.observe(instruments.as_deref(), async move $body).await
         }
         #[cfg(not(feature = "telemetry"))]
-        {
-            $serve.await
-        }
+        $body
     }};
 }
 
@@ -157,7 +156,36 @@ impl<D: Dispatch> ServerHandler for Server<D> {
                 .map_or("", |(i, _)| self.published().spec.resources[*i].name),
             found.is_some(),
             Some(&request.uri),
-            self.read_found(request, found, context)
+            {
+                let revision = revision(&context);
+                let uri = request.uri;
+                let not_found = |message: Option<String>| {
+                    let message = message.unwrap_or_else(|| format!("Resource not found: {uri}"));
+                    let data = Some(serde_json::json!({ "uri": uri }));
+                    if revision.has_resource_not_found_error() {
+                        ErrorData::resource_not_found(message, data)
+                    } else {
+                        ErrorData::invalid_params(message, data)
+                    }
+                };
+                let Some((index, values)) = found else {
+                    return Err(not_found(None));
+                };
+                let retry = Retry {
+                    responses: request.input_responses,
+                    state: request.request_state,
+                };
+                let read = self
+                    .pipeline
+                    .read(index, &uri, values, retry, context, not_found);
+                let mut result = match read.await? {
+                    Ok(result) => result,
+                    Err(asks) => return Ok(asks.into()),
+                };
+                // A read's answer is the same for every caller who reaches it.
+                for_revision!(self, self.reach(None), revision, result);
+                Ok(result.into())
+            }
         )
     }
 
@@ -173,7 +201,34 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             &request.name,
             self.published().find(&request.name).is_some(),
             None,
-            self.call_requested(request, context)
+            {
+                let revision = revision(&context);
+                let retry = Retry {
+                    responses: request.input_responses,
+                    state: request.request_state,
+                };
+                let support = self.task_support(&request.name, &context);
+                let response = if support == TaskSupport::Forbidden {
+                    self.call_in(&request.name, request.arguments, retry, Some(context))
+                        .await?
+                } else {
+                    let name = request.name.into_owned();
+                    self.call_as_task(support, name, request.arguments, retry, context)
+                        .await?
+                };
+                let published = self.published();
+                Ok(match response {
+                    CallToolResponse::Complete(mut result) => {
+                        published.identify(revision, &mut result.meta);
+                        result.into()
+                    }
+                    CallToolResponse::InputRequired(mut result) => {
+                        published.identify(revision, &mut result.meta);
+                        result.into()
+                    }
+                    other => other,
+                })
+            }
         )
     }
 
@@ -190,6 +245,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         Ok(result)
     }
 
+    /// An unknown prompt, a missing required argument, an unknown one or one that is not a
+    /// string is `-32602` before any handler runs (unlike a tool's arguments, which are a
+    /// result); a panicking handler is `-32603`.
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
@@ -206,7 +264,30 @@ impl<D: Dispatch> ServerHandler for Server<D> {
                 .iter()
                 .any(|p| p.name == request.name),
             None,
-            self.get_requested(request, context)
+            {
+                let published = self.published();
+                published.advertised("prompts/get")?;
+                let Some(index) = self.reach(caller(&context)).find_prompt(&request.name) else {
+                    return Err(ErrorData::invalid_params(
+                        format!("Unknown prompt: {}", request.name),
+                        Some(serde_json::json!({ "prompt": request.name })),
+                    ));
+                };
+                let given = request.arguments.clone().unwrap_or_default();
+                let arguments = published.spec.prompts[index].arguments(request.arguments)?;
+                let revision = revision(&context);
+                let retry = Retry {
+                    responses: request.input_responses,
+                    state: request.request_state,
+                };
+                let got = self.pipeline.get(index, arguments, &given, retry, context);
+                let mut result = match got.await? {
+                    Ok(result) => result,
+                    Err(asks) => return Ok(asks.into()),
+                };
+                published.identify(revision, &mut result.meta);
+                Ok(result.into())
+            }
         )
     }
 
@@ -468,111 +549,5 @@ fn completion_of(
                 .map_or(CompletionSpec::None, |(_, c)| *c))
         }
         _ => Err(unknown("Unknown reference type".into())),
-    }
-}
-
-/// The answers to the requests [`crate::telemetry`] observes, each inside its span.
-impl<D: Dispatch> Server<D> {
-    /// Answers `resources/read` for the resource `found` at `request`'s URI, if any.
-    async fn read_found(
-        &self,
-        request: ReadResourceRequestParams,
-        found: Option<(usize, Vec<String>)>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let revision = revision(&context);
-        let uri = request.uri;
-        let not_found = |message: Option<String>| {
-            let message = message.unwrap_or_else(|| format!("Resource not found: {uri}"));
-            let data = Some(serde_json::json!({ "uri": uri }));
-            if revision.has_resource_not_found_error() {
-                ErrorData::resource_not_found(message, data)
-            } else {
-                ErrorData::invalid_params(message, data)
-            }
-        };
-        let Some((index, values)) = found else {
-            return Err(not_found(None));
-        };
-        let retry = Retry {
-            responses: request.input_responses,
-            state: request.request_state,
-        };
-        let read = self
-            .pipeline
-            .read(index, &uri, values, retry, context, not_found);
-        let mut result = match read.await? {
-            Ok(result) => result,
-            Err(asks) => return Ok(asks.into()),
-        };
-        // A read's answer is the same for every caller who reaches it.
-        for_revision!(self, self.reach(None), revision, result);
-        Ok(result.into())
-    }
-
-    /// Answers `tools/call`: the call, or its task.
-    async fn call_requested(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let revision = revision(&context);
-        let retry = Retry {
-            responses: request.input_responses,
-            state: request.request_state,
-        };
-        let support = self.task_support(&request.name, &context);
-        let response = if support == TaskSupport::Forbidden {
-            self.call_in(&request.name, request.arguments, retry, Some(context))
-                .await?
-        } else {
-            let name = request.name.into_owned();
-            self.call_as_task(support, name, request.arguments, retry, context)
-                .await?
-        };
-        let published = self.published();
-        Ok(match response {
-            CallToolResponse::Complete(mut result) => {
-                published.identify(revision, &mut result.meta);
-                result.into()
-            }
-            CallToolResponse::InputRequired(mut result) => {
-                published.identify(revision, &mut result.meta);
-                result.into()
-            }
-            other => other,
-        })
-    }
-
-    /// An unknown prompt, a missing required argument, an unknown one or one that is not a
-    /// string is `-32602` before any handler runs (unlike a tool's arguments, which are a
-    /// result); a panicking handler is `-32603`.
-    async fn get_requested(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        let published = self.published();
-        published.advertised("prompts/get")?;
-        let Some(index) = self.reach(caller(&context)).find_prompt(&request.name) else {
-            return Err(ErrorData::invalid_params(
-                format!("Unknown prompt: {}", request.name),
-                Some(serde_json::json!({ "prompt": request.name })),
-            ));
-        };
-        let given = request.arguments.clone().unwrap_or_default();
-        let arguments = published.spec.prompts[index].arguments(request.arguments)?;
-        let revision = revision(&context);
-        let retry = Retry {
-            responses: request.input_responses,
-            state: request.request_state,
-        };
-        let got = self.pipeline.get(index, arguments, &given, retry, context);
-        let mut result = match got.await? {
-            Ok(result) => result,
-            Err(asks) => return Ok(asks.into()),
-        };
-        published.identify(revision, &mut result.meta);
-        Ok(result.into())
     }
 }

@@ -8,7 +8,7 @@
 //! `mcp.resource.uri`, `network.transport` (`pipe` on stdio, `tcp` over HTTP, with
 //! `network.protocol.name` `http`), and, when it failed, `error.type` and the status `ERROR`.
 //! `error.type` is the contract's error code of a tool result that failed (`not_found`,
-//! `invalid_argument`, `internal_error`), `tool_error` for a failed result without one, and
+//! `argument_invalid`, `internal_error`), `tool_error` for a failed result without one, and
 //! the JSON-RPC code (`-32602`) of a protocol error, also set as `rpc.response.status_code`.
 //! The manifest's names are attributes too: `mcp_contract.group` (the route's group) and
 //! `mcp_contract.resource.name`. Arguments and results are never recorded.

@@ -13,8 +13,13 @@ use mcp_contract::auth::{Authorization, RateLimit};
 use mcp_contract::http::{Host, SessionLimits};
 use mcp_contract::state::{RedisStore, State};
 use mcp_contract::tasks::TaskLimits;
+use mcp_contract::telemetry::Telemetry;
 use mcp_workspace::Workspace;
 use mcp_workspace::banner::{self, Transport};
+use tracing_subscriber::Layer as _;
+use tracing_subscriber::filter::LevelFilter;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 /// A sandboxed workspace-files MCP server: list, read, search and edit the files under one
 /// root, and nothing outside it.
@@ -94,6 +99,27 @@ struct Cli {
     #[arg(long, value_name = "SECONDS", default_value_t = TaskLimits::default().lease.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     task_lease: u64,
+    /// Export traces and metrics with OTLP over HTTP (protobuf) to the collector at URL (such
+    /// as http://localhost:4318): spans to URL/v1/traces, metrics to URL/v1/metrics every 10
+    /// seconds. See docs/observing.md.
+    #[arg(long, value_name = "URL")]
+    otlp: Option<String>,
+    /// With --http: serve the metrics in the Prometheus text format at GET /metrics, beside the
+    /// routes and outside their authorization: whoever reaches the address can read them (the
+    /// tool names and their call and error counts). See docs/observing.md.
+    #[arg(long, requires = "http")]
+    metrics: bool,
+    /// The log lines on stderr: `text` for a person, `json` (one object a line, with the
+    /// trace id of the request each line belongs to) for a log collector.
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 /// What the start-up line says of the server's state store: `memory`, the one it keeps in
@@ -119,6 +145,22 @@ impl Cli {
 }
 
 fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Built before the async runtime: the OTLP exporters send from threads of their own.
+    let mut telemetry = Telemetry::builder(mcp_workspace::contract::SPEC.name);
+    if let Some(url) = &cli.otlp {
+        telemetry = telemetry.otlp(url);
+    }
+    if cli.metrics {
+        telemetry = telemetry.prometheus();
+    }
+    let telemetry = match telemetry.build() {
+        Ok(telemetry) => telemetry,
+        Err(e) => {
+            eprintln!("mcp-workspace: --otlp: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -129,26 +171,47 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let code = runtime.block_on(run());
+    let code = runtime.block_on(run(cli, &telemetry));
     // A file operation still running on a blocking thread past the drain's grace (a long
     // search) must not hold the exit: its caller was answered or ended already.
     runtime.shutdown_timeout(Duration::from_millis(500));
+    // The last spans and metrics, sent before the process exits.
+    if let Err(e) = telemetry.shutdown() {
+        let _ = writeln!(std::io::stderr(), "mcp-workspace: {e}");
+    }
     code
 }
 
-async fn run() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        // Colour only for a person at a terminal, never into a client's log file.
-        .with_ansi(std::io::stderr().is_terminal())
-        // A closed or full stderr must not take the server down: by default a failed log
-        // write is reported with `eprintln!`, which panics when stderr itself is the problem.
-        .log_internal_errors(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
+async fn run(cli: Cli, telemetry: &Telemetry) -> ExitCode {
+    // Colour only for a person at a terminal, never into a client's log file. A closed or
+    // full stderr must not take the server down: by default a failed log write is reported
+    // with `eprintln!`, which panics when stderr itself is the problem.
+    let ansi = std::io::stderr().is_terminal();
+    let log = match cli.log_format {
+        LogFormat::Text => tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_ansi(ansi)
+            .log_internal_errors(false)
+            .boxed(),
+        // A JSON line carries the spans it was written in, the request's with its trace id.
+        LogFormat::Json => tracing_subscriber::fmt::layer()
+            .json()
+            .with_span_list(true)
+            .with_writer(std::io::stderr)
+            .log_internal_errors(false)
+            .boxed(),
+    };
+    // The log's level (RUST_LOG) filters the log alone: the spans exported keep every call.
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    // OpenTelemetry spans for an exporter, or for the trace ids of JSON lines; none
+    // otherwise, as they cost a little on every call.
+    let spans = (cli.otlp.is_some() || cli.log_format == LogFormat::Json)
+        .then(|| telemetry.layer().with_filter(LevelFilter::INFO));
+    tracing_subscriber::registry()
+        .with(log.with_filter(filter))
+        .with(spans)
         .init();
-    let cli = Cli::parse();
     let workspace = match Workspace::open(&cli.root) {
         Ok(w) => w,
         Err(e) => {
@@ -159,10 +222,12 @@ async fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut server = mcp_workspace::server(workspace, cli.read_only).task_limits(TaskLimits {
-        lease: Duration::from_secs(cli.task_lease),
-        ..TaskLimits::default()
-    });
+    let mut server = mcp_workspace::server(workspace, cli.read_only)
+        .task_limits(TaskLimits {
+            lease: Duration::from_secs(cli.task_lease),
+            ..TaskLimits::default()
+        })
+        .telemetry(telemetry);
     if let Some(url) = &cli.state {
         match RedisStore::connect(url, mcp_workspace::contract::SPEC.name).await {
             Ok(store) => server = server.state(State::new(store)),
@@ -173,7 +238,7 @@ async fn run() -> ExitCode {
         }
     }
     let served = match cli.http {
-        Some(addr) => serve_http(server, addr, &cli).await,
+        Some(addr) => serve_http(server, addr, &cli, telemetry).await,
         None => {
             if std::io::stdin().is_terminal() {
                 // A person started us by hand: say what this is; keep serving in case they
@@ -202,6 +267,7 @@ async fn serve_http(
     server: mcp_contract::Server<mcp_workspace::contract::Dispatcher<Workspace>>,
     addr: SocketAddr,
     cli: &Cli,
+    telemetry: &Telemetry,
 ) -> std::io::Result<()> {
     if !addr.ip().is_loopback() && cli.auth_issuer.is_none() && !cli.unprotected {
         return Err(std::io::Error::new(
@@ -231,6 +297,9 @@ async fn serve_http(
     }
     if let Some(requests) = cli.rate_limit {
         host = host.rate_limit(RateLimit::new(requests, Duration::from_secs(60)));
+    }
+    if cli.metrics {
+        host = host.metrics(telemetry);
     }
     let sessions = cli.sessions;
     if sessions > 0 {

@@ -67,7 +67,8 @@
 //!
 //! **Operations.** [`Host::health`] serves `GET /healthz` (alive) and `GET /readyz` (the
 //! state store answers and the host is not draining) before everything else, outside the
-//! routes' guards (`http/health.rs`). [`Bound::serve`] serves until `SIGTERM` or ctrl-c and
+//! routes' guards (`http/health.rs`); with feature `telemetry`, `Host::metrics` serves
+//! `GET /metrics` the same way (`http/metrics.rs`). [`Bound::serve`] serves until `SIGTERM` or ctrl-c and
 //! then drains: no new connections, listen and session streams ended, the calls in flight
 //! and the task handlers running here given [`Host::grace_period`] to finish, the tasks
 //! still running then failed and the leases of the others released (`http/drain.rs`).
@@ -112,11 +113,15 @@ mod cors;
 mod drain;
 mod front;
 mod health;
+#[cfg(feature = "telemetry")]
+mod metrics;
 mod requested_tasks;
 mod sessions;
 
 pub use drain::{DEFAULT_GRACE_PERIOD, LAST_WORDS};
 pub use health::{HEALTH_PATH, READY_PATH, READY_WITHIN};
+#[cfg(feature = "telemetry")]
+pub use metrics::METRICS_PATH;
 pub use sessions::SessionLimits;
 
 /// Adds one mounted server to the router, under the configuration the host ends with (and
@@ -136,6 +141,9 @@ pub struct Host {
     /// The allowed browser origins, as configured (`cors`).
     origins: Vec<String>,
     health: bool,
+    /// What `GET /metrics` reads, with [`Host::metrics`].
+    #[cfg(feature = "telemetry")]
+    metrics: Option<crate::telemetry::Telemetry>,
     grace: Duration,
     /// The tasks of the mounted servers, each once (views of one server share them).
     tasks: Vec<Arc<Tasks>>,
@@ -186,6 +194,8 @@ impl Host {
             sessions: None,
             origins: Vec::new(),
             health: false,
+            #[cfg(feature = "telemetry")]
+            metrics: None,
             grace: DEFAULT_GRACE_PERIOD,
             tasks: Vec::new(),
             #[cfg(feature = "auth")]
@@ -342,6 +352,22 @@ impl Host {
     /// mounted at either path is a configuration error, reported when serving.
     pub fn health(mut self) -> Self {
         self.health = true;
+        self
+    }
+
+    /// Serves `GET /metrics` ([`METRICS_PATH`]): `telemetry`'s metrics in the Prometheus text
+    /// format (feature `telemetry`; see [`crate::telemetry`]), answered as the health checks
+    /// are, before everything else. It names the contract's tools and counts their calls and
+    /// errors, and anyone who reaches the port may read it: serve it where only your
+    /// Prometheus reaches, or refuse the path at the proxy in front (`docs/observing.md`).
+    ///
+    /// # Errors
+    ///
+    /// A `telemetry` built without [`TelemetryBuilder::prometheus`](crate::telemetry::TelemetryBuilder::prometheus),
+    /// reported when serving, as is a server mounted at the path.
+    #[cfg(feature = "telemetry")]
+    pub fn metrics(mut self, telemetry: &crate::telemetry::Telemetry) -> Self {
+        self.metrics = Some(telemetry.clone());
         self
     }
 
@@ -517,6 +543,23 @@ impl Host {
                 }
             }
         }
+        #[cfg(feature = "telemetry")]
+        if let Some(telemetry) = &self.metrics {
+            if telemetry.prometheus_text().is_none() {
+                problems.push(
+                    "Host::metrics was given a telemetry without Prometheus text; build it \
+                     with TelemetryBuilder::prometheus"
+                        .into(),
+                );
+            }
+            if self.routes.iter().any(|r| r == metrics::METRICS_PATH) {
+                problems.push(format!(
+                    "the route `{}` is where Host::metrics answers; mount the server at \
+                     another path",
+                    metrics::METRICS_PATH
+                ));
+            }
+        }
         if !problems.is_empty() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -577,6 +620,15 @@ impl Host {
             ))
         } else {
             router
+        };
+        // As outer as the health checks: a scrape is answered while draining too.
+        #[cfg(feature = "telemetry")]
+        let router = match self.metrics {
+            Some(telemetry) => router.layer(axum::middleware::from_fn_with_state(
+                telemetry,
+                metrics::serve,
+            )),
+            None => router,
         };
         Ok(Built {
             router,

@@ -81,6 +81,8 @@ mod session;
 pub mod state;
 pub mod stdio;
 pub mod tasks;
+#[cfg(feature = "telemetry")]
+pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod tool_error;

@@ -102,6 +102,8 @@ impl<D: Dispatch> Server<D> {
         let connection = self.for_connection();
         let (tasks, id) = (Arc::clone(connection.tasks()), connection.connection_id());
         let publish = connection.task_publish().map(Arc::new);
+        #[cfg(feature = "telemetry")]
+        let (instruments, started) = (connection.instruments(), std::time::Instant::now());
         let running = match connection
             .serve(LineTransport::new(read, write, &options, publish))
             .await
@@ -111,6 +113,10 @@ impl<D: Dispatch> Server<D> {
             Err(e) => return Err(io::Error::other(e)),
         };
         let ended = running.waiting().await;
+        #[cfg(feature = "telemetry")]
+        if let Some(instruments) = instruments {
+            instruments.session_ended(started.elapsed().as_secs_f64(), "pipe");
+        }
         // The connection's tasks have nobody left to ask for their results.
         tasks.forget(&crate::tasks::Owner::Session(id)).await;
         ended.map_err(io::Error::other)?;

@@ -39,6 +39,10 @@ const PROGRAMS: &[(&str, &str)] = &[
         "install Python 3's venv module with pip (Debian: `apt-get install python3-venv`)",
     ),
     (
+        "prometheus",
+        "install Prometheus (Debian: `apt-get install prometheus`)",
+    ),
+    (
         "redis-server",
         "install Redis 7 or Valkey (Debian: `apt-get install redis-server`)",
     ),

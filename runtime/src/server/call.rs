@@ -49,6 +49,9 @@ pub(crate) struct Pipeline<D> {
     pub(super) lists: Lists,
     /// The calls running as tasks, shared by every connection and view ([`crate::tasks`]).
     pub(super) tasks: Arc<Tasks>,
+    /// What each request is measured into, once the server has its telemetry.
+    #[cfg(feature = "telemetry")]
+    pub(super) instruments: Option<Arc<crate::telemetry::Instruments>>,
 }
 
 impl<D> Clone for Pipeline<D> {
@@ -59,6 +62,8 @@ impl<D> Clone for Pipeline<D> {
             sealer: Arc::clone(&self.sealer),
             lists: self.lists.clone(),
             tasks: Arc::clone(&self.tasks),
+            #[cfg(feature = "telemetry")]
+            instruments: self.instruments.clone(),
         }
     }
 }
@@ -90,6 +95,8 @@ impl<D: Dispatch> Pipeline<D> {
             sealer: Arc::new(Sealer::new(state.clone())),
             lists: Lists::new(published),
             tasks: Arc::new(Tasks::new(TaskLimits::default(), state)),
+            #[cfg(feature = "telemetry")]
+            instruments: None,
         }
     }
 

@@ -37,6 +37,25 @@ macro_rules! for_revision {
     };
 }
 
+/// Answers a request to `$method` for `$target` with `$body`, the method's body (feature
+/// `telemetry`: inside the request's span, measured; see [`crate::telemetry`]). Without the
+/// feature the body is the method's own, unwrapped, and the expressions naming the target are
+/// not evaluated. `$known` tells whether the contract has the target, which alone names it in
+/// metrics.
+macro_rules! observed {
+    ($server:expr, $context:expr, $method:ident, $target:expr, $known:expr, $uri:expr, $body:block) => {{
+        #[cfg(feature = "telemetry")]
+        {
+            let method = crate::telemetry::Method::$method;
+            let operation = $server.operation(method, $target, $known, $uri, &$context);
+            let instruments = $server.pipeline.instruments.clone();
+            operation.observe(instruments.as_deref(), async move $body).await
+        }
+        #[cfg(not(feature = "telemetry"))]
+        $body
+    }};
+}
+
 impl<D: Dispatch> ServerHandler for Server<D> {
     fn get_info(&self) -> ServerConfig {
         let mut info = self.published().info.clone();
@@ -127,34 +146,47 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let revision = revision(&context);
-        let uri = request.uri;
-        let not_found = |message: Option<String>| {
-            let message = message.unwrap_or_else(|| format!("Resource not found: {uri}"));
-            let data = Some(serde_json::json!({ "uri": uri }));
-            if revision.has_resource_not_found_error() {
-                ErrorData::resource_not_found(message, data)
-            } else {
-                ErrorData::invalid_params(message, data)
+        let found = self.reach(caller(&context)).find_resource(&request.uri);
+        observed!(
+            self,
+            context,
+            ReadResource,
+            found
+                .as_ref()
+                .map_or("", |(i, _)| self.published().spec.resources[*i].name),
+            found.is_some(),
+            Some(&request.uri),
+            {
+                let revision = revision(&context);
+                let uri = request.uri;
+                let not_found = |message: Option<String>| {
+                    let message = message.unwrap_or_else(|| format!("Resource not found: {uri}"));
+                    let data = Some(serde_json::json!({ "uri": uri }));
+                    if revision.has_resource_not_found_error() {
+                        ErrorData::resource_not_found(message, data)
+                    } else {
+                        ErrorData::invalid_params(message, data)
+                    }
+                };
+                let Some((index, values)) = found else {
+                    return Err(not_found(None));
+                };
+                let retry = Retry {
+                    responses: request.input_responses,
+                    state: request.request_state,
+                };
+                let read = self
+                    .pipeline
+                    .read(index, &uri, values, retry, context, not_found);
+                let mut result = match read.await? {
+                    Ok(result) => result,
+                    Err(asks) => return Ok(asks.into()),
+                };
+                // A read's answer is the same for every caller who reaches it.
+                for_revision!(self, self.reach(None), revision, result);
+                Ok(result.into())
             }
-        };
-        let Some((index, values)) = self.reach(caller(&context)).find_resource(&uri) else {
-            return Err(not_found(None));
-        };
-        let retry = Retry {
-            responses: request.input_responses,
-            state: request.request_state,
-        };
-        let read = self
-            .pipeline
-            .read(index, &uri, values, retry, context, not_found);
-        let mut result = match read.await? {
-            Ok(result) => result,
-            Err(asks) => return Ok(asks.into()),
-        };
-        // A read's answer is the same for every caller who reaches it.
-        for_revision!(self, self.reach(None), revision, result);
-        Ok(result.into())
+        )
     }
 
     async fn call_tool(
@@ -162,32 +194,42 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let revision = revision(&context);
-        let retry = Retry {
-            responses: request.input_responses,
-            state: request.request_state,
-        };
-        let support = self.task_support(&request.name, &context);
-        let response = if support == TaskSupport::Forbidden {
-            self.call_in(&request.name, request.arguments, retry, Some(context))
-                .await?
-        } else {
-            let name = request.name.into_owned();
-            self.call_as_task(support, name, request.arguments, retry, context)
-                .await?
-        };
-        let published = self.published();
-        Ok(match response {
-            CallToolResponse::Complete(mut result) => {
-                published.identify(revision, &mut result.meta);
-                result.into()
+        observed!(
+            self,
+            context,
+            CallTool,
+            &request.name,
+            self.published().find(&request.name).is_some(),
+            None,
+            {
+                let revision = revision(&context);
+                let retry = Retry {
+                    responses: request.input_responses,
+                    state: request.request_state,
+                };
+                let support = self.task_support(&request.name, &context);
+                let response = if support == TaskSupport::Forbidden {
+                    self.call_in(&request.name, request.arguments, retry, Some(context))
+                        .await?
+                } else {
+                    let name = request.name.into_owned();
+                    self.call_as_task(support, name, request.arguments, retry, context)
+                        .await?
+                };
+                let published = self.published();
+                Ok(match response {
+                    CallToolResponse::Complete(mut result) => {
+                        published.identify(revision, &mut result.meta);
+                        result.into()
+                    }
+                    CallToolResponse::InputRequired(mut result) => {
+                        published.identify(revision, &mut result.meta);
+                        result.into()
+                    }
+                    other => other,
+                })
             }
-            CallToolResponse::InputRequired(mut result) => {
-                published.identify(revision, &mut result.meta);
-                result.into()
-            }
-            other => other,
-        })
+        )
     }
 
     async fn list_prompts(
@@ -211,28 +253,42 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let published = self.published();
-        published.advertised("prompts/get")?;
-        let Some(index) = self.reach(caller(&context)).find_prompt(&request.name) else {
-            return Err(ErrorData::invalid_params(
-                format!("Unknown prompt: {}", request.name),
-                Some(serde_json::json!({ "prompt": request.name })),
-            ));
-        };
-        let given = request.arguments.clone().unwrap_or_default();
-        let arguments = published.spec.prompts[index].arguments(request.arguments)?;
-        let revision = revision(&context);
-        let retry = Retry {
-            responses: request.input_responses,
-            state: request.request_state,
-        };
-        let got = self.pipeline.get(index, arguments, &given, retry, context);
-        let mut result = match got.await? {
-            Ok(result) => result,
-            Err(asks) => return Ok(asks.into()),
-        };
-        published.identify(revision, &mut result.meta);
-        Ok(result.into())
+        observed!(
+            self,
+            context,
+            GetPrompt,
+            &request.name,
+            self.published()
+                .spec
+                .prompts
+                .iter()
+                .any(|p| p.name == request.name),
+            None,
+            {
+                let published = self.published();
+                published.advertised("prompts/get")?;
+                let Some(index) = self.reach(caller(&context)).find_prompt(&request.name) else {
+                    return Err(ErrorData::invalid_params(
+                        format!("Unknown prompt: {}", request.name),
+                        Some(serde_json::json!({ "prompt": request.name })),
+                    ));
+                };
+                let given = request.arguments.clone().unwrap_or_default();
+                let arguments = published.spec.prompts[index].arguments(request.arguments)?;
+                let revision = revision(&context);
+                let retry = Retry {
+                    responses: request.input_responses,
+                    state: request.request_state,
+                };
+                let got = self.pipeline.get(index, arguments, &given, retry, context);
+                let mut result = match got.await? {
+                    Ok(result) => result,
+                    Err(asks) => return Ok(asks.into()),
+                };
+                published.identify(revision, &mut result.meta);
+                Ok(result.into())
+            }
+        )
     }
 
     /// Completes a prompt argument or a template variable: fixed values by prefix, or the

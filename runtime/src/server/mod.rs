@@ -84,6 +84,41 @@ impl<D: Dispatch> Server<D> {
         self
     }
 
+    /// The same server measuring every request into `telemetry`'s meters, each tool's,
+    /// prompt's and resource's series there from now on; see [`crate::telemetry`]. Its spans
+    /// are made with or without this, and reach OpenTelemetry through
+    /// [`Telemetry::layer`](crate::telemetry::Telemetry::layer).
+    #[cfg(feature = "telemetry")]
+    pub fn telemetry(mut self, telemetry: &crate::telemetry::Telemetry) -> Self {
+        let instruments = crate::telemetry::Instruments::new(telemetry, self.published());
+        self.pipeline.instruments = Some(Arc::new(instruments));
+        self
+    }
+
+    /// What this server measures into, once given its telemetry.
+    #[cfg(feature = "telemetry")]
+    pub(crate) fn instruments(&self) -> Option<Arc<crate::telemetry::Instruments>> {
+        self.pipeline.instruments.clone()
+    }
+
+    /// The span of the request `context` to `method` for `target` (`known` when the
+    /// contract has it), begun; see [`crate::telemetry`].
+    #[cfg(feature = "telemetry")]
+    fn operation(
+        &self,
+        method: crate::telemetry::Method,
+        target: &str,
+        known: bool,
+        uri: Option<&str>,
+        context: &RequestContext<RoleServer>,
+    ) -> crate::telemetry::Operation {
+        let group = self
+            .view
+            .group
+            .map(|g| self.published().spec.groups[g].name);
+        crate::telemetry::Operation::begin(method, target, known, uri, group, context)
+    }
+
     pub(crate) fn dispatch(&self) -> &D {
         &self.pipeline.dispatch
     }

@@ -56,7 +56,7 @@ pub use diagnostic::{Code, Diagnostic, Severity, render_all};
 pub use editor_schema::{editor_schema, editor_schema_text};
 pub use emit::docs::{MarkerError, TABLE_BEGIN, TABLE_END, splice};
 pub use mcp_contract_spec::{GENERATED_FILE, Revision};
-pub use model::Contract;
+pub use model::{Contract, Date};
 pub use source::{Source, Span};
 
 /// What a validated contract gives its users: the wire JSON, the Rust module, the documents
@@ -246,6 +246,8 @@ pub struct Builder {
     docs: Option<PathBuf>,
     distribution: Option<PathBuf>,
     check: Option<bool>,
+    today: Option<Date>,
+    deny_past_removal: Option<bool>,
 }
 
 impl Default for Builder {
@@ -257,6 +259,8 @@ impl Default for Builder {
             docs: None,
             distribution: None,
             check: None,
+            today: None,
+            deny_past_removal: None,
         }
     }
 }
@@ -307,6 +311,21 @@ impl Builder {
         self
     }
 
+    /// The day a deprecated entry's `remove_after` is compared with; today by the system
+    /// clock (UTC) by default.
+    pub fn today(mut self, today: Date) -> Self {
+        self.today = Some(today);
+        self
+    }
+
+    /// Whether an entry past its `remove_after` fails the build (`past-removal` as an
+    /// error) instead of warning. By default it does in check mode: CI says when a window
+    /// is over, a developer's build only warns.
+    pub fn deny_past_removal(mut self, deny: bool) -> Self {
+        self.deny_past_removal = Some(deny);
+        self
+    }
+
     fn checking(&self) -> bool {
         self.check.unwrap_or_else(|| {
             let set = |name: &str| {
@@ -324,8 +343,15 @@ impl Builder {
         })?;
         let source = Source::from_bytes(display_name(&self.manifest), bytes)
             .with_dir(self.manifest.parent().unwrap_or(Path::new("")));
-        let loaded =
+        let mut loaded =
             load(&source).map_err(|d| Error::Invalid(diagnostic::render_all(&d, &source)))?;
+        let deny = self.deny_past_removal.unwrap_or_else(|| self.checking());
+        let today = self.today.unwrap_or_else(Date::today);
+        let late = validate::past_removal(&loaded.contract, today, deny);
+        if deny && !late.is_empty() {
+            return Err(Error::Invalid(diagnostic::render_all(&late, &source)));
+        }
+        loaded.warnings.extend(late);
         let out_dir = self
             .out_dir
             .clone()

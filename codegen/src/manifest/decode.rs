@@ -364,6 +364,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .map(|n| super::asks::asks(n, de))
         .unwrap_or_default();
     let task = f.get("task").and_then(|n| de.string(n, "`task`"));
+    let lifecycle = lifecycle(&mut f, de);
     f.finish(de);
     Some(Tool {
         span: node.span,
@@ -385,6 +386,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         scopes,
         asks,
         task,
+        lifecycle,
     })
 }
 
@@ -477,8 +479,10 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         .get("asks")
         .map(|n| super::asks::asks(n, de))
         .unwrap_or_default();
+    let lifecycle = lifecycle(&mut f, de);
     f.finish(de);
     Some(Resource {
+        lifecycle,
         asks,
         completion,
         span: node.span,

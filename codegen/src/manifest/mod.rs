@@ -13,6 +13,7 @@ use mcp_contract_spec::Hint;
 mod asks;
 mod decode;
 mod icons;
+mod lifecycle;
 mod prompt;
 pub(crate) mod reader;
 mod values;
@@ -22,6 +23,7 @@ pub(crate) use prompt::{Completion, Prompt, PromptArgument};
 
 pub(crate) use decode::{cannot_omit, decode};
 pub(crate) use icons::{Icon, icons};
+pub(crate) use lifecycle::{Deprecation, Lifecycle, lifecycle};
 
 /// A whole `tools.yaml`.
 #[derive(Debug, Default)]
@@ -148,6 +150,8 @@ pub(crate) struct Resource {
     pub scopes: ScopeList,
     /// `asks:` the elicitations a read may put to the user, by id.
     pub asks: Vec<Question>,
+    /// `since:`, `deprecated:` and `aliases:` (former URIs).
+    pub lifecycle: Lifecycle,
 }
 
 /// A tool's `artifacts:`.
@@ -357,6 +361,8 @@ pub(crate) struct Tool {
     pub asks: Vec<Question>,
     /// `task:` whether its calls may run as tasks (`optional` or `required`).
     pub task: Option<Spanned<String>>,
+    /// `since:`, `deprecated:` and `aliases:` (former names).
+    pub lifecycle: Lifecycle,
 }
 
 /// A tool's output.

@@ -24,6 +24,8 @@ pub(crate) struct Prompt {
     pub scopes: super::ScopeList,
     /// `asks:` the elicitations it may put to the user, by id.
     pub asks: Vec<super::Question>,
+    /// `since:`, `deprecated:` and `aliases:` (former names).
+    pub lifecycle: super::Lifecycle,
 }
 
 /// One argument of a prompt: always a string on the wire.
@@ -93,6 +95,7 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
             });
         }
     }
+    let lifecycle = super::lifecycle(&mut f, de);
     f.finish(de);
     Some(Prompt {
         name,
@@ -103,6 +106,7 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         arguments,
         scopes,
         asks,
+        lifecycle,
     })
 }
 

@@ -26,6 +26,8 @@ pub(crate) struct PromptDef {
     pub scopes: Vec<String>,
     /// The questions it may ask the user, in manifest order.
     pub questions: Vec<super::QuestionDef>,
+    /// When it appeared, its deprecation, its former names.
+    pub lifecycle: super::Lifecycle,
 }
 
 /// One argument of a prompt: a string.

@@ -104,6 +104,7 @@ impl Validator<'_> {
             span: name.span,
             scopes: Vec::new(),
             questions,
+            lifecycle: Lifecycle::default(),
         })
     }
 

@@ -82,6 +82,7 @@ impl Validator<'_> {
             icons,
             scopes: Vec::new(),
             questions,
+            lifecycle: Lifecycle::default(),
         })
     }
 

@@ -188,6 +188,7 @@ impl Validator<'_> {
             scopes: Vec::new(),
             questions,
             task,
+            lifecycle: Lifecycle::default(),
         })
     }
 

@@ -304,7 +304,7 @@ pub(crate) struct Prompt {
     /// so and naming its replacement.
     pub deprecated: Option<Deprecated<ToolName>>,
     /// Former names of the prompt, answered as the prompt and never listed.
-    pub aliases: Option<OneOrMany<ToolName>>,
+    pub aliases: Option<OneOrMany<Alias<ToolName>>>,
 }
 
 /// An argument of a prompt.
@@ -412,7 +412,7 @@ pub(crate) struct Resource {
     /// saying so and naming its replacement, by name.
     pub deprecated: Option<Deprecated<ToolName>>,
     /// Former URIs of a fixed resource, read as the resource and never listed.
-    pub aliases: Option<OneOrMany<String>>,
+    pub aliases: Option<OneOrMany<Alias<String>>>,
 }
 
 /// A tool's `artifacts:`.
@@ -781,7 +781,7 @@ pub(crate) struct Tool {
     /// Former names of the tool, answered by the same handler and left out of `tools/list`
     /// (`Server::list_aliases` lists them, marked deprecated); each call through one is
     /// logged. No other tool's name or alias.
-    pub aliases: Option<OneOrMany<ToolName>>,
+    pub aliases: Option<OneOrMany<Alias<ToolName>>>,
 }
 
 /// `deprecated:` why an entry is on its way out, what replaces it and until when it is kept.
@@ -796,6 +796,27 @@ pub(crate) struct Deprecated<N> {
     pub replaced_by: Option<N>,
     /// The day after which it may be removed, `YYYY-MM-DD`. Past it the build warns (fails
     /// in check mode), and `mcp-contract diff` accepts its removal.
+    pub remove_after: Option<Day>,
+}
+
+/// An entry of `aliases:`: a former name, or one with the day after which it may go.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum Alias<N> {
+    /// A former name, kept until the entry itself goes.
+    Name(N),
+    /// A former name and the end of its window.
+    Dated(DatedAlias<N>),
+}
+
+/// `{name, remove_after}`: a former name, and the day after which it may be removed (the
+/// build then warns, and `mcp-contract diff` accepts its removal).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DatedAlias<N> {
+    /// The former name.
+    pub name: N,
+    /// The day after which it may be removed, `YYYY-MM-DD`.
     pub remove_after: Option<Day>,
 }
 

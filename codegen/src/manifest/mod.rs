@@ -23,7 +23,7 @@ pub(crate) use prompt::{Completion, Prompt, PromptArgument};
 
 pub(crate) use decode::{cannot_omit, decode};
 pub(crate) use icons::{Icon, icons};
-pub(crate) use lifecycle::{Deprecation, Lifecycle, lifecycle};
+pub(crate) use lifecycle::{AliasWritten, Deprecation, Lifecycle, lifecycle};
 
 /// A whole `tools.yaml`.
 #[derive(Debug, Default)]

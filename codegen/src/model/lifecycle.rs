@@ -42,9 +42,13 @@ pub(crate) struct Alias {
     pub name: String,
     /// The constant naming it in `names::` (tools only).
     pub constant: String,
+    /// The day after which it may be removed.
+    pub remove_after: Option<Date>,
     /// Where it is written.
     #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub span: Span,
+    /// Where `remove_after:` is written, or the name.
+    pub remove_after_span: Span,
 }
 
 impl Lifecycle {

@@ -196,17 +196,7 @@ impl Validator<'_> {
             "the deprecation's `reason` is empty",
             "say why it is deprecated, for the people and models that read the description",
         );
-        let remove_after = d.remove_after.as_ref().and_then(|date| {
-            let parsed = Date::parse(&date.value);
-            if parsed.is_none() {
-                self.report(
-                    &codes::BAD_DATE,
-                    format!("`{}` is not a date", date.value),
-                    date.span,
-                );
-            }
-            parsed
-        });
+        let remove_after = d.remove_after.as_ref().and_then(|date| self.date(date));
         DeprecationDef {
             since,
             reason,
@@ -215,6 +205,19 @@ impl Validator<'_> {
             span: d.span,
             remove_after_span: d.remove_after.as_ref().map_or(d.span, |r| r.span),
         }
+    }
+
+    /// The day written, `YYYY-MM-DD`; anything else is reported.
+    fn date(&mut self, date: &Spanned<String>) -> Option<Date> {
+        let parsed = Date::parse(&date.value);
+        if parsed.is_none() {
+            self.report(
+                &codes::BAD_DATE,
+                format!("`{}` is not a date", date.value),
+                date.span,
+            );
+        }
+        parsed
     }
 
     /// Whether `by` names an active entry of the same kind other than `name`; reported when
@@ -263,12 +266,13 @@ impl Validator<'_> {
         &mut self,
         kind: Kind,
         e: &Entry<'_>,
-        a: &Spanned<String>,
+        written: &raw::AliasWritten,
         addresses: &NameTable,
         aliases: &mut NameTable,
         constants: &mut NameTable,
     ) -> Option<Alias> {
         let what = kind.noun();
+        let a = &written.name;
         let grammar = match kind {
             Kind::Tool | Kind::Prompt => is_tool_name(&a.value).then_some(()).ok_or_else(|| {
                 format!("a {what} alias is a former {what} name: a lowercase letter, then lowercase letters, digits or `_`")
@@ -328,10 +332,13 @@ impl Validator<'_> {
             );
             return None;
         }
+        let remove_after = written.remove_after.as_ref().and_then(|d| self.date(d));
         Some(Alias {
             name: a.value.clone(),
             constant,
+            remove_after,
             span: a.span,
+            remove_after_span: written.remove_after.as_ref().map_or(a.span, |d| d.span),
         })
     }
 }
@@ -346,21 +353,32 @@ pub(crate) fn past_removal(contract: &Contract, today: Date, deny: bool) -> Vec<
     tools
         .chain(prompts)
         .chain(resources)
-        .filter_map(|(what, name, l)| {
-            let d = l.deprecated.as_ref()?;
-            let date = d.remove_after.filter(|date| *date < today)?;
+        .flat_map(|(what, name, l)| {
+            let entry = (l.deprecated.as_ref()).and_then(|d| {
+                Some((
+                    format!("the {what} `{name}`"),
+                    d.remove_after?,
+                    d.remove_after_span,
+                ))
+            });
+            let aliases = l.aliases.iter().filter_map(move |a| {
+                let who = format!("the alias `{}` of the {what} `{name}`", a.name);
+                Some((who, a.remove_after?, a.remove_after_span))
+            });
+            entry.into_iter().chain(aliases)
+        })
+        .filter(|(_, date, _)| *date < today)
+        .map(|(who, date, span)| {
             let mut diagnostic = Diagnostic::new(
                 &codes::PAST_REMOVAL,
-                format!(
-                    "the {what} `{name}` may be removed: its `remove_after` ({date}) has passed"
-                ),
-                d.remove_after_span,
+                format!("{who} may be removed: its `remove_after` ({date}) has passed"),
+                span,
             )
             .label(format!("today is {today}"));
             if deny {
                 diagnostic.severity = crate::diagnostic::Severity::Error;
             }
-            Some(diagnostic)
+            diagnostic
         })
         .collect()
 }

@@ -171,7 +171,10 @@ fn preamble(w: &mut Code, c: &Contract) {
         let aliases = (c.tools.iter().filter(|_| !titles)).flat_map(|t| {
             t.lifecycle.aliases.iter().map(move |a| {
                 (
-                    format!("`{}`: the former name of `{}`, still answered.", a.name, t.name),
+                    format!(
+                        "`{}`: the former name of `{}`, still answered.",
+                        a.name, t.name
+                    ),
                     a.constant.as_str(),
                     a.name.as_str(),
                 )

@@ -173,3 +173,26 @@ fn past_its_remove_after_an_entry_is_a_warning_or_when_denied_an_error() {
     let denied = past_removal(&contract, day("2027-07-01"), true);
     assert_eq!(denied[0].severity, Severity::Error);
 }
+
+#[test]
+fn an_alias_may_have_a_window_of_its_own() {
+    let text =
+        with("    aliases:\n      - pong\n      - {name: pingg, remove_after: 2027-01-31}\n");
+    let source = Source::new("tools.yaml", text.as_str());
+    let contract = load(&source).unwrap().contract;
+    let aliases = &contract.tools[0].lifecycle.aliases;
+    assert_eq!(aliases[0].remove_after, None);
+    assert_eq!(aliases[1].remove_after, Date::parse("2027-01-31"));
+    let late = past_removal(&contract, Date::parse("2027-02-01").unwrap(), false);
+    assert_eq!(
+        late[0].message,
+        "the alias `pingg` of the tool `ping` may be removed: its `remove_after` (2027-01-31) has passed"
+    );
+    assert_eq!(late[0].location(&source), "tools.yaml:11:37");
+    single(
+        &with("    aliases: [{name: pong, remove_after: soon}]\n"),
+        "bad-date",
+        "`soon` is not a date",
+        "tools.yaml:9:42",
+    );
+}

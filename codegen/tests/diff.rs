@@ -3,7 +3,7 @@
 
 use common::diff_base::{BASE, PONG, edit};
 use mcp_contract_codegen::diff::{self, Format, RULES, Report};
-use mcp_contract_codegen::{Contract, Source, load, render_all};
+use mcp_contract_codegen::{Contract, Date, Source, load, render_all};
 
 mod common;
 
@@ -25,10 +25,20 @@ fn rule(id: &str) -> &'static diff::Rule {
     diff::rule(id).unwrap_or_else(|| panic!("no rule {id}"))
 }
 
+/// The day the cases judge removal windows on, so that they do not age.
+fn today() -> Date {
+    Date::parse("2027-01-01").expect("a day")
+}
+
 fn report(old: &str, new: &str, allow: &[&'static diff::Rule]) -> Report {
     let (old_source, old) = contract(old);
     let (new_source, new) = contract(new);
-    Report::new(diff::diff(&old, &new), &old_source, &new_source, allow)
+    Report::new(
+        diff::diff_as_of(&old, &new, today()),
+        &old_source,
+        &new_source,
+        allow,
+    )
 }
 
 /// Every change as `RULE_ID tools.yaml:LINE:COL`.
@@ -78,6 +88,22 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         )
     };
     let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
+    // `ping` deprecated in favour of `read_file`; `deprecated:`'s mapping at 62:17.
+    let deprecating = |until: &str| {
+        edit(
+            "    output: text\n",
+            &format!(
+                "    output: text\n    deprecated: {{reason: Read a file., replaced_by: read_file, remove_after: {until}}}\n"
+            ),
+        )
+    };
+    // `ping` with `aliases: [{alias}]`, the list at 62:14.
+    let aliasing = |alias: &str| {
+        edit(
+            "    output: text\n",
+            &format!("    output: text\n    aliases: [{alias}]\n"),
+        )
+    };
     let ping_content = |blocks: &str| {
         edit(
             "    output: text\n",
@@ -119,6 +145,45 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             edit("name: ping", "name: pong"),
             vec!["TOOL_NO_DELETE tools.yaml:57:11", "TOOL_ADDED tools.yaml:57:11"],
         ),
+        (
+            "RENAMED_WITH_ALIAS",
+            b(),
+            edit("name: ping", "name: pong\n    aliases: [ping]"),
+            vec!["RENAMED_WITH_ALIAS tools.yaml:58:15"],
+        ),
+        (
+            "RENAMED_WITH_ALIAS, the tool compared with its old self",
+            b(),
+            edit("name: ping\n    title: Ping", "name: pong\n    aliases: [ping]\n    title: Pong"),
+            vec!["TITLE_CHANGED tools.yaml:57:11", "RENAMED_WITH_ALIAS tools.yaml:58:15"],
+        ),
+        ("DEPRECATED", b(), deprecating("2027-06-30"), vec!["DEPRECATED tools.yaml:62:17"]),
+        (
+            "REMOVED_AFTER_WINDOW",
+            deprecating("2026-12-31"),
+            BASE[..ping_at].to_owned(),
+            vec!["REMOVED_AFTER_WINDOW tools.yaml:57:11"],
+        ),
+        (
+            "a tool removed before its window",
+            deprecating("2027-01-01"),
+            BASE[..ping_at].to_owned(),
+            vec!["TOOL_NO_DELETE tools.yaml:57:11"],
+        ),
+        ("ALIAS_NO_DELETE", aliasing("pingg"), b(), vec!["ALIAS_NO_DELETE tools.yaml:62:15"]),
+        (
+            "ALIAS_NO_DELETE before the alias's window",
+            aliasing("{name: pingg, remove_after: 2027-01-01}"),
+            b(),
+            vec!["ALIAS_NO_DELETE tools.yaml:62:22"],
+        ),
+        (
+            "ALIAS_REMOVED_AFTER_WINDOW",
+            aliasing("{name: pingg, remove_after: 2026-12-31}"),
+            b(),
+            vec!["ALIAS_REMOVED_AFTER_WINDOW tools.yaml:62:22"],
+        ),
+        ("ALIAS_ADDED", b(), aliasing("pingg"), vec!["ALIAS_ADDED tools.yaml:62:15"]),
         (
             "PARAMETER_NO_DELETE",
             b(),

@@ -153,6 +153,9 @@ pub(crate) struct ResourceDef {
     pub questions: Vec<QuestionDef>,
     /// When it appeared, its deprecation, its former URIs.
     pub lifecycle: Lifecycle,
+    /// Where each key of its mapping is written, for `diff` to point at a changed one.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
+    pub keys: Vec<(String, Span)>,
 }
 
 /// How a resource is addressed.
@@ -402,6 +405,9 @@ pub(crate) struct ToolDef {
     pub task: TaskMode,
     /// When it appeared, its deprecation, its former names.
     pub lifecycle: Lifecycle,
+    /// Where each key of its mapping is written, for `diff` to point at a changed one.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
+    pub keys: Vec<(String, Span)>,
 }
 
 impl ToolDef {

@@ -131,6 +131,7 @@ pub fn diff_as_of(old: &Contract, new: &Contract, today: Date) -> Vec<Change> {
             span,
         );
     }
+    d.at_changed_keys();
     let old_sentences = by_name(&old.sentences, |s| &s.name);
     for s in &new.sentences {
         if let Some(o) = old_sentences.get(s.name.as_str())
@@ -177,6 +178,15 @@ impl<'c> Differ<'c> {
         side: Side,
         span: Span,
     ) {
+        // A reviewer reads the line without the manifest open: it names the entry it
+        // concerns (`tool `read_file`: `path` changed maxLength`), since several entries may
+        // have a parameter of the same name.
+        let message = match entry_of(&path) {
+            Some((noun, name)) if !message.contains(&format!("`{name}`")) => {
+                format!("{noun} `{name}`: {message}")
+            }
+            _ => message,
+        };
         self.out.push(Change {
             rule,
             message,
@@ -184,6 +194,49 @@ impl<'c> Differ<'c> {
             side,
             span,
         });
+    }
+
+    /// Moves each change placed at its entry's name to the key of the entry it concerns
+    /// (`tools[x].title` at `title:`), where the manifest writes that key: a reviewer is shown
+    /// what changed, not which tool. A change already placed more exactly keeps its place.
+    fn at_changed_keys(&mut self) {
+        for change in &mut self.out {
+            let Some((noun, name)) = entry_of(&change.path) else {
+                continue;
+            };
+            let rest = &change.path[change.path.find(']').map_or(0, |i| i + 1)..];
+            let Some(key) = rest
+                .strip_prefix('.')
+                .map(|k| k.split(['.', '[']).next().unwrap_or(k))
+            else {
+                continue;
+            };
+            let contract = match change.side {
+                Side::Old => self.old,
+                Side::New => self.new,
+            };
+            let entry: Option<(Span, &[(String, Span)])> = match noun {
+                "tool" => (contract.tools.iter())
+                    .find(|t| t.name == name)
+                    .map(|t| (t.span, t.keys.as_slice())),
+                "prompt" => (contract.prompts.iter())
+                    .find(|p| p.name == name)
+                    .map(|p| (p.span, p.keys.as_slice())),
+                "resource" => (contract.resources.iter())
+                    .find(|r| r.name == name)
+                    .map(|r| (r.span, r.keys.as_slice())),
+                _ => None,
+            };
+            let Some((at_name, keys)) = entry else {
+                continue;
+            };
+            if change.span != at_name {
+                continue;
+            }
+            if let Some((_, span)) = keys.iter().find(|(k, _)| k == key) {
+                change.span = *span;
+            }
+        }
     }
 
     /// The kinds of content block a tool answers with, and their MIME types: one text block
@@ -1151,6 +1204,21 @@ fn kind_name(kind: &Kind) -> &'static str {
 
 /// Items by name, each name to its first item: lookups stay constant-time, so a diff of
 /// two large contracts is linear in their size.
+/// The entry a change's path begins with (`tools[read_file].parameters.path` is the tool
+/// `read_file`), as its noun and name.
+fn entry_of(path: &str) -> Option<(&'static str, &str)> {
+    let (kind, rest) = path.split_once('[')?;
+    let name = &rest[..rest.find(']')?];
+    let noun = match kind {
+        "tools" => "tool",
+        "prompts" => "prompt",
+        "resources" => "resource",
+        "groups" => "group",
+        _ => return None,
+    };
+    Some((noun, name))
+}
+
 fn by_name<T>(items: &[T], name: impl Fn(&T) -> &String) -> HashMap<&str, &T> {
     items.iter().rev().map(|t| (name(t).as_str(), t)).collect()
 }

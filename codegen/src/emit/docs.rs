@@ -271,7 +271,10 @@ fn lifecycle_text(l: &Lifecycle, what: &str) -> Option<String> {
         parts.push(format!("Since {since}."));
     }
     if let Some(d) = &l.deprecated {
-        let since = d.since.as_ref().map_or(String::new(), |s| format!(" since {s}"));
+        let since = d
+            .since
+            .as_ref()
+            .map_or(String::new(), |s| format!(" since {s}"));
         let mut text = format!("**Deprecated**{since}: {}", d.reason.trim_end_matches('.'));
         text.push('.');
         if let Some(by) = &d.replaced_by {

@@ -365,8 +365,10 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .unwrap_or_default();
     let task = f.get("task").and_then(|n| de.string(n, "`task`"));
     let lifecycle = lifecycle(&mut f, de);
+    let keys = f.keys();
     f.finish(de);
     Some(Tool {
+        keys,
         span: node.span,
         name,
         title,
@@ -480,8 +482,10 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         .map(|n| super::asks::asks(n, de))
         .unwrap_or_default();
     let lifecycle = lifecycle(&mut f, de);
+    let keys = f.keys();
     f.finish(de);
     Some(Resource {
+        keys,
         lifecycle,
         asks,
         completion,

@@ -152,6 +152,8 @@ pub(crate) struct Resource {
     pub asks: Vec<Question>,
     /// `since:`, `deprecated:` and `aliases:` (former URIs).
     pub lifecycle: Lifecycle,
+    /// Every key of its mapping, with where it is written.
+    pub keys: Keys,
 }
 
 /// A tool's `artifacts:`.
@@ -363,6 +365,8 @@ pub(crate) struct Tool {
     pub task: Option<Spanned<String>>,
     /// `since:`, `deprecated:` and `aliases:` (former names).
     pub lifecycle: Lifecycle,
+    /// Every key of its mapping, with where it is written.
+    pub keys: Keys,
 }
 
 /// A tool's output.
@@ -465,6 +469,11 @@ impl Literal {
 pub(crate) struct Keys(pub(super) Vec<(String, Span)>);
 
 impl Keys {
+    /// Every key with where it is written, in order.
+    pub(crate) fn all(&self) -> Vec<(String, Span)> {
+        self.0.clone()
+    }
+
     /// Where `key` is written in the mapping, if it is.
     pub(crate) fn span(&self, key: &str) -> Option<Span> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, s)| *s)

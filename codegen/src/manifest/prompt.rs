@@ -26,6 +26,8 @@ pub(crate) struct Prompt {
     pub asks: Vec<super::Question>,
     /// `since:`, `deprecated:` and `aliases:` (former names).
     pub lifecycle: super::Lifecycle,
+    /// Every key of its mapping, with where it is written.
+    pub keys: super::Keys,
 }
 
 /// One argument of a prompt: always a string on the wire.
@@ -96,8 +98,10 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         }
     }
     let lifecycle = super::lifecycle(&mut f, de);
+    let keys = f.keys();
     f.finish(de);
     Some(Prompt {
+        keys,
         name,
         title,
         description,

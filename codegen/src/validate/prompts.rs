@@ -105,6 +105,7 @@ impl Validator<'_> {
             scopes: Vec::new(),
             questions,
             lifecycle: Lifecycle::default(),
+            keys: p.keys.all(),
         })
     }
 

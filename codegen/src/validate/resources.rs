@@ -83,6 +83,7 @@ impl Validator<'_> {
             scopes: Vec::new(),
             questions,
             lifecycle: Lifecycle::default(),
+            keys: r.keys.all(),
         })
     }
 

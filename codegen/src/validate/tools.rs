@@ -189,6 +189,7 @@ impl Validator<'_> {
             questions,
             task,
             lifecycle: Lifecycle::default(),
+            keys: t.keys.all(),
         })
     }
 

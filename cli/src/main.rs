@@ -459,13 +459,28 @@ const NO_CONTRACT: &str = "server: {name: none}\ntools: []\n";
 
 /// The text of `path` at git revision `rev`, `None` when the revision does not have it.
 fn git_show(rev: &str, path: &Path) -> Result<Option<String>, String> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
+    if path.file_name().is_none() {
+        return Err(format!("error: `{}` is not a file path", path.display()));
+    }
+    // git runs in the nearest folder that exists now: the revision may hold a folder
+    // (`dist/`) the working tree does not.
+    let dir = (path.ancestors().skip(1))
+        .find(|d| d.as_os_str().is_empty() || d.is_dir())
+        .map_or(Path::new("."), |d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        });
+    let file = if dir == Path::new(".") && path.is_relative() {
+        path.to_string_lossy().into_owned()
+    } else {
+        path.strip_prefix(dir)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .into_owned()
     };
-    let file = path
-        .file_name()
-        .ok_or_else(|| format!("error: `{}` is not a file path", path.display()))?;
     let root = git(dir, &["rev-parse", "--show-toplevel"])?;
     let prefix = git(dir, &["rev-parse", "--show-prefix"])?;
     let root = Path::new(&root);
@@ -480,7 +495,7 @@ fn git_show(rev: &str, path: &Path) -> Result<Option<String>, String> {
         ],
     )
     .map_err(|_| format!("error: `{rev}` is not a git revision here"))?;
-    let spec = format!("{rev}:{prefix}{}", file.to_string_lossy());
+    let spec = format!("{rev}:{prefix}{}", file.replace('\\', "/"));
     if git(root, &["cat-file", "-e", &spec]).is_err() {
         return Ok(None);
     }

@@ -303,4 +303,15 @@ fn cli_checks_that_the_version_moved_as_far_as_the_changes_need() {
     exit(&run(Some(&sub), &check), 4);
     set_version(root, "1.4.3");
     exit(&run(Some(&sub), &check), 0);
+
+    // A folder the base has and the working tree lost (here `dist/`) is read at the base.
+    std::fs::remove_dir_all(sub.join("dist")).expect("removed");
+    let out = run(Some(&sub), &check);
+    exit(&out, 0);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("version: `../Cargo.toml` 1.4.2 → 1.4.3"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("server.json"), "{stderr}");
 }

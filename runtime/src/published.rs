@@ -168,12 +168,13 @@ impl Published {
                     let mut tool = self.tools().get(i)?.clone();
                     let target = self.names[i];
                     tool.name = alias.into();
-                    tool.title = Some(
-                        format!("{} (former name)", tool.title.as_deref().unwrap_or(target)).into(),
-                    );
-                    tool.annotations
-                        .as_mut()
-                        .map(|a| a.title = tool.title.clone().map(Into::into));
+                    tool.title = Some(format!(
+                        "{} (former name)",
+                        tool.title.as_deref().unwrap_or(target)
+                    ));
+                    if let Some(annotations) = tool.annotations.as_mut() {
+                        annotations.title = tool.title.clone();
+                    }
                     tool.description = Some(
                         format!(
                             "Deprecated alias of `{target}`: call `{target}` instead. {}",

@@ -8,8 +8,8 @@ use mcp_contract_spec::planning::Encoding;
 use super::rules::*;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
-    CompletionDef, ContentKind, Contract, Date, Field, IconDef, Kind, NamedType, OutputDef,
-    PromptDef, ResourceDef, ResourceUri, Schema, ToolDef,
+    CompletionDef, ContentKind, Contract, Date, Field, IconDef, Kind, Lifecycle, NamedType,
+    OutputDef, PromptDef, ResourceDef, ResourceUri, Schema, ToolDef,
 };
 use crate::source::Span;
 use mcp_contract_spec::Hint;
@@ -42,7 +42,7 @@ pub struct Change {
 /// manifest's order, then pinned sentences. Removal windows (`remove_after`) are judged on
 /// today's date (UTC); [`diff_as_of`] takes the day.
 pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
-    diff_as_of(old, new, super::lifecycle::today())
+    diff_as_of(old, new, Date::today())
 }
 
 /// [`diff`], judging removal windows on `today`.
@@ -72,7 +72,7 @@ pub fn diff_as_of(old: &Contract, new: &Contract, today: Date) -> Vec<Change> {
             renamed.insert(n.name.as_str(), t);
         }
         d.gone(
-            super::lifecycle::Gone {
+            Gone {
                 what: "tool",
                 name: &t.name,
                 address: &t.name,
@@ -147,6 +147,22 @@ pub fn diff_as_of(old: &Contract, new: &Contract, today: Date) -> Vec<Change> {
         }
     }
     d.out
+}
+
+/// An entry that left the contract under its name.
+pub(super) struct Gone<'a> {
+    /// `tool`, `prompt` or `resource`.
+    pub(super) what: &'static str,
+    /// Its name (a resource's, with its URI in `address`).
+    pub(super) name: &'a str,
+    /// What its callers call: its name, or a resource's URI.
+    pub(super) address: &'a str,
+    /// Where the old manifest wrote it.
+    pub(super) span: Span,
+    /// Its path in the contract, `tools[NAME]`.
+    pub(super) path: String,
+    /// Its lifecycle in the old contract.
+    pub(super) lifecycle: &'a Lifecycle,
 }
 
 /// Whether a schema describes what callers send or what they receive: the same edit breaks
@@ -518,7 +534,7 @@ impl<'c> Differ<'c> {
                 renamed.insert(n.uri.text(), r);
             }
             self.gone(
-                super::lifecycle::Gone {
+                Gone {
                     what: "resource",
                     name: &r.name,
                     address: r.uri.text(),
@@ -565,7 +581,7 @@ impl<'c> Differ<'c> {
                 renamed.insert(n.name.as_str(), p);
             }
             self.gone(
-                super::lifecycle::Gone {
+                Gone {
                     what: "prompt",
                     name: &p.name,
                     address: &p.name,

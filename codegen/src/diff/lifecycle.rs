@@ -4,26 +4,10 @@
 //! its window stays breaking. The day compared with is the differ's `today`, so a test or a
 //! CI run can fix it.
 
-use super::compare::{Differ, Side};
+use super::compare::{Differ, Gone, Side};
 use super::rules::*;
-use crate::model::{Date, Lifecycle};
+use crate::model::Lifecycle;
 use crate::source::Span;
-
-/// An entry that left the contract under its name.
-pub(super) struct Gone<'a> {
-    /// `tool`, `prompt` or `resource`.
-    pub(super) what: &'static str,
-    /// Its name (a resource's, with its URI in `address`).
-    pub(super) name: &'a str,
-    /// What its callers call: its name, or a resource's URI.
-    pub(super) address: &'a str,
-    /// Where the old manifest wrote it.
-    pub(super) span: Span,
-    /// Its path in the contract, `tools[NAME]`.
-    pub(super) path: String,
-    /// Its lifecycle in the old contract.
-    pub(super) lifecycle: &'a Lifecycle,
-}
 
 impl Differ<'_> {
     /// An entry absent from the new contract. `renamed` is the new entry that keeps its
@@ -148,9 +132,4 @@ impl Differ<'_> {
             );
         }
     }
-}
-
-/// The day a contract is compared on when none is given: today, by the system clock (UTC).
-pub(super) fn today() -> Date {
-    Date::today()
 }

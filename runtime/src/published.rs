@@ -560,6 +560,24 @@ mod tests {
     }
 
     #[test]
+    fn a_former_uri_reads_its_resource_before_any_template() {
+        static ALIASES: AliasesSpec = AliasesSpec {
+            resources: &[("workspace:///READ-ME", 1)],
+            ..AliasesSpec::NONE
+        };
+        let published = Published::new(&BOTH).with_aliases(&ALIASES);
+        assert_eq!(
+            published.resource("workspace:///READ-ME"),
+            Some((1, vec![]))
+        );
+        // Without the alias, the template would have taken it.
+        assert_eq!(
+            Published::new(&BOTH).resource("workspace:///READ-ME"),
+            Some((0, vec!["READ-ME".to_owned()]))
+        );
+    }
+
+    #[test]
     fn a_fixed_resource_wins_over_a_template_that_also_matches() {
         let published = Published::new(&BOTH);
         assert_eq!(

@@ -443,6 +443,58 @@ mod tests {
         );
     }
 
+    static PROMPTED: ContractSpec = ContractSpec {
+        prompts: &[crate::contract::PromptSpec {
+            name: "review",
+            title: "Review",
+            description: "Reviews.",
+            arguments: &[],
+            icons: &[],
+            scopes: &[],
+        }],
+        ..COUNTING
+    };
+    static PROMPT_ALIASES: crate::contract::AliasesSpec = crate::contract::AliasesSpec {
+        prompts: &[("critique", 0)],
+        ..crate::contract::AliasesSpec::NONE
+    };
+    static PROMPTED_PUBLISHED: LazyLock<Published> =
+        LazyLock::new(|| Published::new(&PROMPTED).with_aliases(&PROMPT_ALIASES));
+
+    /// [`Aliased`] serving [`PROMPTED_PUBLISHED`], where `critique` is the former name of the
+    /// prompt `review`.
+    struct Prompted;
+
+    impl Dispatch for Prompted {
+        fn published(&self) -> &'static Published {
+            &PROMPTED_PUBLISHED
+        }
+        fn call(
+            &self,
+            tool: usize,
+            arguments: JsonObject,
+            cx: Context,
+        ) -> BoxFuture<'_, CallToolResult> {
+            Aliased.call(tool, arguments, cx)
+        }
+        fn read_resource(
+            &self,
+            _: usize,
+            _: Vec<String>,
+            _: Context,
+        ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
+            unreachable!("no resources")
+        }
+    }
+
+    #[test]
+    fn a_prompt_s_former_name_finds_the_prompt() {
+        let server = Server::new(Prompted);
+        assert_eq!(server.reach(None).find_prompt("review"), Some(0));
+        assert_eq!(server.reach(None).find_prompt("critique"), Some(0));
+        assert_eq!(server.reach(None).find_prompt("critic"), None);
+    }
+
     #[test]
     fn a_whole_server_lists_the_contract_s_tools_without_a_copy() {
         let server = Server::new(Eager);

@@ -82,6 +82,13 @@ impl Contract {
         emit::docs::reference(self)
     }
 
+    /// `past-removal`: each deprecated entry, or alias, whose `remove_after` is before
+    /// `today`, as warnings (errors when `deny`). Loading does not judge windows, since its
+    /// verdict would change with the calendar; the build and `mcp-contract check` ask this.
+    pub fn past_removal(&self, today: Date, deny: bool) -> Vec<Diagnostic> {
+        validate::past_removal(self, today, deny)
+    }
+
     /// The files that publish the server, by file name, when the manifest has a
     /// `server.distribution` block: the MCP registry's `server.json`, the MCPB bundle's
     /// `manifest.json` and `clients.md` (ready client configurations). `crate_version` is
@@ -347,7 +354,7 @@ impl Builder {
             load(&source).map_err(|d| Error::Invalid(diagnostic::render_all(&d, &source)))?;
         let deny = self.deny_past_removal.unwrap_or_else(|| self.checking());
         let today = self.today.unwrap_or_else(Date::today);
-        let late = validate::past_removal(&loaded.contract, today, deny);
+        let late = loaded.contract.past_removal(today, deny);
         if deny && !late.is_empty() {
             return Err(Error::Invalid(diagnostic::render_all(&late, &source)));
         }

@@ -7,15 +7,20 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcp_contract_codegen::diff::{self, Report};
-use mcp_contract_codegen::{Contract, Revision, Source, load, render_all};
+use mcp_contract_codegen::{Contract, Date, Revision, Source, load, render_all};
 
 mod init;
+mod version;
 
 /// Exit code for a manifest with errors.
 const INVALID: u8 = 1;
 /// Exit code for a usage error, or a file that cannot be read or written; for `diff`, also a
 /// manifest that does not load, since no comparison was made.
 const USAGE: u8 = 2;
+/// Exit code for `diff --check-version` finding a version that did not move as far as the
+/// changes need.
+const VERSION_SHORT: u8 = 4;
+
 /// Exit code for `diff` finding a breaking change that `--allow` does not cover.
 const BREAKING: u8 = 3;
 
@@ -39,6 +44,9 @@ enum Command {
         /// The manifest to check.
         #[arg(default_value = "tools.yaml")]
         path: PathBuf,
+        /// Judge removal windows (`remove_after`) on this day instead of today (UTC).
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = day)]
+        today: Option<Date>,
     },
     /// Prints the JSON Schema of tools.yaml, for editors (the content of
     /// docs/tools.schema.json).
@@ -106,7 +114,21 @@ enum Command {
         /// Accept the findings of this rule: still listed, marked allowed, never fail the run.
         #[arg(long, value_name = "RULE_ID")]
         allow: Vec<String>,
+        /// Judge removal windows (`remove_after`) on this day instead of today (UTC).
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = day)]
+        today: Option<Date>,
+        /// Check that the crate's version (its Cargo.toml beside the manifest, and
+        /// dist/server.json where present) moved at least as far as the changes need since
+        /// the old side; exit 4 when it did not. Breaking changes that come with their bump
+        /// are accepted without --allow.
+        #[arg(long)]
+        check_version: bool,
     },
+}
+
+/// A `--today` value.
+fn day(text: &str) -> Result<Date, String> {
+    Date::parse(text).ok_or_else(|| format!("`{text}` is not a day written YYYY-MM-DD"))
 }
 
 /// What `generate` prints.
@@ -157,7 +179,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check { path } => check(&path),
+        Command::Check { path, today } => check(&path, today.unwrap_or_else(Date::today)),
         Command::Schema => schema(),
         Command::Generate { what, manifest } => generate(&manifest, what),
         Command::Init {
@@ -184,7 +206,16 @@ fn main() -> ExitCode {
             against,
             format,
             allow,
-        } => match run_diff(&paths, against.as_deref(), format.into(), &allow) {
+            today,
+            check_version,
+        } => match run_diff(
+            &paths,
+            against.as_deref(),
+            format.into(),
+            &allow,
+            today,
+            check_version,
+        ) {
             Ok(code) => code,
             Err(message) => {
                 if !message.is_empty() {
@@ -203,6 +234,8 @@ fn run_diff(
     against: Option<&str>,
     format: diff::Format,
     allow: &[String],
+    today: Option<Date>,
+    check_version: bool,
 ) -> Result<ExitCode, String> {
     // Refusing an unknown ID catches a typo that would otherwise silently allow nothing.
     let allow = allow
@@ -255,23 +288,155 @@ fn run_diff(
         }
     };
     let (old_contract, new_contract) = (contract(&old)?, contract(&new)?);
-    let mut changes = diff::diff(&old_contract, &new_contract);
+    let today = today.unwrap_or_else(Date::today);
+    let mut changes = diff::diff_as_of(&old_contract, &new_contract, today);
     if first {
         // Routes move only for clients of an earlier contract, and there is none.
         changes.retain(|c| c.rule.id != "ROUTES_NO_CHANGE");
     }
-    let report = Report::new(changes, &old, &new, &allow);
+    let mut report = Report::new(changes, &old, &new, &allow);
+    let versions = if check_version {
+        let new_dir = manifest_dir(
+            paths
+                .last()
+                .map_or(Path::new("tools.yaml"), |p| p.as_path()),
+        );
+        let old_dir = match (against, paths) {
+            (None, [old, _]) => manifest_dir(old),
+            _ => new_dir.clone(),
+        };
+        let working = |p: &Path| match std::fs::read_to_string(p) {
+            Ok(text) => Ok(Some(text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("error: cannot read `{}`: {e}", p.display())),
+        };
+        let at_rev = |p: &Path| match against {
+            Some(rev) => git_show(rev, p),
+            None => working(p),
+        };
+        Some(stated_versions(&old_dir, &new_dir, &at_rev, &working)?)
+    } else {
+        None
+    };
+    let bump = report.bump();
+    let short: Vec<String> = match &versions {
+        Some(stated) => stated
+            .iter()
+            .filter(|s| s.new < version::least(&s.old, bump))
+            .map(|s| {
+                format!(
+                    "`{}` states {} (was {}), but the changes need a {} bump, to {} at least",
+                    s.file,
+                    s.new,
+                    s.old,
+                    version::word(&s.old, bump),
+                    version::least(&s.old, bump)
+                )
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    if let Some(stated) = &versions {
+        for s in stated {
+            eprintln!("version: `{}` {} → {}", s.file, s.old, s.new);
+        }
+        // A breaking change that comes with the bump it needs is what a release is for.
+        if short.is_empty() && bump == diff::Bump::Major {
+            for f in &mut report.findings {
+                f.allowed = true;
+            }
+        }
+    }
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(report.render(format).as_bytes()) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(format!("error: cannot write the report: {e}")),
     }
-    Ok(if report.blocks() {
+    for problem in &short {
+        match format {
+            diff::Format::Github => eprintln!("::error::{problem}"),
+            _ => eprintln!("error: {problem}"),
+        }
+    }
+    Ok(if !short.is_empty() {
+        ExitCode::from(VERSION_SHORT)
+    } else if report.blocks() {
         ExitCode::from(BREAKING)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `path` from the current directory, as a person would type it (`../Cargo.toml`).
+fn relative(path: &Path) -> String {
+    let Ok(here) = std::env::current_dir().and_then(std::fs::canonicalize) else {
+        return path.display().to_string();
+    };
+    let common = here.ancestors().find(|a| path.starts_with(a));
+    match common {
+        Some(common) => {
+            let up = here.components().count() - common.components().count();
+            let rest = path.strip_prefix(common).unwrap_or(path);
+            let mut out = PathBuf::new();
+            for _ in 0..up {
+                out.push("..");
+            }
+            out.join(rest).display().to_string()
+        }
+        None => path.display().to_string(),
+    }
+}
+
+/// The folder of a manifest, absolute, so that a workspace above it can be found.
+fn manifest_dir(manifest: &Path) -> PathBuf {
+    let dir = manifest.parent().unwrap_or(Path::new(""));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned())
+}
+
+/// The versions stated on both sides: the crate's `Cargo.toml` (required), then
+/// `dist/server.json` where the new side has one.
+fn stated_versions(
+    old_dir: &Path,
+    new_dir: &Path,
+    old: version::Reader<'_>,
+    new: version::Reader<'_>,
+) -> Result<Vec<version::Stated>, String> {
+    let mut stated = Vec::new();
+    let pairs = [
+        (
+            version::cargo_version(old_dir, old)?,
+            version::cargo_version(new_dir, new)?,
+        ),
+        (
+            version::server_json_version(old_dir, old)?,
+            version::server_json_version(new_dir, new)?,
+        ),
+    ];
+    for (i, pair) in pairs.into_iter().enumerate() {
+        match pair {
+            (Some((_, o)), Some((path, n))) => stated.push(version::Stated {
+                file: relative(&path),
+                old: o,
+                new: n,
+            }),
+            (None, _) if i > 0 => {}
+            (_, None) if i > 0 => {}
+            _ => {
+                return Err(format!(
+                    "error: `--check-version` reads the version of the crate beside the manifest, \
+                     and `{}` has no Cargo.toml on both sides",
+                    new_dir.display()
+                ));
+            }
+        }
+    }
+    Ok(stated)
 }
 
 fn read(path: &Path) -> Result<Source, String> {
@@ -297,13 +462,28 @@ const NO_CONTRACT: &str = "server: {name: none}\ntools: []\n";
 
 /// The text of `path` at git revision `rev`, `None` when the revision does not have it.
 fn git_show(rev: &str, path: &Path) -> Result<Option<String>, String> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
+    if path.file_name().is_none() {
+        return Err(format!("error: `{}` is not a file path", path.display()));
+    }
+    // git runs in the nearest folder that exists now: the revision may hold a folder
+    // (`dist/`) the working tree does not.
+    let dir = (path.ancestors().skip(1))
+        .find(|d| d.as_os_str().is_empty() || d.is_dir())
+        .map_or(Path::new("."), |d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        });
+    let file = if dir == Path::new(".") && path.is_relative() {
+        path.to_string_lossy().into_owned()
+    } else {
+        path.strip_prefix(dir)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .into_owned()
     };
-    let file = path
-        .file_name()
-        .ok_or_else(|| format!("error: `{}` is not a file path", path.display()))?;
     let root = git(dir, &["rev-parse", "--show-toplevel"])?;
     let prefix = git(dir, &["rev-parse", "--show-prefix"])?;
     let root = Path::new(&root);
@@ -318,7 +498,7 @@ fn git_show(rev: &str, path: &Path) -> Result<Option<String>, String> {
         ],
     )
     .map_err(|_| format!("error: `{rev}` is not a git revision here"))?;
-    let spec = format!("{rev}:{prefix}{}", file.to_string_lossy());
+    let spec = format!("{rev}:{prefix}{}", file.replace('\\', "/"));
     if git(root, &["cat-file", "-e", &spec]).is_err() {
         return Ok(None);
     }
@@ -364,7 +544,7 @@ fn schema() -> ExitCode {
     }
 }
 
-fn check(path: &std::path::Path) -> ExitCode {
+fn check(path: &std::path::Path, today: Date) -> ExitCode {
     let source = match read(path) {
         Ok(source) => source,
         Err(message) => {
@@ -373,7 +553,11 @@ fn check(path: &std::path::Path) -> ExitCode {
         }
     };
     match load(&source) {
-        Ok(loaded) => {
+        Ok(mut loaded) => {
+            // An entry past its window is worth a warning; the build in CI refuses it.
+            loaded
+                .warnings
+                .extend(loaded.contract.past_removal(today, false));
             if !loaded.warnings.is_empty() {
                 eprintln!("{}", render_all(&loaded.warnings, &source));
             }

@@ -41,6 +41,34 @@ fn check_accepts_a_valid_manifest() {
 }
 
 #[test]
+fn check_warns_of_an_entry_past_its_removal_window_on_the_day_given() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("tools.yaml");
+    std::fs::write(
+        &path,
+        "server: {name: x}\ntools:\n  - name: ping\n    title: Ping\n    description: Pong.\n    \
+         hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n    output: text\n    \
+         deprecated: {reason: Unused., remove_after: 2027-06-30}\n",
+    )
+    .expect("written");
+    for (today, warned) in [("2027-06-30", false), ("2027-07-01", true)] {
+        let out = run([
+            OsStr::new("check"),
+            path.as_os_str(),
+            OsStr::new("--today"),
+            OsStr::new(today),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert_eq!(
+            stderr.contains("warning[past-removal]: the tool `ping` may be removed"),
+            warned,
+            "{today}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn check_counts_one_tool_in_the_singular() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("tools.yaml");

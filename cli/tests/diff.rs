@@ -184,3 +184,134 @@ fn cli_against_a_revision_without_the_manifest_reports_a_first_contract() {
     assert!(!stdout.contains("ROUTES_NO_CHANGE"), "{stdout}");
     assert!(stdout.contains("needs a minor version bump"), "{stdout}");
 }
+
+#[test]
+fn cli_judges_a_removal_window_on_the_day_it_is_given() {
+    let deprecated = edit(
+        "    output: text\n",
+        "    output: text\n    deprecated: {reason: Read a file., remove_after: 2027-06-30}\n",
+    );
+    let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
+    let (_dir, old, new) = files(&deprecated, &BASE[..ping_at]);
+    let stdout = exit(&run(None, &[&old, &new, "--today", "2027-06-30"]), 3);
+    assert!(
+        stdout.contains(
+            "breaking: TOOL_NO_DELETE tool `ping` was removed before its `remove_after` (2027-06-30)"
+        ),
+        "{stdout}"
+    );
+    let stdout = exit(&run(None, &[&old, &new, "--today", "2027-07-01"]), 0);
+    assert!(
+        stdout.contains("compatible: REMOVED_AFTER_WINDOW tool `ping` was removed; it was deprecated, and its `remove_after` (2027-06-30) has passed"),
+        "{stdout}"
+    );
+    exit(&run(None, &[&old, &new, "--today", "tomorrow"]), 2);
+}
+
+/// A workspace whose server crate takes its version from the root, with a registry file.
+fn versioned_repo(version: &str) -> tempfile::TempDir {
+    let repo = tempfile::tempdir().expect("a temporary directory");
+    let root = repo.path();
+    let sub = root.join("server");
+    std::fs::create_dir_all(sub.join("dist")).expect("created");
+    git(root, &["init", "-q"]);
+    git(root, &["config", "user.name", "Test"]);
+    git(root, &["config", "user.email", "test@example.com"]);
+    set_version(root, version);
+    std::fs::write(
+        sub.join("Cargo.toml"),
+        "[package]\nname = \"server\"\nversion.workspace = true\n",
+    )
+    .expect("written");
+    std::fs::write(sub.join("tools.yaml"), BASE).expect("written");
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "contract"]);
+    repo
+}
+
+fn set_version(root: &Path, version: &str) {
+    std::fs::write(
+        root.join("Cargo.toml"),
+        format!(
+            "[workspace]\nmembers = [\"server\"]\n\n[workspace.package]\nversion = \"{version}\"\n"
+        ),
+    )
+    .expect("written");
+    std::fs::write(
+        root.join("server/dist/server.json"),
+        format!("{{\"name\": \"io.github.x/server\", \"version\": \"{version}\"}}\n"),
+    )
+    .expect("written");
+}
+
+#[test]
+fn cli_checks_that_the_version_moved_as_far_as_the_changes_need() {
+    let repo = versioned_repo("1.4.2");
+    let (root, sub) = (repo.path(), repo.path().join("server"));
+    let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
+    std::fs::write(sub.join("tools.yaml"), &BASE[..ping_at]).expect("written");
+    let check = ["--against", "HEAD", "--check-version"];
+
+    // A breaking change without its bump fails, naming the files, the versions and the bump.
+    set_version(root, "1.5.0");
+    let out = run(Some(&sub), &check);
+    exit(&out, 4);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("version: `../Cargo.toml` 1.4.2 → 1.5.0"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error: `../Cargo.toml` states 1.5.0 (was 1.4.2), but the changes need a major bump, to 2.0.0 at least"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`dist/server.json` states 1.5.0"),
+        "{stderr}"
+    );
+
+    // With it, the breaking change is accepted without --allow.
+    set_version(root, "2.0.0");
+    let stdout = exit(&run(Some(&sub), &check), 0);
+    assert!(stdout.contains("allowed: TOOL_NO_DELETE"), "{stdout}");
+
+    // Below 1.0.0 a breaking change moves the minor version.
+    let repo = versioned_repo("0.3.1");
+    let (root, sub) = (repo.path(), repo.path().join("server"));
+    std::fs::write(sub.join("tools.yaml"), &BASE[..ping_at]).expect("written");
+    set_version(root, "0.3.2");
+    let out = run(Some(&sub), &check);
+    exit(&out, 4);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("to 0.4.0 at least"));
+    set_version(root, "0.4.0");
+    exit(&run(Some(&sub), &check), 0);
+
+    // An addition needs a minor bump; a description a patch.
+    let repo = versioned_repo("1.4.2");
+    let (root, sub) = (repo.path(), repo.path().join("server"));
+    std::fs::write(sub.join("tools.yaml"), format!("{BASE}{PONG}")).expect("written");
+    set_version(root, "1.4.3");
+    exit(&run(Some(&sub), &check), 4);
+    set_version(root, "1.5.0");
+    exit(&run(Some(&sub), &check), 0);
+    std::fs::write(
+        sub.join("tools.yaml"),
+        edit("Answers pong.", "Answers pong, always."),
+    )
+    .expect("written");
+    set_version(root, "1.4.2");
+    exit(&run(Some(&sub), &check), 4);
+    set_version(root, "1.4.3");
+    exit(&run(Some(&sub), &check), 0);
+
+    // A folder the base has and the working tree lost (here `dist/`) is read at the base.
+    std::fs::remove_dir_all(sub.join("dist")).expect("removed");
+    let out = run(Some(&sub), &check);
+    exit(&out, 0);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("version: `../Cargo.toml` 1.4.2 → 1.4.3"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("server.json"), "{stderr}");
+}

@@ -56,7 +56,7 @@ pub use diagnostic::{Code, Diagnostic, Severity, render_all};
 pub use editor_schema::{editor_schema, editor_schema_text};
 pub use emit::docs::{MarkerError, TABLE_BEGIN, TABLE_END, splice};
 pub use mcp_contract_spec::{GENERATED_FILE, Revision};
-pub use model::Contract;
+pub use model::{Contract, Date};
 pub use source::{Source, Span};
 
 /// What a validated contract gives its users: the wire JSON, the Rust module, the documents
@@ -80,6 +80,13 @@ impl Contract {
     /// The full tool reference (`docs/tools.md`).
     pub fn reference(&self) -> String {
         emit::docs::reference(self)
+    }
+
+    /// `past-removal`: each deprecated entry, or alias, whose `remove_after` is before
+    /// `today`, as warnings (errors when `deny`). Loading does not judge windows, since its
+    /// verdict would change with the calendar; the build and `mcp-contract check` ask this.
+    pub fn past_removal(&self, today: Date, deny: bool) -> Vec<Diagnostic> {
+        validate::past_removal(self, today, deny)
     }
 
     /// The files that publish the server, by file name, when the manifest has a
@@ -246,6 +253,8 @@ pub struct Builder {
     docs: Option<PathBuf>,
     distribution: Option<PathBuf>,
     check: Option<bool>,
+    today: Option<Date>,
+    deny_past_removal: Option<bool>,
 }
 
 impl Default for Builder {
@@ -257,6 +266,8 @@ impl Default for Builder {
             docs: None,
             distribution: None,
             check: None,
+            today: None,
+            deny_past_removal: None,
         }
     }
 }
@@ -307,6 +318,21 @@ impl Builder {
         self
     }
 
+    /// The day a deprecated entry's `remove_after` is compared with; today by the system
+    /// clock (UTC) by default.
+    pub fn today(mut self, today: Date) -> Self {
+        self.today = Some(today);
+        self
+    }
+
+    /// Whether an entry past its `remove_after` fails the build (`past-removal` as an
+    /// error) instead of warning. By default it does in check mode: CI says when a window
+    /// is over, a developer's build only warns.
+    pub fn deny_past_removal(mut self, deny: bool) -> Self {
+        self.deny_past_removal = Some(deny);
+        self
+    }
+
     fn checking(&self) -> bool {
         self.check.unwrap_or_else(|| {
             let set = |name: &str| {
@@ -324,8 +350,15 @@ impl Builder {
         })?;
         let source = Source::from_bytes(display_name(&self.manifest), bytes)
             .with_dir(self.manifest.parent().unwrap_or(Path::new("")));
-        let loaded =
+        let mut loaded =
             load(&source).map_err(|d| Error::Invalid(diagnostic::render_all(&d, &source)))?;
+        let deny = self.deny_past_removal.unwrap_or_else(|| self.checking());
+        let today = self.today.unwrap_or_else(Date::today);
+        let late = loaded.contract.past_removal(today, deny);
+        if deny && !late.is_empty() {
+            return Err(Error::Invalid(diagnostic::render_all(&late, &source)));
+        }
+        loaded.warnings.extend(late);
         let out_dir = self
             .out_dir
             .clone()

@@ -16,6 +16,7 @@ mod hints;
 mod icon;
 mod integer;
 pub(crate) mod json_schema;
+mod lifecycle;
 mod prompt;
 mod question;
 mod task;
@@ -26,6 +27,8 @@ pub(crate) use hints::Hints;
 
 pub(crate) use icon::{IconDef, IconTheme};
 pub(crate) use integer::RustInteger;
+pub use lifecycle::Date;
+pub(crate) use lifecycle::{Alias, DeprecationDef, Lifecycle};
 pub(crate) use prompt::{CompletionDef, PromptArgumentDef, PromptDef};
 pub(crate) use question::{FormField, QuestionDef, QuestionMode};
 pub(crate) use task::TaskMode;
@@ -148,6 +151,11 @@ pub(crate) struct ResourceDef {
     pub scopes: Vec<String>,
     /// The questions a read may ask the user, in manifest order.
     pub questions: Vec<QuestionDef>,
+    /// When it appeared, its deprecation, its former URIs.
+    pub lifecycle: Lifecycle,
+    /// Where each key of its mapping is written, for `diff` to point at a changed one.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
+    pub keys: Vec<(String, Span)>,
 }
 
 /// How a resource is addressed.
@@ -395,6 +403,11 @@ pub(crate) struct ToolDef {
     pub questions: Vec<QuestionDef>,
     /// Whether its calls may run as tasks.
     pub task: TaskMode,
+    /// When it appeared, its deprecation, its former names.
+    pub lifecycle: Lifecycle,
+    /// Where each key of its mapping is written, for `diff` to point at a changed one.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
+    pub keys: Vec<(String, Span)>,
 }
 
 impl ToolDef {

@@ -3,7 +3,7 @@
 
 use common::diff_base::{BASE, PONG, edit};
 use mcp_contract_codegen::diff::{self, Format, RULES, Report};
-use mcp_contract_codegen::{Contract, Source, load, render_all};
+use mcp_contract_codegen::{Contract, Date, Source, load, render_all};
 
 mod common;
 
@@ -25,10 +25,20 @@ fn rule(id: &str) -> &'static diff::Rule {
     diff::rule(id).unwrap_or_else(|| panic!("no rule {id}"))
 }
 
+/// The day the cases judge removal windows on, so that they do not age.
+fn today() -> Date {
+    Date::parse("2027-01-01").expect("a day")
+}
+
 fn report(old: &str, new: &str, allow: &[&'static diff::Rule]) -> Report {
     let (old_source, old) = contract(old);
     let (new_source, new) = contract(new);
-    Report::new(diff::diff(&old, &new), &old_source, &new_source, allow)
+    Report::new(
+        diff::diff_as_of(&old, &new, today()),
+        &old_source,
+        &new_source,
+        allow,
+    )
 }
 
 /// Every change as `RULE_ID tools.yaml:LINE:COL`.
@@ -78,6 +88,22 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         )
     };
     let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
+    // `ping` deprecated in favour of `read_file`; `deprecated:`'s mapping at 62:17.
+    let deprecating = |until: &str| {
+        edit(
+            "    output: text\n",
+            &format!(
+                "    output: text\n    deprecated: {{reason: Read a file., replaced_by: read_file, remove_after: {until}}}\n"
+            ),
+        )
+    };
+    // `ping` with `aliases: [{alias}]`, the list at 62:14.
+    let aliasing = |alias: &str| {
+        edit(
+            "    output: text\n",
+            &format!("    output: text\n    aliases: [{alias}]\n"),
+        )
+    };
     let ping_content = |blocks: &str| {
         edit(
             "    output: text\n",
@@ -100,7 +126,7 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "CONTENT_KIND_NO_DELETE",
             b(),
             ping_content("        - kind: image\n          mime_types: [image/png]\n"),
-            vec!["CONTENT_KIND_NO_DELETE tools.yaml:57:11", "CONTENT_KIND_ADDED tools.yaml:63:17"],
+            vec!["CONTENT_KIND_NO_DELETE tools.yaml:61:5", "CONTENT_KIND_ADDED tools.yaml:63:17"],
         ),
         (
             "CONTENT_MIME_TYPE_NO_DELETE and _ADDED",
@@ -119,6 +145,45 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             edit("name: ping", "name: pong"),
             vec!["TOOL_NO_DELETE tools.yaml:57:11", "TOOL_ADDED tools.yaml:57:11"],
         ),
+        (
+            "RENAMED_WITH_ALIAS",
+            b(),
+            edit("name: ping", "name: pong\n    aliases: [ping]"),
+            vec!["RENAMED_WITH_ALIAS tools.yaml:58:15"],
+        ),
+        (
+            "RENAMED_WITH_ALIAS, the tool compared with its old self",
+            b(),
+            edit("name: ping\n    title: Ping", "name: pong\n    aliases: [ping]\n    title: Pong"),
+            vec!["RENAMED_WITH_ALIAS tools.yaml:58:15", "TITLE_CHANGED tools.yaml:59:5"],
+        ),
+        ("DEPRECATED", b(), deprecating("2027-06-30"), vec!["DEPRECATED tools.yaml:62:17"]),
+        (
+            "REMOVED_AFTER_WINDOW",
+            deprecating("2026-12-31"),
+            BASE[..ping_at].to_owned(),
+            vec!["REMOVED_AFTER_WINDOW tools.yaml:57:11"],
+        ),
+        (
+            "a tool removed before its window",
+            deprecating("2027-01-01"),
+            BASE[..ping_at].to_owned(),
+            vec!["TOOL_NO_DELETE tools.yaml:57:11"],
+        ),
+        ("ALIAS_NO_DELETE", aliasing("pingg"), b(), vec!["ALIAS_NO_DELETE tools.yaml:62:15"]),
+        (
+            "ALIAS_NO_DELETE before the alias's window",
+            aliasing("{name: pingg, remove_after: 2027-01-01}"),
+            b(),
+            vec!["ALIAS_NO_DELETE tools.yaml:62:22"],
+        ),
+        (
+            "ALIAS_REMOVED_AFTER_WINDOW",
+            aliasing("{name: pingg, remove_after: 2026-12-31}"),
+            b(),
+            vec!["ALIAS_REMOVED_AFTER_WINDOW tools.yaml:62:22"],
+        ),
+        ("ALIAS_ADDED", b(), aliasing("pingg"), vec!["ALIAS_ADDED tools.yaml:62:15"]),
         (
             "PARAMETER_NO_DELETE",
             b(),
@@ -197,35 +262,35 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "OUTPUT_SAME_KIND",
             b(),
             edit("    output: text\n", "    output:\n      properties:\n        reply:\n          type: string\n          description: The reply.\n"),
-            vec!["OUTPUT_SAME_KIND tools.yaml:57:11"],
+            vec!["OUTPUT_SAME_KIND tools.yaml:61:5"],
         ),
-        ("ERROR_CODE_NO_DELETE", b(), edit("[not_found, too_big]", "[not_found]"), vec!["ERROR_CODE_NO_DELETE tools.yaml:11:11"]),
-        ("ERROR_CODE_ADDED", edit("[not_found, too_big]", "[not_found]"), b(), vec!["ERROR_CODE_ADDED tools.yaml:11:11"]),
-        ("ERROR_ARGUMENT_ADDED", b(), edit(NOT_FOUND, NAMING_NOT_FOUND), vec!["ERROR_ARGUMENT_ADDED tools.yaml:12:11"]),
-        ("ERROR_ARGUMENT_NO_DELETE", edit(NOT_FOUND, NAMING_NOT_FOUND), b(), vec!["ERROR_ARGUMENT_NO_DELETE tools.yaml:11:11"]),
+        ("ERROR_CODE_NO_DELETE", b(), edit("[not_found, too_big]", "[not_found]"), vec!["ERROR_CODE_NO_DELETE tools.yaml:56:5"]),
+        ("ERROR_CODE_ADDED", edit("[not_found, too_big]", "[not_found]"), b(), vec!["ERROR_CODE_ADDED tools.yaml:56:5"]),
+        ("ERROR_ARGUMENT_ADDED", b(), edit(NOT_FOUND, NAMING_NOT_FOUND), vec!["ERROR_ARGUMENT_ADDED tools.yaml:57:5"]),
+        ("ERROR_ARGUMENT_NO_DELETE", edit(NOT_FOUND, NAMING_NOT_FOUND), b(), vec!["ERROR_ARGUMENT_NO_DELETE tools.yaml:56:5"]),
         (
             "HINT_NO_LESS_SAFE",
             b(),
             edit("    output: text\n", "    output: text\n    hints: {read_only: true, destructive: false, idempotent: true, open_world: true}\n")
                 .replacen("    description: Answers pong.\n    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n", "    description: Answers pong.\n", 1),
-            vec!["HINT_NO_LESS_SAFE tools.yaml:57:11"],
+            vec!["HINT_NO_LESS_SAFE tools.yaml:61:5"],
         ),
         (
             "HINT_SAFER",
             edit("    output: text\n", "    output: text\n    hints: {read_only: true, destructive: false, idempotent: true, open_world: true}\n")
                 .replacen("    description: Answers pong.\n    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n", "    description: Answers pong.\n", 1),
             b(),
-            vec!["HINT_SAFER tools.yaml:57:11"],
+            vec!["HINT_SAFER tools.yaml:60:5"],
         ),
-        ("TITLE_CHANGED", b(), edit("title: Ping", "title: Ping the server"), vec!["TITLE_CHANGED tools.yaml:57:11"]),
+        ("TITLE_CHANGED", b(), edit("title: Ping", "title: Ping the server"), vec!["TITLE_CHANGED tools.yaml:58:5"]),
         (
             "ICONS_CHANGED",
             b(),
             edit("    output: text\n", "    output: text\n    icons: [{src: \"https://example.com/ping.png\"}]\n")
                 .replacen("  name: demo\n", "  name: demo\n  icons: [{file: icons/echo.png}]\n", 1),
-            vec!["ICONS_CHANGED tools.yaml:1:1", "ICONS_CHANGED tools.yaml:58:11"],
+            vec!["ICONS_CHANGED tools.yaml:1:1", "ICONS_CHANGED tools.yaml:63:5"],
         ),
-        ("DESCRIPTION_CHANGED tool", b(), edit("Answers pong.", "Answers with pong."), vec!["DESCRIPTION_CHANGED tools.yaml:57:11"]),
+        ("DESCRIPTION_CHANGED tool", b(), edit("Answers pong.", "Answers with pong."), vec!["DESCRIPTION_CHANGED tools.yaml:59:5"]),
         ("DESCRIPTION_CHANGED by a default", b(), edit("default: text", "default: bytes"), vec!["DESCRIPTION_CHANGED tools.yaml:23:7"]),
         ("EXAMPLE_CHANGED", b(), edit("example: notes.txt", "example: todo.txt"), vec!["EXAMPLE_CHANGED tools.yaml:17:7"]),
         ("SENTENCE_CHANGED", b(), edit("careful: It changes nothing.", "careful: It never changes anything."), vec!["SENTENCE_CHANGED tools.yaml:4:3"]),
@@ -252,10 +317,10 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ("list_changed: false is the default", b(), changing("false"), vec![]),
         ("QUESTION_ADDED", b(), asking("ok: {type: boolean}"), vec!["QUESTION_ADDED tools.yaml:63:7"]),
         ("QUESTION_REMOVED", asking("ok: {type: boolean}"), b(), vec!["QUESTION_REMOVED tools.yaml:63:7"]),
-        ("TASK_OPTIONAL", b(), tasking("optional"), vec!["TASK_OPTIONAL tools.yaml:57:11"]),
-        ("TASK_OPTIONAL: no longer required", tasking("required"), tasking("optional"), vec!["TASK_OPTIONAL tools.yaml:57:11"]),
-        ("TASK_REQUIRED", tasking("optional"), tasking("required"), vec!["TASK_REQUIRED tools.yaml:57:11"]),
-        ("TASK_REMOVED", tasking("optional"), b(), vec!["TASK_REMOVED tools.yaml:57:11"]),
+        ("TASK_OPTIONAL", b(), tasking("optional"), vec!["TASK_OPTIONAL tools.yaml:62:5"]),
+        ("TASK_OPTIONAL: no longer required", tasking("required"), tasking("optional"), vec!["TASK_OPTIONAL tools.yaml:62:5"]),
+        ("TASK_REQUIRED", tasking("optional"), tasking("required"), vec!["TASK_REQUIRED tools.yaml:62:5"]),
+        ("TASK_REMOVED", tasking("optional"), b(), vec!["TASK_REMOVED tools.yaml:62:5"]),
         (
             "QUESTION_CHANGED: a title, a new optional field",
             asking("ok: {type: boolean}"),
@@ -294,14 +359,14 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             format!("{BASE}{ABOUT}"),
             vec!["QUESTION_REMOVED tools.yaml:69:7"],
         ),
-        ("GROUP_JOINED", grouped("[a]"), grouped("[a, b]"), vec!["GROUP_JOINED tools.yaml:58:11"]),
-        ("GROUP_NO_LEAVE", grouped("[a, b]"), grouped("[a]"), vec!["GROUP_NO_LEAVE tools.yaml:58:11"]),
+        ("GROUP_JOINED", grouped("[a]"), grouped("[a, b]"), vec!["GROUP_JOINED tools.yaml:63:5"]),
+        ("GROUP_NO_LEAVE", grouped("[a, b]"), grouped("[a]"), vec!["GROUP_NO_LEAVE tools.yaml:63:5"]),
         ("RESOURCE_ADDED", b(), format!("{BASE}{ABOUT}"), vec!["RESOURCE_ADDED tools.yaml:63:11"]),
         (
             "SCOPE_NO_ADD and SCOPE_REMOVED on a tool",
             scoped("    output: text\n    scopes: [a]\n", ""),
             scoped("    output: text\n    scopes: [b]\n", ""),
-            vec!["SCOPE_NO_ADD tools.yaml:57:11", "SCOPE_REMOVED tools.yaml:57:11"],
+            vec!["SCOPE_NO_ADD tools.yaml:62:5", "SCOPE_REMOVED tools.yaml:62:5"],
         ),
         (
             "SCOPE_NO_ADD on a group",
@@ -313,11 +378,7 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "SCOPE_NO_ADD on a resource and SCOPE_REMOVED on a prompt",
             format!("{BASE}{ABOUT}{REVIEW}    scopes: b\n{AUTH}"),
             format!("{BASE}{ABOUT}    scopes: [a, b]\n{REVIEW}{AUTH}"),
-            vec![
-                "SCOPE_NO_ADD tools.yaml:63:11",
-                "SCOPE_NO_ADD tools.yaml:63:11",
-                "SCOPE_REMOVED tools.yaml:70:11",
-            ],
+            vec!["SCOPE_NO_ADD tools.yaml:68:5", "SCOPE_NO_ADD tools.yaml:68:5", "SCOPE_REMOVED tools.yaml:70:11"],
         ),
         (
             "AUTH_SCOPE_ADDED, AUTH_SCOPE_REMOVED and a scope's description",
@@ -357,31 +418,31 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "PROMPT_ARGUMENT_NEW_REQUIRED",
             format!("{BASE}{REVIEW}"),
             format!("{BASE}{REVIEW}{}", "      focus:\n        description: What to look at.\n        required: true\n"),
-            vec!["PROMPT_ARGUMENT_NEW_REQUIRED tools.yaml:63:11"],
+            vec!["PROMPT_ARGUMENT_NEW_REQUIRED tools.yaml:66:5"],
         ),
         (
             "PROMPT_ARGUMENT_ADDED",
             format!("{BASE}{REVIEW}"),
             format!("{BASE}{REVIEW}{}", "      focus:\n        description: What to look at.\n"),
-            vec!["PROMPT_ARGUMENT_ADDED tools.yaml:63:11"],
+            vec!["PROMPT_ARGUMENT_ADDED tools.yaml:66:5"],
         ),
         (
             "a prompt argument that became optional",
             format!("{BASE}{REVIEW}"),
             format!("{BASE}{}", REVIEW.replace("        required: true\n", "")),
-            vec!["PROMPT_ARGUMENT_ADDED tools.yaml:63:11"],
+            vec!["PROMPT_ARGUMENT_ADDED tools.yaml:66:5"],
         ),
         (
             "PROMPT_ARGUMENT_NO_DELETE",
             format!("{BASE}{REVIEW}{}", "      focus:\n        description: What to look at.\n"),
             format!("{BASE}{REVIEW}"),
-            vec!["PROMPT_ARGUMENT_NO_DELETE tools.yaml:63:11"],
+            vec!["PROMPT_ARGUMENT_NO_DELETE tools.yaml:66:5"],
         ),
         (
             "COMPLETION_CHANGED",
             format!("{BASE}{REVIEW}"),
             format!("{BASE}{}", REVIEW.replace("[a, b]", "handler")),
-            vec!["COMPLETION_CHANGED tools.yaml:63:11"],
+            vec!["COMPLETION_CHANGED tools.yaml:66:5"],
         ),
         (
             "COMPLETION_CHANGED of a template variable",
@@ -393,7 +454,7 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "a prompt's title and description",
             format!("{BASE}{REVIEW}"),
             format!("{BASE}{}", REVIEW.replace("title: Review", "title: Review a file").replace("Reviews a file.", "Reviews one file.")),
-            vec!["TITLE_CHANGED tools.yaml:63:11", "DESCRIPTION_CHANGED tools.yaml:63:11"],
+            vec!["TITLE_CHANGED tools.yaml:64:5", "DESCRIPTION_CHANGED tools.yaml:65:5"],
         ),
         ("RESOURCE_NO_DELETE", format!("{BASE}{ABOUT}"), b(), vec!["RESOURCE_NO_DELETE tools.yaml:63:11"]),
         (
@@ -406,19 +467,19 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "RESOURCE_SAME_MIME_TYPE",
             format!("{BASE}{ABOUT}"),
             format!("{BASE}{}", ABOUT.replace("text/plain", "text/markdown")),
-            vec!["RESOURCE_SAME_MIME_TYPE tools.yaml:63:11"],
+            vec!["RESOURCE_SAME_MIME_TYPE tools.yaml:67:5"],
         ),
         (
             "a resource's title and description",
             format!("{BASE}{ABOUT}"),
             format!("{BASE}{}", ABOUT.replace("title: About", "title: About us").replace("What this is.", "Who we are.")),
-            vec!["TITLE_CHANGED tools.yaml:63:11", "DESCRIPTION_CHANGED tools.yaml:63:11"],
+            vec!["TITLE_CHANGED tools.yaml:65:5", "DESCRIPTION_CHANGED tools.yaml:66:5"],
         ),
         (
             "a template's variable renamed",
             format!("{BASE}{}", ABOUT.replace("uri: x://about", "uri_template: x://about/{page}")),
             format!("{BASE}{}", ABOUT.replace("uri: x://about", "uri_template: x://about/{section}")),
-            vec!["TITLE_CHANGED tools.yaml:63:11"],
+            vec!["TITLE_CHANGED tools.yaml:64:5"],
         ),
         (
             "a template that answers other URIs",
@@ -430,7 +491,7 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "a renamed resource at the same URI",
             format!("{BASE}{ABOUT}"),
             format!("{BASE}{}", ABOUT.replace("name: about", "name: colophon")),
-            vec!["TITLE_CHANGED tools.yaml:63:11"],
+            vec!["TITLE_CHANGED tools.yaml:63:5"],
         ),
         ("HEADER_NO_CHANGE added", b(), edit("example: notes.txt\n", "example: notes.txt\n        header: Path\n"), vec!["HEADER_NO_CHANGE tools.yaml:17:7"]),
         (
@@ -443,13 +504,7 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "ROUTES_NO_CHANGE",
             b(),
             grouped("[a]"),
-            vec![
-                // Breaking first.
-                "ROUTES_NO_CHANGE tools.yaml:65:3",
-                "GROUP_JOINED tools.yaml:11:11",
-                "GROUP_JOINED tools.yaml:11:11",
-                "GROUP_JOINED tools.yaml:58:11",
-            ],
+            vec!["ROUTES_NO_CHANGE tools.yaml:65:3", "GROUP_JOINED tools.yaml:57:5", "GROUP_JOINED tools.yaml:57:5", "GROUP_JOINED tools.yaml:63:5"],
         ),
         (
             "HEADER_NO_CHANGE",
@@ -600,8 +655,8 @@ fn a_bound_a_rust_type_implies_is_shown_exactly() {
     assert_eq!(
         messages,
         [
-            "`lines` changed minimum from 1 to -1",
-            "`lines` changed maximum from 18446744073709551615 to 9223372036854775807",
+            "tool `read_file`: `lines` changed minimum from 1 to -1",
+            "tool `read_file`: `lines` changed maximum from 18446744073709551615 to 9223372036854775807",
         ]
     );
 }

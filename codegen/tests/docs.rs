@@ -227,3 +227,95 @@ fn in_check_mode_the_build_reruns_when_any_file_it_reads_or_checks_changes() {
         );
     }
 }
+
+/// Two tools: `find_notes`, renamed from `search`, and `list_notes`, deprecated in its favour.
+const RETIRING: &str = "\
+server:
+  name: notes
+tools:
+  - name: find_notes
+    title: Find notes
+    description: Finds notes.
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    output: text
+    since: 1.4.0
+    aliases: [search]
+  - name: list_notes
+    title: List notes
+    description: Lists every note.
+    hints: {read_only: true, destructive: false, idempotent: true, open_world: false}
+    output: text
+    deprecated:
+      since: 1.4.0
+      reason: Listing every note does not scale
+      replaced_by: find_notes
+      remove_after: 2027-06-30
+";
+
+#[test]
+fn the_documents_show_deprecations_replacements_and_former_names() {
+    let contract = load(&Source::new("tools.yaml", RETIRING))
+        .expect("loads")
+        .contract;
+    let table = contract.readme_table();
+    assert!(
+        table.contains("| `find_notes` (was `search`) | Find notes | Finds notes. |"),
+        "{table}"
+    );
+    assert!(
+        table.contains(
+            "| `list_notes` | List notes | **Deprecated**: use `find_notes`. Lists every note. |"
+        ),
+        "{table}"
+    );
+    let reference = contract.reference();
+    assert!(
+        reference.contains("Since 1.4.0. Former names, still answered and not listed: `search`."),
+        "{reference}"
+    );
+    assert!(
+        reference.contains(
+            "**Deprecated** since 1.4.0: Listing every note does not scale. Use the tool \
+             [`find_notes`](#find_notes) instead. It may be removed after 2027-06-30."
+        ),
+        "{reference}"
+    );
+}
+
+#[test]
+fn past_its_window_an_entry_warns_and_in_check_mode_fails_the_build() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("tools.yaml"), RETIRING).expect("written");
+    let builder = |today: &str| {
+        Builder::new()
+            .manifest(dir.path().join("tools.yaml"))
+            .out_dir(dir.path().join("out"))
+            .today(mcp_contract_codegen::Date::parse(today).expect("a day"))
+    };
+    let within = builder("2027-06-30")
+        .check(false)
+        .generate()
+        .expect("generated");
+    assert_eq!(within.warnings, "");
+    let late = builder("2027-07-01")
+        .check(false)
+        .generate()
+        .expect("generated");
+    assert!(
+        late.warnings
+            .contains("warning[past-removal]: the tool `list_notes` may be removed"),
+        "{}",
+        late.warnings
+    );
+    match builder("2027-07-01").check(true).generate() {
+        Err(Error::Invalid(rendered)) => {
+            assert!(rendered.contains("error[past-removal]"), "{rendered}")
+        }
+        other => panic!("check mode must refuse it: {other:?}"),
+    }
+    let allowed = builder("2027-07-01")
+        .check(true)
+        .deny_past_removal(false)
+        .generate();
+    assert!(allowed.is_ok());
+}

@@ -39,6 +39,27 @@ impl ToolSpec {
     }
 }
 
+/// The former names a contract still answers (the manifest's `aliases:`), each with the
+/// index of the entry it leads to. Served, never listed (but see `Server::list_aliases`).
+#[derive(Debug)]
+pub struct AliasesSpec {
+    /// Former tool names.
+    pub tools: &'static [(&'static str, usize)],
+    /// Former prompt names.
+    pub prompts: &'static [(&'static str, usize)],
+    /// Former URIs of fixed resources.
+    pub resources: &'static [(&'static str, usize)],
+}
+
+impl AliasesSpec {
+    /// No alias.
+    pub const NONE: AliasesSpec = AliasesSpec {
+        tools: &[],
+        prompts: &[],
+        resources: &[],
+    };
+}
+
 /// The contract as generated: server identity and the exact wire JSON of every tool.
 #[derive(Debug)]
 pub struct ContractSpec {

@@ -13,7 +13,7 @@ use rmcp::model::{
 
 use crate::access::Gate;
 use crate::check::Checker;
-use crate::contract::{CompletionSpec, ContractSpec, PromptSpec, ResourceSpec};
+use crate::contract::{AliasesSpec, CompletionSpec, ContractSpec, PromptSpec, ResourceSpec};
 use crate::icon::icons;
 
 /// The contract ready to serve: names indexed; the tools parsed on the first list or call
@@ -42,6 +42,13 @@ pub struct Published {
     /// they do not compile.
     checks: Box<[OnceLock<Result<Checks, String>>]>,
     index: HashMap<&'static str, usize>,
+    /// The tools' names, by index.
+    names: Box<[&'static str]>,
+    /// The former names still answered.
+    pub(crate) aliases: &'static AliasesSpec,
+    /// Each tool alias as `Server::list_aliases` lists it, with its tool's index; made on
+    /// first use.
+    alias_tools: OnceLock<Vec<(usize, Tool)>>,
     /// Each template resource's index with its template, parsed once.
     templates: Vec<(usize, UriTemplate)>,
 }
@@ -128,8 +135,63 @@ impl Published {
             prompts: spec.prompts.iter().map(PromptSpec::listed).collect(),
             info,
             index,
+            names: names.into_boxed_slice(),
+            aliases: &AliasesSpec::NONE,
+            alias_tools: OnceLock::new(),
             templates,
         }
+    }
+
+    /// The same contract answering the former names `aliases` holds as their entries.
+    pub fn with_aliases(mut self, aliases: &'static AliasesSpec) -> Self {
+        self.aliases = aliases;
+        self
+    }
+
+    /// The tool a former name leads to, when `name` is one.
+    pub(crate) fn alias_target(&self, name: &str) -> Option<&'static str> {
+        let (_, i) = self
+            .aliases
+            .tools
+            .iter()
+            .find(|(alias, _)| *alias == name)?;
+        self.names.get(*i).copied()
+    }
+
+    /// Each tool alias, with its tool's index, listed as a copy of its tool under the former
+    /// name: its description says it is a deprecated alias, and its `_meta` lifecycle
+    /// `{"state": "alias", "aliasOf": TOOL}`.
+    pub(crate) fn alias_tools(&self) -> &[(usize, Tool)] {
+        self.alias_tools.get_or_init(|| {
+            (self.aliases.tools.iter())
+                .filter_map(|&(alias, i)| {
+                    let mut tool = self.tools().get(i)?.clone();
+                    let target = self.names[i];
+                    tool.name = alias.into();
+                    tool.title = Some(format!(
+                        "{} (former name)",
+                        tool.title.as_deref().unwrap_or(target)
+                    ));
+                    if let Some(annotations) = tool.annotations.as_mut() {
+                        annotations.title = tool.title.clone();
+                    }
+                    tool.description = Some(
+                        format!(
+                            "Deprecated alias of `{target}`: call `{target}` instead. {}",
+                            tool.description.as_deref().unwrap_or_default()
+                        )
+                        .trim_end()
+                        .to_owned()
+                        .into(),
+                    );
+                    tool.meta.get_or_insert_default().insert(
+                        mcp_contract_spec::LIFECYCLE_META_KEY.to_owned(),
+                        serde_json::json!({"state": "alias", "aliasOf": target}),
+                    );
+                    Some((i, tool))
+                })
+                .collect()
+        })
     }
 
     /// The groups tool `i` is in, by index.
@@ -139,7 +201,11 @@ impl Published {
 
     /// The index of the tool called `name`.
     pub(crate) fn find(&self, name: &str) -> Option<usize> {
-        self.index.get(name).copied()
+        self.index.get(name).copied().or_else(|| {
+            (self.aliases.tools.iter())
+                .find(|(alias, _)| *alias == name)
+                .map(|&(_, i)| i)
+        })
     }
 
     /// The tools, in manifest order, as 2026-07-28 publishes them; parsed on first use.
@@ -207,6 +273,18 @@ impl Published {
             .resources
             .iter()
             .position(|r| !r.template && r.uri == uri);
+        let fixed = fixed.or_else(|| {
+            (self.aliases.resources.iter())
+                .find(|(alias, _)| *alias == uri)
+                .map(|&(alias, i)| {
+                    tracing::info!(
+                        alias,
+                        resource = self.spec.resources[i].name,
+                        "a resource was read by a former URI"
+                    );
+                    i
+                })
+        });
         fixed.map(|i| (i, Vec::new())).or_else(|| {
             self.templates
                 .iter()
@@ -334,7 +412,7 @@ fn compile(tool: &Tool, which: &str, schema: &rmcp::model::JsonObject) -> Result
 }
 
 /// A tool as a revision without `x-mcp-header` receives it.
-fn without_headers(tool: &Tool) -> Tool {
+pub(crate) fn without_headers(tool: &Tool) -> Tool {
     let mut tool = tool.clone();
     mcp_contract_spec::strip_mcp_headers(std::sync::Arc::make_mut(&mut tool.input_schema));
     tool
@@ -479,6 +557,24 @@ mod tests {
         );
         assert_eq!(published.resource("workspace:///README.mdx"), None);
         assert_eq!(published.resource("workspace:///readme.md"), None);
+    }
+
+    #[test]
+    fn a_former_uri_reads_its_resource_before_any_template() {
+        static ALIASES: AliasesSpec = AliasesSpec {
+            resources: &[("workspace:///READ-ME", 1)],
+            ..AliasesSpec::NONE
+        };
+        let published = Published::new(&BOTH).with_aliases(&ALIASES);
+        assert_eq!(
+            published.resource("workspace:///READ-ME"),
+            Some((1, vec![]))
+        );
+        // Without the alias, the template would have taken it.
+        assert_eq!(
+            Published::new(&BOTH).resource("workspace:///READ-ME"),
+            Some((0, vec!["READ-ME".to_owned()]))
+        );
     }
 
     #[test]

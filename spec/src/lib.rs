@@ -32,3 +32,10 @@ macro_rules! generated_file {
 /// The name of the Rust file the generator writes into `OUT_DIR`, which
 /// `mcp_contract::include_contract!` includes.
 pub const GENERATED_FILE: &str = generated_file!();
+
+/// The `_meta` key under which a tool publishes its lifecycle: `{"state": "active" |
+/// "deprecated", "since", "deprecatedSince", "reason", "replacedBy", "removeAfter"}`, each
+/// but `state` only when the manifest says it. An alias the server is told to list carries
+/// `{"state": "alias", "aliasOf": NAME}`. No MCP key exists for it (SEP-1575 and the
+/// lifecycle of SEP-2596 concern other things), so the project's namespace holds it.
+pub const LIFECYCLE_META_KEY: &str = "io.github.mcp-contract/lifecycle";

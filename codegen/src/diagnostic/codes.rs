@@ -515,4 +515,21 @@ codes! {
     BAD_TASK_SUPPORT = "bad-task-support", Error,
         "A tool's `task` is neither `optional` (a task where the client opted in to tasks, a normal call elsewhere) nor `required` (only as a task).",
         "`task: true` → `task: optional`; `task: always` → `task: required`.";
+    BAD_DATE = "bad-date", Error,
+        "A `deprecated.remove_after` is not a calendar day written `YYYY-MM-DD`.",
+        "`remove_after: 30/06/2027` → `remove_after: 2027-06-30`.",
+        help "write the day as `YYYY-MM-DD`, such as `2027-06-30`";
+    BAD_REPLACEMENT = "bad-replacement", Error,
+        "A `deprecated.replaced_by` names no entry of the same kind (a tool's names a tool, a prompt's a prompt, a resource's a resource), names the entry itself, or names one that is deprecated too.",
+        "`replaced_by: find_file` → `replaced_by: find_files`; point at the entry that replaces both.";
+    ALIAS_COLLISION = "alias-collision", Error,
+        "An alias is the name of an entry of the same kind, another alias, or (a tool's) becomes the same constant in `names::` as another name; a resource's alias is a URI another resource answers.",
+        "Drop the alias, or rename one of the two.";
+    BAD_ALIAS = "bad-alias", Error,
+        "An alias breaks the grammar of the entry's names (a tool's, a prompt's), or a resource's alias is not an absolute URI or belongs to a template.",
+        "`aliases: [Read File]` → `aliases: [read_file]`.";
+    PAST_REMOVAL = "past-removal", Warning,
+        "Today is after a deprecated entry's `remove_after`: it may be removed now. An error when the build checks (`CI`, `MCP_CONTRACT_CHECK=1`, `Builder::deny_past_removal`).",
+        "Remove the entry (`mcp-contract diff` reports it as compatible), or move `remove_after` later.",
+        help "its removal window is over: remove it, or move `remove_after` later if clients still need it";
 }

@@ -8,8 +8,8 @@ use mcp_contract_spec::planning::Encoding;
 use super::rules::*;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
-    CompletionDef, ContentKind, Contract, Field, IconDef, Kind, NamedType, OutputDef, PromptDef,
-    ResourceDef, ResourceUri, Schema, ToolDef,
+    CompletionDef, ContentKind, Contract, Date, Field, IconDef, Kind, Lifecycle, NamedType,
+    OutputDef, PromptDef, ResourceDef, ResourceUri, Schema, ToolDef,
 };
 use crate::source::Span;
 use mcp_contract_spec::Hint;
@@ -39,30 +39,55 @@ pub struct Change {
 }
 
 /// Every change from `old` to `new`, in a stable order: removed tools, then tools in the new
-/// manifest's order, then pinned sentences.
+/// manifest's order, then pinned sentences. Removal windows (`remove_after`) are judged on
+/// today's date (UTC); [`diff_as_of`] takes the day.
 pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
+    diff_as_of(old, new, Date::today())
+}
+
+/// [`diff`], judging removal windows on `today`.
+pub fn diff_as_of(old: &Contract, new: &Contract, today: Date) -> Vec<Change> {
     let mut d = Differ {
         old,
         new,
+        today,
         out: Vec::new(),
     };
     let (old_tools, new_tools) = (
         by_name(&old.tools, |t| &t.name),
         by_name(&new.tools, |t| &t.name),
     );
+    // A tool gone under its name but kept as another's alias was renamed: the new tool is
+    // compared with it, not reported as added.
+    let mut renamed: HashMap<&str, &ToolDef> = HashMap::new();
     for t in &old.tools {
-        if !new_tools.contains_key(t.name.as_str()) {
-            d.push(
-                &TOOL_NO_DELETE,
-                format!("tool `{}` was removed", t.name),
-                format!("tools[{}]", t.name),
-                Side::Old,
-                t.span,
-            );
+        if new_tools.contains_key(t.name.as_str()) {
+            continue;
         }
+        let heir = new.tools.iter().find_map(|n| {
+            let alias = n.lifecycle.aliases.iter().find(|a| a.name == t.name)?;
+            (!old_tools.contains_key(n.name.as_str())).then_some((n, alias.span))
+        });
+        if let Some((n, _)) = heir {
+            renamed.insert(n.name.as_str(), t);
+        }
+        d.gone(
+            Gone {
+                what: "tool",
+                name: &t.name,
+                address: &t.name,
+                span: t.span,
+                path: format!("tools[{}]", t.name),
+                lifecycle: &t.lifecycle,
+            },
+            heir.map(|(n, at)| (n.name.as_str(), at)),
+        );
     }
     for t in &new.tools {
-        match old_tools.get(t.name.as_str()) {
+        match old_tools
+            .get(t.name.as_str())
+            .or(renamed.get(t.name.as_str()))
+        {
             Some(o) => d.tool(o, t),
             None => d.push(
                 &TOOL_ADDED,
@@ -106,6 +131,7 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
             span,
         );
     }
+    d.at_changed_keys();
     let old_sentences = by_name(&old.sentences, |s| &s.name);
     for s in &new.sentences {
         if let Some(o) = old_sentences.get(s.name.as_str())
@@ -123,6 +149,22 @@ pub fn diff(old: &Contract, new: &Contract) -> Vec<Change> {
     d.out
 }
 
+/// An entry that left the contract under its name.
+pub(super) struct Gone<'a> {
+    /// `tool`, `prompt` or `resource`.
+    pub(super) what: &'static str,
+    /// Its name (a resource's, with its URI in `address`).
+    pub(super) name: &'a str,
+    /// What its callers call: its name, or a resource's URI.
+    pub(super) address: &'a str,
+    /// Where the old manifest wrote it.
+    pub(super) span: Span,
+    /// Its path in the contract, `tools[NAME]`.
+    pub(super) path: String,
+    /// Its lifecycle in the old contract.
+    pub(super) lifecycle: &'a Lifecycle,
+}
+
 /// Whether a schema describes what callers send or what they receive: the same edit breaks
 /// one and not the other (a tighter bound refuses calls, but never surprises a reader).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,6 +180,8 @@ const MAX_DEPTH: usize = 64;
 pub(super) struct Differ<'c> {
     pub(super) old: &'c Contract,
     pub(super) new: &'c Contract,
+    /// The day removal windows are judged on.
+    pub(super) today: Date,
     out: Vec<Change>,
 }
 
@@ -150,6 +194,15 @@ impl<'c> Differ<'c> {
         side: Side,
         span: Span,
     ) {
+        // A reviewer reads the line without the manifest open: it names the entry it
+        // concerns (`tool `read_file`: `path` changed maxLength`), since several entries may
+        // have a parameter of the same name.
+        let message = match entry_of(&path) {
+            Some((noun, name)) if !message.contains(&format!("`{name}`")) => {
+                format!("{noun} `{name}`: {message}")
+            }
+            _ => message,
+        };
         self.out.push(Change {
             rule,
             message,
@@ -157,6 +210,49 @@ impl<'c> Differ<'c> {
             side,
             span,
         });
+    }
+
+    /// Moves each change placed at its entry's name to the key of the entry it concerns
+    /// (`tools[x].title` at `title:`), where the manifest writes that key: a reviewer is shown
+    /// what changed, not which tool. A change already placed more exactly keeps its place.
+    fn at_changed_keys(&mut self) {
+        for change in &mut self.out {
+            let Some((noun, name)) = entry_of(&change.path) else {
+                continue;
+            };
+            let rest = &change.path[change.path.find(']').map_or(0, |i| i + 1)..];
+            let Some(key) = rest
+                .strip_prefix('.')
+                .map(|k| k.split(['.', '[']).next().unwrap_or(k))
+            else {
+                continue;
+            };
+            let contract = match change.side {
+                Side::Old => self.old,
+                Side::New => self.new,
+            };
+            let entry: Option<(Span, &[(String, Span)])> = match noun {
+                "tool" => (contract.tools.iter())
+                    .find(|t| t.name == name)
+                    .map(|t| (t.span, t.keys.as_slice())),
+                "prompt" => (contract.prompts.iter())
+                    .find(|p| p.name == name)
+                    .map(|p| (p.span, p.keys.as_slice())),
+                "resource" => (contract.resources.iter())
+                    .find(|r| r.name == name)
+                    .map(|r| (r.span, r.keys.as_slice())),
+                _ => None,
+            };
+            let Some((at_name, keys)) = entry else {
+                continue;
+            };
+            if change.span != at_name {
+                continue;
+            }
+            if let Some((_, span)) = keys.iter().find(|(k, _)| k == key) {
+                change.span = *span;
+            }
+        }
     }
 
     /// The kinds of content block a tool answers with, and their MIME types: one text block
@@ -270,6 +366,15 @@ impl<'c> Differ<'c> {
     fn tool(&mut self, o: &ToolDef, n: &ToolDef) {
         let path = format!("tools[{}]", n.name);
         let at = n.span;
+        let new = self.new;
+        self.lifecycle(
+            "tool",
+            &n.name,
+            &path,
+            (&o.lifecycle, &n.lifecycle),
+            (o.name != n.name).then_some(o.name.as_str()),
+            &|name| new.tools.iter().any(|t| t.name == name),
+        );
         self.icons(
             &format!("tool `{}`", n.name),
             format!("{path}.icons"),
@@ -412,19 +517,37 @@ impl<'c> Differ<'c> {
             resources.iter().rev().map(|r| (shape(r), r)).collect()
         };
         let (old_shapes, new_shapes) = (index(&self.old.resources), index(&self.new.resources));
+        let mut renamed: HashMap<&str, &ResourceDef> = HashMap::new();
         for r in &self.old.resources {
-            if !new_shapes.contains_key(&shape(r)) {
-                self.push(
-                    &RESOURCE_NO_DELETE,
-                    format!("resource `{}` at `{}` was removed", r.name, r.uri.text()),
-                    format!("resources[{}]", r.name),
-                    Side::Old,
-                    r.span,
-                );
+            if new_shapes.contains_key(&shape(r)) {
+                continue;
             }
+            let heir = self.new.resources.iter().find_map(|n| {
+                let alias = n
+                    .lifecycle
+                    .aliases
+                    .iter()
+                    .find(|a| a.name == r.uri.text())?;
+                (!old_shapes.contains_key(&shape(n))).then_some((n, alias.span))
+            });
+            if let Some((n, _)) = heir {
+                renamed.insert(n.uri.text(), r);
+            }
+            self.gone(
+                Gone {
+                    what: "resource",
+                    name: &r.name,
+                    address: r.uri.text(),
+                    span: r.span,
+                    path: format!("resources[{}]", r.name),
+                    lifecycle: &r.lifecycle,
+                },
+                heir.map(|(n, at)| (n.name.as_str(), at)),
+            );
         }
         for r in &self.new.resources {
-            if let Some(o) = old_shapes.get(&shape(r)) {
+            let old = old_shapes.get(&shape(r)).or(renamed.get(r.uri.text()));
+            if let Some(o) = old {
                 self.resource(o, r);
                 self.variable_completions(o, r);
             } else {
@@ -445,19 +568,32 @@ impl<'c> Differ<'c> {
             by_name(&self.old.prompts, |p| &p.name),
             by_name(&self.new.prompts, |p| &p.name),
         );
+        let mut renamed: HashMap<&str, &PromptDef> = HashMap::new();
         for p in &self.old.prompts {
-            if !new.contains_key(p.name.as_str()) {
-                self.push(
-                    &PROMPT_NO_DELETE,
-                    format!("prompt `{}` was removed", p.name),
-                    format!("prompts[{}]", p.name),
-                    Side::Old,
-                    p.span,
-                );
+            if new.contains_key(p.name.as_str()) {
+                continue;
             }
+            let heir = self.new.prompts.iter().find_map(|n| {
+                let alias = n.lifecycle.aliases.iter().find(|a| a.name == p.name)?;
+                (!old.contains_key(n.name.as_str())).then_some((n, alias.span))
+            });
+            if let Some((n, _)) = heir {
+                renamed.insert(n.name.as_str(), p);
+            }
+            self.gone(
+                Gone {
+                    what: "prompt",
+                    name: &p.name,
+                    address: &p.name,
+                    span: p.span,
+                    path: format!("prompts[{}]", p.name),
+                    lifecycle: &p.lifecycle,
+                },
+                heir.map(|(n, at)| (n.name.as_str(), at)),
+            );
         }
         for p in &self.new.prompts {
-            match old.get(p.name.as_str()) {
+            match old.get(p.name.as_str()).or(renamed.get(p.name.as_str())) {
                 Some(o) => self.prompt(o, p),
                 None => self.push(
                     &PROMPT_ADDED,
@@ -473,6 +609,15 @@ impl<'c> Differ<'c> {
     /// One prompt of the same name: its arguments, then what people and the model read.
     fn prompt(&mut self, o: &PromptDef, n: &PromptDef) {
         let path = format!("prompts[{}]", n.name);
+        let new = self.new;
+        self.lifecycle(
+            "prompt",
+            &n.name,
+            &path,
+            (&o.lifecycle, &n.lifecycle),
+            (o.name != n.name).then_some(o.name.as_str()),
+            &|name| new.prompts.iter().any(|p| p.name == name),
+        );
         self.questions(
             &format!("prompt `{}`", n.name),
             &o.questions,
@@ -617,6 +762,15 @@ impl<'c> Differ<'c> {
     /// One resource at the same URI: what a client decodes, then what it shows.
     fn resource(&mut self, o: &ResourceDef, n: &ResourceDef) {
         let uri = n.uri.text();
+        let new = self.new;
+        self.lifecycle(
+            "resource",
+            &n.name,
+            &format!("resources[{}]", n.name),
+            (&o.lifecycle, &n.lifecycle),
+            (o.uri.text() != uri).then_some(o.uri.text()),
+            &|address| new.resources.iter().any(|r| r.uri.text() == address),
+        );
         self.questions(
             &format!("the resource at `{uri}`"),
             &o.questions,
@@ -1066,6 +1220,21 @@ fn kind_name(kind: &Kind) -> &'static str {
 
 /// Items by name, each name to its first item: lookups stay constant-time, so a diff of
 /// two large contracts is linear in their size.
+/// The entry a change's path begins with (`tools[read_file].parameters.path` is the tool
+/// `read_file`), as its noun and name.
+fn entry_of(path: &str) -> Option<(&'static str, &str)> {
+    let (kind, rest) = path.split_once('[')?;
+    let name = &rest[..rest.find(']')?];
+    let noun = match kind {
+        "tools" => "tool",
+        "prompts" => "prompt",
+        "resources" => "resource",
+        "groups" => "group",
+        _ => return None,
+    };
+    Some((noun, name))
+}
+
 fn by_name<T>(items: &[T], name: impl Fn(&T) -> &String) -> HashMap<&str, &T> {
     items.iter().rev().map(|t| (name(t).as_str(), t)).collect()
 }

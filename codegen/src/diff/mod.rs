@@ -6,15 +6,16 @@
 //! them as text, JSON, GitHub annotations or Markdown.
 //!
 //! Identity is by name: a renamed tool or parameter is a removal plus an addition, which is
-//! what a client sees on the wire.
+//! what a client sees on the wire, unless the new entry keeps the old name as an alias.
 
 mod access;
 mod compare;
+mod lifecycle;
 mod questions;
 mod report;
 mod rules;
 mod tasks;
 
-pub use compare::{Change, Side, diff};
+pub use compare::{Change, Side, diff, diff_as_of};
 pub use report::{Finding, Format, Report, Status};
 pub use rules::{Bump, RULES, Rule, Severity, rule, rules_table};

@@ -84,6 +84,9 @@ macro_rules! rules {
 rules! {
     /// A tool was removed (or renamed).
     TOOL_NO_DELETE = Major, "Calls to the tool fail with an unknown-tool error.";
+    /// A tool's, prompt's or resource's former name (`aliases:`) is no longer answered,
+    /// before its `remove_after`.
+    ALIAS_NO_DELETE = Major, "Clients still calling the former name get the unknown-tool, unknown-prompt or resource-not-found error; give the alias a `remove_after` and remove it once that day has passed.";
     /// A parameter was removed (or renamed).
     PARAMETER_NO_DELETE = Major, "Calls that pass it are refused: argument objects do not accept unknown properties.";
     /// A new parameter is required.
@@ -150,6 +153,17 @@ rules! {
     AUTH_SERVER_NO_DELETE = Major, "Tokens it issues are no longer accepted, and clients that discovered it must find another.";
     /// A tool was added.
     TOOL_ADDED = Minor, "New capability; existing calls are unaffected.";
+    /// A tool, prompt or resource was renamed and its old name (a resource's old URI) kept
+    /// as an alias.
+    RENAMED_WITH_ALIAS = Minor, "Clients calling the old name reach the same handler through the alias; the new name is new capability.";
+    /// A tool, prompt or resource was deprecated.
+    DEPRECATED = Minor, "Nothing fails: its description and `_meta` tell models and clients what to use instead, and until when.";
+    /// A deprecated tool, prompt or resource was removed after its `remove_after`.
+    REMOVED_AFTER_WINDOW = Minor, "Its deprecation announced the removal and the window has passed; clients that did not move now get the unknown-entry error.";
+    /// An alias was removed after its `remove_after`.
+    ALIAS_REMOVED_AFTER_WINDOW = Minor, "The alias's window has passed; clients still calling the former name now get the unknown-entry error.";
+    /// A tool, prompt or resource answers one more former name.
+    ALIAS_ADDED = Minor, "One more name reaches an existing entry; nothing that worked changes.";
     /// An optional parameter was added.
     PARAMETER_ADDED = Minor, "Existing calls leave it out and keep working.";
     /// An enum value was added.

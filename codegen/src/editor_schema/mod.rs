@@ -73,6 +73,8 @@ const KIND_NAME: &str = "^[a-z][a-z0-9_-]*(\\.[a-z][a-z0-9_-]*)*$";
 const GROUP_NAME: &str = "^[a-z][a-z0-9_-]{0,63}$";
 /// An HTTP header name: an RFC 9110 token.
 const HEADER_NAME: &str = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+/// A calendar day, `YYYY-MM-DD`; the build refuses the days a month lacks too (`2027-02-30`).
+const DAY: &str = "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$";
 /// Text that is not blank: the build trims it and refuses what is left empty.
 const NOT_BLANK: &str = "\\S";
 /// The MCP registry's server name.
@@ -296,6 +298,13 @@ pub(crate) struct Prompt {
     /// a tool's: each generates a typed struct for its answer, named after its id, with `ask`.
     #[serde(default)]
     pub asks: Names<QuestionId, Question>,
+    /// The version of the server the prompt appeared in.
+    pub since: Option<Version>,
+    /// The prompt is on its way out: its published description ends with a sentence saying
+    /// so and naming its replacement.
+    pub deprecated: Option<Deprecated<ToolName>>,
+    /// Former names of the prompt, answered as the prompt and never listed.
+    pub aliases: Option<OneOrMany<Alias<ToolName>>>,
 }
 
 /// An argument of a prompt.
@@ -397,6 +406,13 @@ pub(crate) struct Resource {
     /// generates a typed struct for its answer, named after its id, with `ask`.
     #[serde(default)]
     pub asks: Names<QuestionId, Question>,
+    /// The version of the server the resource appeared in.
+    pub since: Option<Version>,
+    /// The resource is on its way out: its published description ends with a sentence
+    /// saying so and naming its replacement, by name.
+    pub deprecated: Option<Deprecated<ToolName>>,
+    /// Former URIs of a fixed resource, read as the resource and never listed.
+    pub aliases: Option<OneOrMany<Alias<String>>>,
 }
 
 /// A tool's `artifacts:`.
@@ -756,7 +772,58 @@ pub(crate) struct Tool {
     /// result retrieval) for clients that opted in to the tasks extension and are normal
     /// calls elsewhere; `required`, only as tasks. Left out, never a task.
     pub task: Option<TaskMode>,
+    /// The version of the server the tool appeared in, published in its `_meta` under
+    /// `io.github.mcp-contract/lifecycle`.
+    pub since: Option<Version>,
+    /// The tool is on its way out: its published description ends with a sentence saying so
+    /// and naming its replacement, and its `_meta` says `deprecated`.
+    pub deprecated: Option<Deprecated<ToolName>>,
+    /// Former names of the tool, answered by the same handler and left out of `tools/list`
+    /// (`Server::list_aliases` lists them, marked deprecated); each call through one is
+    /// logged. No other tool's name or alias.
+    pub aliases: Option<OneOrMany<Alias<ToolName>>>,
 }
+
+/// `deprecated:` why an entry is on its way out, what replaces it and until when it is kept.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Deprecated<N> {
+    /// The version it was deprecated in.
+    pub since: Option<Version>,
+    /// Why, for the people and models that read the description.
+    pub reason: NonBlank,
+    /// The entry of the same kind to use instead, by name; it must not be deprecated.
+    pub replaced_by: Option<N>,
+    /// The day after which it may be removed, `YYYY-MM-DD`. Past it the build warns (fails
+    /// in check mode), and `mcp-contract diff` accepts its removal.
+    pub remove_after: Option<Day>,
+}
+
+/// An entry of `aliases:`: a former name, or one with the day after which it may go.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum Alias<N> {
+    /// A former name, kept until the entry itself goes.
+    Name(N),
+    /// A former name and the end of its window.
+    Dated(DatedAlias<N>),
+}
+
+/// `{name, remove_after}`: a former name, and the day after which it may be removed (the
+/// build then warns, and `mcp-contract diff` accepts its removal).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DatedAlias<N> {
+    /// The former name.
+    pub name: N,
+    /// The day after which it may be removed, `YYYY-MM-DD`.
+    pub remove_after: Option<Day>,
+}
+
+/// A calendar day, `YYYY-MM-DD`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("patternErrorMessage" = "a day is written `YYYY-MM-DD`, such as `2027-06-30`"))]
+pub(crate) struct Day(#[schemars(pattern(DAY))] pub String);
 
 /// Whether a tool's calls may run as tasks.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -187,12 +187,23 @@ fn table(out: &mut String, c: &Contract) -> fmt::Result {
         shown_if(access, " --- |"),
     )?;
     for t in &c.tools {
+        let what = match &t.lifecycle.deprecated {
+            None => first_sentence(&t.description),
+            Some(d) => format!(
+                "**Deprecated**{}. {}",
+                d.replaced_by
+                    .as_ref()
+                    .map_or(String::new(), |by| format!(": use `{by}`")),
+                first_sentence(&t.description)
+            ),
+        };
         write!(
             out,
-            "| `{}` | {} | {} | {} | {} | {} |",
+            "| `{}`{} | {} | {} | {} | {} | {} |",
             t.name,
+            former_names(&t.lifecycle),
             cell(&t.title),
-            cell(&first_sentence(&t.description)),
+            cell(&what),
             answers(t),
             HintCells(t),
             if t.hints.read_only { "no" } else { "yes" },
@@ -227,8 +238,9 @@ fn table(out: &mut String, c: &Contract) -> fmt::Result {
                 .collect();
             write!(
                 out,
-                "| `{}` | {} | {} | {} |",
+                "| `{}`{} | {} | {} | {} |",
                 p.name,
+                former_names(&p.lifecycle),
                 cell(&p.title),
                 cell(&first_sentence(&p.description)),
                 cell(&names.join(", ")),
@@ -240,6 +252,52 @@ fn table(out: &mut String, c: &Contract) -> fmt::Result {
         }
     }
     Ok(())
+}
+
+/// ` (was `a`, `b`)` after an entry's name in a table, for its aliases.
+fn former_names(l: &Lifecycle) -> String {
+    if l.aliases.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = l.aliases.iter().map(|a| format!("`{}`", a.name)).collect();
+    format!(" (was {})", names.join(", "))
+}
+
+/// The reference's lifecycle paragraph of an entry: when it appeared, its deprecation, its
+/// former names and until when each is answered; `None` when the manifest says none of it.
+fn lifecycle_text(l: &Lifecycle, what: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(since) = &l.since {
+        parts.push(format!("Since {since}."));
+    }
+    if let Some(d) = &l.deprecated {
+        let since = d
+            .since
+            .as_ref()
+            .map_or(String::new(), |s| format!(" since {s}"));
+        let mut text = format!("**Deprecated**{since}: {}", d.reason.trim_end_matches('.'));
+        text.push('.');
+        if let Some(by) = &d.replaced_by {
+            text.push_str(&format!(" Use the {what} [`{by}`](#{by}) instead."));
+        }
+        if let Some(date) = d.remove_after {
+            text.push_str(&format!(" It may be removed after {date}."));
+        }
+        parts.push(text);
+    }
+    if !l.aliases.is_empty() {
+        let names: Vec<String> = (l.aliases.iter())
+            .map(|a| match a.remove_after {
+                Some(date) => format!("`{}` (until {date})", a.name),
+                None => format!("`{}`", a.name),
+            })
+            .collect();
+        parts.push(format!(
+            "Former names, still answered and not listed: {}.",
+            names.join(", ")
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 fn prompt_scopes(p: &PromptDef) -> String {
@@ -364,9 +422,10 @@ fn resources_section(out: &mut String, c: &Contract, access: bool) -> fmt::Resul
     for r in &c.resources {
         write!(
             out,
-            "| `{}` | `{}`{} | {} | `{}` | {} | `{}` |",
+            "| `{}` | `{}`{}{} | {} | `{}` | {} | `{}` |",
             r.name,
             r.uri.text(),
+            former_names(&r.lifecycle),
             shown_if(matches!(r.uri, ResourceUri::Template { .. }), " (template)"),
             cell(&r.title),
             r.mime_type,
@@ -433,8 +492,9 @@ fn prompts_section(out: &mut String, c: &Contract, access: bool) -> fmt::Result 
     for p in &c.prompts {
         write!(
             out,
-            "| `{}` | {} | {} | `{}` |",
+            "| `{}`{} | {} | {} | `{}` |",
             p.name,
+            former_names(&p.lifecycle),
             cell(&p.title),
             cell(&p.description),
             p.method
@@ -513,6 +573,9 @@ fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fm
     )?;
     if let Some(icons) = icons_line(&t.icons) {
         writeln!(out, "Icons: {icons}.\n")?;
+    }
+    if let Some(lifecycle) = lifecycle_text(&t.lifecycle, "tool") {
+        writeln!(out, "{lifecycle}\n")?;
     }
     if access {
         writeln!(out, "Scopes: {}.\n", scopes_text(&c.tool_requirement(t)))?;

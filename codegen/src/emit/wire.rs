@@ -69,7 +69,7 @@ pub(crate) fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
 }
 
 /// The tool's `_meta`: its static entries, then the versioned planning contracts, each at its
-/// key path (two paths may share a parent object, which then holds both).
+/// key path (two paths may share a parent object, which then holds both), then its lifecycle.
 pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String, Value> {
     let mut meta = tool.meta.clone();
     let planning = &contract.planning;
@@ -85,6 +85,9 @@ pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String,
             &planning.composition_key.keys,
             composition.to_json(),
         );
+    }
+    if let Some(lifecycle) = tool.lifecycle.meta() {
+        meta.insert(mcp_contract_spec::LIFECYCLE_META_KEY.into(), lifecycle);
     }
     meta
 }

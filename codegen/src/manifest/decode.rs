@@ -364,8 +364,11 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .map(|n| super::asks::asks(n, de))
         .unwrap_or_default();
     let task = f.get("task").and_then(|n| de.string(n, "`task`"));
+    let lifecycle = lifecycle(&mut f, de);
+    let keys = f.keys();
     f.finish(de);
     Some(Tool {
+        keys,
         span: node.span,
         name,
         title,
@@ -385,6 +388,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         scopes,
         asks,
         task,
+        lifecycle,
     })
 }
 
@@ -477,8 +481,12 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         .get("asks")
         .map(|n| super::asks::asks(n, de))
         .unwrap_or_default();
+    let lifecycle = lifecycle(&mut f, de);
+    let keys = f.keys();
     f.finish(de);
     Some(Resource {
+        keys,
+        lifecycle,
         asks,
         completion,
         span: node.span,

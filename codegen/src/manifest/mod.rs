@@ -13,6 +13,7 @@ use mcp_contract_spec::Hint;
 mod asks;
 mod decode;
 mod icons;
+mod lifecycle;
 mod prompt;
 pub(crate) mod reader;
 mod values;
@@ -22,6 +23,7 @@ pub(crate) use prompt::{Completion, Prompt, PromptArgument};
 
 pub(crate) use decode::{cannot_omit, decode};
 pub(crate) use icons::{Icon, icons};
+pub(crate) use lifecycle::{AliasWritten, Deprecation, Lifecycle, lifecycle};
 
 /// A whole `tools.yaml`.
 #[derive(Debug, Default)]
@@ -148,6 +150,10 @@ pub(crate) struct Resource {
     pub scopes: ScopeList,
     /// `asks:` the elicitations a read may put to the user, by id.
     pub asks: Vec<Question>,
+    /// `since:`, `deprecated:` and `aliases:` (former URIs).
+    pub lifecycle: Lifecycle,
+    /// Every key of its mapping, with where it is written.
+    pub keys: Keys,
 }
 
 /// A tool's `artifacts:`.
@@ -357,6 +363,10 @@ pub(crate) struct Tool {
     pub asks: Vec<Question>,
     /// `task:` whether its calls may run as tasks (`optional` or `required`).
     pub task: Option<Spanned<String>>,
+    /// `since:`, `deprecated:` and `aliases:` (former names).
+    pub lifecycle: Lifecycle,
+    /// Every key of its mapping, with where it is written.
+    pub keys: Keys,
 }
 
 /// A tool's output.
@@ -459,6 +469,11 @@ impl Literal {
 pub(crate) struct Keys(pub(super) Vec<(String, Span)>);
 
 impl Keys {
+    /// Every key with where it is written, in order.
+    pub(crate) fn all(&self) -> Vec<(String, Span)> {
+        self.0.clone()
+    }
+
     /// Where `key` is written in the mapping, if it is.
     pub(crate) fn span(&self, key: &str) -> Option<Span> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, s)| *s)

@@ -24,6 +24,10 @@ pub(crate) struct Prompt {
     pub scopes: super::ScopeList,
     /// `asks:` the elicitations it may put to the user, by id.
     pub asks: Vec<super::Question>,
+    /// `since:`, `deprecated:` and `aliases:` (former names).
+    pub lifecycle: super::Lifecycle,
+    /// Every key of its mapping, with where it is written.
+    pub keys: super::Keys,
 }
 
 /// One argument of a prompt: always a string on the wire.
@@ -93,8 +97,11 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
             });
         }
     }
+    let lifecycle = super::lifecycle(&mut f, de);
+    let keys = f.keys();
     f.finish(de);
     Some(Prompt {
+        keys,
         name,
         title,
         description,
@@ -103,6 +110,7 @@ pub(crate) fn prompt(node: &Node, de: &mut Decoder<'_>) -> Option<Prompt> {
         arguments,
         scopes,
         asks,
+        lifecycle,
     })
 }
 

@@ -26,6 +26,11 @@ pub(crate) struct PromptDef {
     pub scopes: Vec<String>,
     /// The questions it may ask the user, in manifest order.
     pub questions: Vec<super::QuestionDef>,
+    /// When it appeared, its deprecation, its former names.
+    pub lifecycle: super::Lifecycle,
+    /// Where each key of its mapping is written, for `diff` to point at a changed one.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
+    pub keys: Vec<(String, Span)>,
 }
 
 /// One argument of a prompt: a string.

@@ -14,6 +14,8 @@ use crate::manifest::Manifest;
 use crate::model::Contract;
 use crate::source::{Source, Span, Spanned};
 
+pub(crate) use lifecycle::past_removal;
+
 mod access;
 mod content;
 mod examples;
@@ -23,6 +25,7 @@ mod hints;
 mod icons;
 mod image;
 mod key_paths;
+mod lifecycle;
 mod meta;
 mod names;
 mod placeholders;
@@ -97,6 +100,7 @@ pub(crate) fn validate<'d>(
     v.relations(manifest, &mut contract);
     contract.resources = v.resources(manifest, &methods, &scope);
     contract.prompts = v.prompts(manifest, &methods, &scope, &mut contract);
+    v.lifecycles(manifest, &mut contract);
     v.access(manifest, &mut contract);
     v.unused_errors(manifest, &contract);
     v.placeholders_match_parameters(manifest, &contract);

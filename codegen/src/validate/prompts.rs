@@ -104,6 +104,8 @@ impl Validator<'_> {
             span: name.span,
             scopes: Vec::new(),
             questions,
+            lifecycle: Lifecycle::default(),
+            keys: p.keys.all(),
         })
     }
 

@@ -82,6 +82,8 @@ impl Validator<'_> {
             icons,
             scopes: Vec::new(),
             questions,
+            lifecycle: Lifecycle::default(),
+            keys: r.keys.all(),
         })
     }
 

@@ -188,6 +188,8 @@ impl Validator<'_> {
             scopes: Vec::new(),
             questions,
             task,
+            lifecycle: Lifecycle::default(),
+            keys: t.keys.all(),
         })
     }
 

@@ -268,6 +268,14 @@ impl<D: Dispatch> Server<D> {
                 None,
             ));
         };
+        // A former name runs its tool as the tool itself; the log says who still uses it.
+        let name = match self.published().alias_target(name) {
+            Some(tool) => {
+                tracing::info!(alias = name, tool, "a tool was called by a former name");
+                tool
+            }
+            None => name,
+        };
         self.pipeline
             .call(index, name, arguments, retry, request)
             .await
@@ -367,6 +375,171 @@ mod tests {
         ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
             unreachable!("no resources")
         }
+    }
+
+    static ALIASES: crate::contract::AliasesSpec = crate::contract::AliasesSpec {
+        tools: &[("tally", 0)],
+        ..crate::contract::AliasesSpec::NONE
+    };
+    static ALIASED: LazyLock<Published> =
+        LazyLock::new(|| Published::new(&COUNTING).with_aliases(&ALIASES));
+
+    /// [`Returns`] serving [`ALIASED`], where `tally` is the former name of `count`.
+    struct Aliased;
+
+    impl Dispatch for Aliased {
+        fn published(&self) -> &'static Published {
+            &ALIASED
+        }
+        fn call(&self, tool: usize, _: JsonObject, _: Context) -> BoxFuture<'_, CallToolResult> {
+            Box::pin(async move { CallToolResult::structured(serde_json::json!({"n": tool + 1})) })
+        }
+        fn read_resource(
+            &self,
+            _: usize,
+            _: Vec<String>,
+            _: Context,
+        ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
+            unreachable!("no resources")
+        }
+    }
+
+    /// What a `tracing` subscriber writes, for tests that read the log.
+    #[derive(Clone, Default)]
+    struct Log(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Log {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_former_name_runs_its_tool_is_logged_and_is_listed_only_when_asked() {
+        let log = Log::default();
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        let _guard = tracing::subscriber::set_default(subscriber);
+        let server = Server::new(Aliased);
+        let by_alias = server.call("tally", None).await.expect("a result");
+        let by_name = server.call("count", None).await.expect("a result");
+        assert_eq!(by_alias.structured_content, by_name.structured_content);
+        assert_eq!(
+            by_alias.structured_content,
+            Some(serde_json::json!({"n": 1}))
+        );
+        let logged = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            logged.matches("a tool was called by a former name").count(),
+            1,
+            "{logged}"
+        );
+        assert!(
+            logged.contains("alias=\"tally\" tool=\"count\""),
+            "{logged}"
+        );
+
+        let names = |server: &Server<Aliased>, revision| -> Vec<String> {
+            server
+                .reach(None)
+                .tools(revision)
+                .into_iter()
+                .map(|t| t.name.into_owned())
+                .collect()
+        };
+        for revision in mcp_contract_spec::Revision::ALL {
+            assert_eq!(names(&server, revision), ["count"]);
+            assert_eq!(names(&server.list_aliases(), revision), ["count", "tally"]);
+        }
+        let listed = &server
+            .list_aliases()
+            .reach(None)
+            .tools(mcp_contract_spec::Revision::LATEST)[1];
+        assert!(
+            listed
+                .description
+                .as_deref()
+                .unwrap()
+                .starts_with("Deprecated alias of `count`: call `count` instead.")
+        );
+        assert_eq!(
+            listed.meta.as_ref().unwrap()[mcp_contract_spec::LIFECYCLE_META_KEY],
+            serde_json::json!({"state": "alias", "aliasOf": "count"})
+        );
+        // A view keeps the choice, and an alias of a tool out of the view is unknown.
+        assert_eq!(
+            names(
+                &server.list_aliases().restrict(|_| false),
+                mcp_contract_spec::Revision::LATEST
+            ),
+            Vec::<String>::new()
+        );
+        assert!(
+            server
+                .restrict(|_| false)
+                .call("tally", None)
+                .await
+                .is_err()
+        );
+    }
+
+    static PROMPTED: ContractSpec = ContractSpec {
+        prompts: &[crate::contract::PromptSpec {
+            name: "review",
+            title: "Review",
+            description: "Reviews.",
+            arguments: &[],
+            icons: &[],
+            scopes: &[],
+        }],
+        ..COUNTING
+    };
+    static PROMPT_ALIASES: crate::contract::AliasesSpec = crate::contract::AliasesSpec {
+        prompts: &[("critique", 0)],
+        ..crate::contract::AliasesSpec::NONE
+    };
+    static PROMPTED_PUBLISHED: LazyLock<Published> =
+        LazyLock::new(|| Published::new(&PROMPTED).with_aliases(&PROMPT_ALIASES));
+
+    /// [`Aliased`] serving [`PROMPTED_PUBLISHED`], where `critique` is the former name of the
+    /// prompt `review`.
+    struct Prompted;
+
+    impl Dispatch for Prompted {
+        fn published(&self) -> &'static Published {
+            &PROMPTED_PUBLISHED
+        }
+        fn call(
+            &self,
+            tool: usize,
+            arguments: JsonObject,
+            cx: Context,
+        ) -> BoxFuture<'_, CallToolResult> {
+            Aliased.call(tool, arguments, cx)
+        }
+        fn read_resource(
+            &self,
+            _: usize,
+            _: Vec<String>,
+            _: Context,
+        ) -> BoxFuture<'_, Result<crate::ResourceBody, ResourceError>> {
+            unreachable!("no resources")
+        }
+    }
+
+    #[test]
+    fn a_prompt_s_former_name_finds_the_prompt() {
+        let server = Server::new(Prompted);
+        assert_eq!(server.reach(None).find_prompt("review"), Some(0));
+        assert_eq!(server.reach(None).find_prompt("critique"), Some(0));
+        assert_eq!(server.reach(None).find_prompt("critic"), None);
     }
 
     #[test]

@@ -91,13 +91,40 @@ impl<'a> Reach<'a> {
 
     /// The manifest index of the prompt called `name`, when it is in reach.
     pub(crate) fn find_prompt(&self, name: &str) -> Option<usize> {
-        let prompts = self.published.spec.prompts;
-        (prompts.iter().position(|p| p.name == name)).filter(|&i| self.prompt(i))
+        let published = self.published;
+        let prompts = published.spec.prompts;
+        (prompts.iter().position(|p| p.name == name))
+            .or_else(|| {
+                let (alias, i) = (published.aliases.prompts.iter()).find(|(a, _)| *a == name)?;
+                tracing::info!(
+                    alias,
+                    prompt = prompts[*i].name,
+                    "a prompt was asked for by a former name"
+                );
+                Some(*i)
+            })
+            .filter(|&i| self.prompt(i))
     }
 
     /// The `tools/list` answer: the tools in reach, with their `x-mcp-header`s for a
     /// `revision` that has them and stripped for one that does not.
     pub(crate) fn tools(&self, revision: Revision) -> Vec<Tool> {
+        let mut tools = self.own_tools(revision);
+        if self.view.list_aliases {
+            let listed = (self.published.alias_tools().iter())
+                .filter(|(i, _)| self.tool(*i))
+                .map(|(_, tool)| tool.clone());
+            if revision.has_mcp_headers() {
+                tools.extend(listed);
+            } else {
+                tools.extend(listed.map(|t| crate::published::without_headers(&t)));
+            }
+        }
+        tools
+    }
+
+    /// The tools in reach under their own names.
+    fn own_tools(&self, revision: Revision) -> Vec<Tool> {
         let (published, view) = (self.published, self.view);
         // Nothing filtered by caller or switch: the view's own list, made once.
         if !self.varies() && self.lists.all_on() {

@@ -23,6 +23,8 @@ pub(super) struct View {
     /// The group whose view this is, whose switch ([`Lists`](crate::Lists)) turns the whole
     /// view off.
     pub(super) group: Option<usize>,
+    /// Whether `tools/list` lists the tools' former names too ([`Server::list_aliases`]).
+    pub(super) list_aliases: bool,
 }
 
 impl View {
@@ -34,6 +36,7 @@ impl View {
             tools_without_headers: OnceLock::new(),
             scopes: &[],
             group: None,
+            list_aliases: false,
         }
     }
 
@@ -100,6 +103,28 @@ impl<D: Dispatch> Server<D> {
                 tools_without_headers: OnceLock::new(),
                 scopes: self.view.scopes,
                 group: self.view.group,
+                list_aliases: self.view.list_aliases,
+            }),
+        }
+    }
+
+    /// The same server listing, after its tools, each tool's former names (the manifest's
+    /// `aliases:`) in `tools/list`: a copy of the tool under the old name, its description
+    /// saying it is a deprecated alias and its `_meta`
+    /// (`io.github.mcp-contract/lifecycle`) `{"state": "alias", "aliasOf": TOOL}`. By default
+    /// aliases are answered but not listed, so they cost clients no tokens; list them for
+    /// clients that only call what they saw listed.
+    pub fn list_aliases(&self) -> Server<D> {
+        let view = &self.view;
+        Server {
+            pipeline: self.pipeline.clone(),
+            view: Arc::new(View {
+                served: view.served.clone(),
+                tools: view.tools.clone(),
+                tools_without_headers: OnceLock::new(),
+                scopes: view.scopes,
+                group: view.group,
+                list_aliases: true,
             }),
         }
     }

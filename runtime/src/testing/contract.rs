@@ -26,7 +26,8 @@ use crate::server::{Dispatch, Server};
 /// description; each default stated as `Default: <value>.` in its property's description;
 /// every example, and the example call, valid against its schema; `tools/list` valid against
 /// the official MCP schema; and arguments first: an unknown argument is refused as
-/// `argument_unknown` by a server whose handlers fail the test if they are ever called. For
+/// `argument_unknown` by a server whose handlers fail the test if they are ever called, and
+/// each of a tool's former names (`aliases:`) gets the answer the tool gets. For
 /// prompts: `prompts/list` gives the manifest's prompts in order (titles, descriptions,
 /// argument names and `required`), valid against the official schema, and is not answered
 /// without prompts; a `prompts/get` missing a required argument is `-32602` before any
@@ -458,7 +459,7 @@ async fn arguments_first(
         let mut arguments: JsonObject = serde_json::from_str(f.example_call).unwrap_or_default();
         arguments.insert(UNKNOWN.into(), Value::Bool(true));
         let result = client
-            .call_tool(CallToolRequestParams::new(f.name).with_arguments(arguments))
+            .call_tool(CallToolRequestParams::new(f.name).with_arguments(arguments.clone()))
             .await;
         let refused = result
             .as_ref()
@@ -476,6 +477,23 @@ async fn arguments_first(
                 "`{}`: the handler ran before the arguments were checked",
                 f.name
             ));
+        }
+        // Each former name of the tool gets the very answer its tool gives.
+        let aliases = published.aliases.tools.iter().filter(|(_, i)| {
+            published.spec.tools.get(*i).is_some_and(|t| {
+                serde_json::from_str::<Value>(t.json).is_ok_and(|j| j["name"] == f.name)
+            })
+        });
+        for (alias, _) in aliases {
+            let by_alias = client
+                .call_tool(CallToolRequestParams::new(*alias).with_arguments(arguments.clone()))
+                .await;
+            if format!("{by_alias:?}") != format!("{result:?}") {
+                fail(format!(
+                    "`{alias}`, a former name of `{}`, answers {by_alias:?} where the tool answers {result:?}",
+                    f.name
+                ));
+            }
         }
     }
     let _ = client.cancel().await;

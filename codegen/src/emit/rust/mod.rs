@@ -167,6 +167,20 @@ fn preamble(w: &mut Code, c: &Contract) {
                 value.as_str(),
             )
         });
+        // A former name is a name a client may still call, so it has its constant too.
+        let aliases = (c.tools.iter().filter(|_| !titles)).flat_map(|t| {
+            t.lifecycle.aliases.iter().map(move |a| {
+                (
+                    format!(
+                        "`{}`: the former name of `{}`, still answered.",
+                        a.name, t.name
+                    ),
+                    a.constant.as_str(),
+                    a.name.as_str(),
+                )
+            })
+        });
+        let constants = constants.chain(aliases);
         constants_module(
             w,
             &format!("The published tool {module}."),

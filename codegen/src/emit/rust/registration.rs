@@ -101,10 +101,42 @@ fn dispatcher(w: &mut Code, c: &Contract) {
     w.line(2, &["use ::mcp_contract::codegen::Published;"]);
     w.line(2, &["use ::std::sync::LazyLock;"]);
     w.doc(2, "The contract as published, built once per process.");
-    w.line(
-        2,
-        &["static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));"],
-    );
+    let aliased = [
+        c.tools.iter().map(|t| &t.lifecycle).collect::<Vec<_>>(),
+        c.prompts.iter().map(|p| &p.lifecycle).collect(),
+        c.resources.iter().map(|r| &r.lifecycle).collect(),
+    ];
+    if aliased.iter().flatten().all(|l| l.aliases.is_empty()) {
+        w.line(
+            2,
+            &["static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));"],
+        );
+    } else {
+        w.doc(
+            2,
+            "The former names still answered, each with its entry's index.",
+        );
+        w.line(
+            2,
+            &["static ALIASES: ::mcp_contract::codegen::AliasesSpec = ::mcp_contract::codegen::AliasesSpec {"],
+        );
+        for (kind, lifecycles) in ["tools", "prompts", "resources"].iter().zip(&aliased) {
+            let pairs: Vec<String> = (lifecycles.iter().enumerate())
+                .flat_map(|(i, l)| {
+                    l.aliases
+                        .iter()
+                        .map(move |a| format!("({}, {i})", string(&a.name)))
+                })
+                .collect();
+            ln!(w, 3, "{kind}: &[{}],", pairs.join(", "));
+        }
+        w.line(2, &["};"]);
+        w.line(2, &["static PUBLISHED: LazyLock<Published> ="]);
+        w.line(
+            3,
+            &["LazyLock::new(|| Published::new(&SPEC).with_aliases(&ALIASES));"],
+        );
+    }
     w.line(2, &["&PUBLISHED"]);
     w.line(1, &["}"]);
     w.line(1, &["fn call("]);

@@ -21,6 +21,7 @@ mod headers;
 mod hints;
 mod icons;
 mod key_paths;
+mod lifecycle;
 mod loading;
 mod manifest;
 mod meta;

@@ -37,7 +37,6 @@ use axum::http::header::{CONNECTION, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
-use axum::serve::ListenerExt as _;
 use futures::FutureExt as _;
 use futures::future::BoxFuture;
 use futures::future::FusedFuture as _;

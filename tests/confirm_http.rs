@@ -7,9 +7,7 @@
 
 mod support;
 
-use std::io::{BufRead as _, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -22,45 +20,11 @@ use mcp_contract::rmcp::transport::StreamableHttpClientTransport;
 use mcp_contract::rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt as _};
 use mcp_contract::testing::http_request;
 use serde_json::{Value, json};
-use support::Fixture;
+use support::{Fixture, HttpServer};
 
 /// The binary serving HTTP on a free loopback port for `fixture`; killed when dropped.
-struct Running {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(fixture: &Fixture, extra: &[&str]) -> Running {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
-        .args(["--root".as_ref(), fixture.root.as_os_str()])
-        .args(["--http", "127.0.0.1:0"])
-        .args(extra)
-        .env("RUST_LOG", "info")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server binary starts");
-    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-    let addr = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|line| {
-            let at = line.split("listening on http://").nth(1)?;
-            at.split_whitespace().next()?.parse().ok()
-        })
-        .expect("the server logs the address it listens on");
-    // Keep reading the log, so the server never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    Running { child, addr }
+fn start(fixture: &Fixture, extra: &[&str]) -> HttpServer {
+    HttpServer::start(&fixture.root, extra)
 }
 
 fn fixture() -> Fixture {
@@ -114,7 +78,10 @@ impl ClientHandler for Confirmer {
     }
 }
 
-async fn connect(server: &Running, confirmer: Confirmer) -> RunningService<RoleClient, Confirmer> {
+async fn connect(
+    server: &HttpServer,
+    confirmer: Confirmer,
+) -> RunningService<RoleClient, Confirmer> {
     let url = format!("http://{}/mcp/edit", server.addr);
     confirmer
         .serve(StreamableHttpClientTransport::from_uri(url))

@@ -7,7 +7,6 @@ mod prerequisite;
 mod support;
 
 use std::collections::HashMap;
-use std::io::{BufRead as _, BufReader};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -21,6 +20,7 @@ use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
 use opentelemetry_proto::tonic::trace::v1::Span;
 use prost::Message as _;
 use serde_json::{Value, json};
+use support::HttpServer;
 
 /// How long a test waits for Prometheus or the exporter before it fails, rather than hang.
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -136,45 +136,6 @@ fn assert_not_found_span(span: &Span, revision: Revision, transport: &str) {
     assert_eq!(span.status.as_ref().map(|s| s.code), Some(2), "{context}");
 }
 
-/// The reference server serving HTTP with `extra` flags; killed when dropped.
-struct Http {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Http {
-    fn start(root: &std::path::Path, extra: &[&str]) -> Http {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
-            .args(["--root".as_ref(), root.as_os_str()])
-            .args(["--http", "127.0.0.1:0"])
-            .args(extra)
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the server binary starts");
-        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-        let addr = lines
-            .by_ref()
-            .map_while(Result::ok)
-            .find_map(|line| {
-                let at = line.split("listening on http://").nth(1)?;
-                at.split_whitespace().next()?.parse().ok()
-            })
-            .expect("the server logs the address it listens on");
-        std::thread::spawn(move || lines.for_each(drop));
-        Http { child, addr }
-    }
-}
-
-impl Drop for Http {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A `read_file` call of `path` sending `traceparent` in `_meta`.
 fn read_file(path: &str, traceparent: &str) -> CallToolRequestParams {
     let arguments = json!({"path": path})
@@ -192,7 +153,7 @@ async fn the_exported_spans_follow_the_conventions_over_http_and_stdio_on_both_r
     let receiver = Receiver::default();
     let otlp = receiver.start().await;
     let fixture = support::Fixture::with(&[("notes.txt", b"hello\n")]);
-    let http = Http::start(&fixture.root, &["--otlp", &otlp]);
+    let http = HttpServer::start(&fixture.root, &["--otlp", &otlp]);
     let mut trace = 0x0b5e_0000_u128;
     for revision in Revision::ALL {
         let client = connect_http(&format!("http://{}/mcp/read", http.addr), revision)
@@ -354,7 +315,7 @@ fn encode(text: &str) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn prometheus_reads_each_tool_s_calls_and_errors_from_metrics() {
     let fixture = support::Fixture::with(&[("notes.txt", b"hello\n")]);
-    let server = Http::start(&fixture.root, &["--metrics"]);
+    let server = HttpServer::start(&fixture.root, &["--metrics"]);
     let prometheus = Prometheus::start(server.addr);
     for revision in Revision::ALL {
         let client = connect_http(&format!("http://{}/mcp/read", server.addr), revision)

@@ -416,9 +416,14 @@ impl Updates {
                 to => subscribers.extend(s.uris.get(&key).map(|uri| (to.clone(), uri.clone()))),
             }
         }
-        for (peer, id) in sessions {
-            // Read now: the subscription may have been made through another server.
-            let record = match self.state.store().session(&id).await {
+        // Read now, several at a time (a remote store's round trips overlap, and a process
+        // with many sessions does not flood it): the subscription may have been made through
+        // another server.
+        let store = self.state.store();
+        let reads: Vec<_> = sessions.iter().map(|(_, id)| store.session(id)).collect();
+        let records: Vec<_> = futures::stream::iter(reads).buffered(32).collect().await;
+        for ((peer, id), record) in sessions.into_iter().zip(records) {
+            let record = match record {
                 Ok(Some(record)) => record,
                 Ok(None) => continue,
                 Err(e) => {

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead as _, BufReader, Write as _};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
@@ -151,6 +152,48 @@ impl Server {
 }
 
 impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The built binary serving HTTP on a free loopback port for the workspace `root`, with
+/// `extra` flags; killed when dropped.
+pub struct HttpServer {
+    pub child: Child,
+    pub addr: SocketAddr,
+}
+
+impl HttpServer {
+    pub fn start(root: &Path, extra: &[&str]) -> HttpServer {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
+            .args(["--root".as_ref(), root.as_os_str()])
+            .args(["--http", "127.0.0.1:0"])
+            .args(extra)
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the server binary starts");
+        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        let addr = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|line| {
+                let at = line.split("listening on http://").nth(1)?;
+                at.split_whitespace().next()?.parse().ok()
+            })
+            .expect("the server logs the address it listens on");
+        // Keep reading the log, so the server never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        HttpServer { child, addr }
+    }
+}
+
+impl Drop for HttpServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -74,8 +74,9 @@
 //!   every answer), in the context of that request; of servers completing the answers at
 //!   once, one runs it.
 //! - **Cancellation anywhere.** `tasks/cancel` on any server ends the task at once; the
-//!   server running its handler fires the handler's cancellation when its next renewal finds
-//!   the task ended.
+//!   server running its handler hears the change on the state's bus and fires the handler's
+//!   cancellation then (when the bus was away, at its next renewal, which finds the task
+//!   ended).
 //!
 //! **When the HTTP host drains** (`SIGTERM`; `http::Bound::serve_until`), the handlers
 //! running here get its grace period to finish. Then a task whose handler still runs is

@@ -18,12 +18,12 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcp_contract::testing::{Haproxy, RawResponse, RedisServer, request_meta};
 use serde_json::{Value, json};
-use support::Fixture;
+use support::{Fixture, HttpServer};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _};
 
 /// How long a condition the test waits on may take before the test fails.
@@ -31,48 +31,19 @@ const DEADLINE: Duration = Duration::from_secs(30);
 
 /// One instance of the reference server, on a free loopback port; killed when dropped.
 struct Instance {
-    child: Child,
-    addr: SocketAddr,
-    log: Arc<Mutex<String>>,
+    server: HttpServer,
 }
 
 impl Instance {
     fn start(root: &Path, redis: &str, extra: &[&str]) -> Instance {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
-            .args(["--root".as_ref(), root.as_os_str()])
-            .args(["--http", "127.0.0.1:0", "--state", redis])
-            .args(extra)
-            .env("RUST_LOG", "warn")
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the server binary starts");
-        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-        let log = Arc::new(Mutex::new(String::new()));
-        let mut addr = None;
-        for line in lines.by_ref().map_while(Result::ok) {
-            log.lock().unwrap().push_str(&format!("{line}\n"));
-            if let Some(at) = line.split("listening on http://").nth(1) {
-                addr = at.split_whitespace().next().and_then(|a| a.parse().ok());
-                break;
-            }
+        let flags = [&["--state", redis][..], extra].concat();
+        Instance {
+            server: HttpServer::start_logging(root, &flags, "warn"),
         }
-        let addr =
-            addr.unwrap_or_else(|| panic!("the server did not start: {}", log.lock().unwrap()));
-        // Keep reading the log, so the server never blocks on a full pipe.
-        let kept = Arc::clone(&log);
-        std::thread::spawn(move || {
-            for line in lines.map_while(Result::ok) {
-                kept.lock().unwrap().push_str(&format!("{line}\n"));
-            }
-        });
-        Instance { child, addr, log }
     }
 
     fn signal(&self, signal: libc::c_int) {
-        let pid = libc::pid_t::try_from(self.child.id()).expect("a pid");
+        let pid = libc::pid_t::try_from(self.server.child.id()).expect("a pid");
         // SAFETY: kill(2) on our own child's pid, which it stays until reaped.
         assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "signalled");
     }
@@ -81,23 +52,16 @@ impl Instance {
     fn exited(&mut self, within: Duration) -> ExitStatus {
         let started = Instant::now();
         loop {
-            if let Some(status) = self.child.try_wait().expect("a status") {
+            if let Some(status) = self.server.child.try_wait().expect("a status") {
                 return status;
             }
             assert!(
                 started.elapsed() < within,
                 "still running after {within:?}: {}",
-                self.log.lock().unwrap()
+                self.server.log.lock().unwrap()
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-    }
-}
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -117,7 +81,7 @@ impl Cluster {
             .map(|_| Instance::start(&fixture.root, &redis.url(), extra))
             .collect();
         let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/haproxy.cfg");
-        let addrs: Vec<SocketAddr> = instances.iter().map(|i| i.addr).collect();
+        let addrs: Vec<SocketAddr> = instances.iter().map(|i| i.server.addr).collect();
         let lb = Haproxy::in_front_of(config, &addrs);
         Cluster {
             instances,
@@ -137,7 +101,7 @@ impl Cluster {
 
     /// The address of an instance other than the one HAProxy names `served_by`.
     fn other_than(&self, served_by: &str) -> SocketAddr {
-        self.instances[(self.index(served_by) + 1) % 3].addr
+        self.instances[(self.index(served_by) + 1) % 3].server.addr
     }
 }
 

@@ -148,14 +148,18 @@ impl Published {
         self
     }
 
-    /// The tool a former name leads to, when `name` is one.
-    pub(crate) fn alias_target(&self, name: &str) -> Option<&'static str> {
-        let (_, i) = self
-            .aliases
-            .tools
-            .iter()
-            .find(|(alias, _)| *alias == name)?;
-        self.names.get(*i).copied()
+    /// The name of tool `i`: its own, whichever name it was called by.
+    pub(crate) fn tool_name(&self, i: usize) -> &'static str {
+        self.names[i]
+    }
+
+    /// The index of the prompt called `name`, or formerly called so.
+    pub(crate) fn find_prompt(&self, name: &str) -> Option<usize> {
+        (self.spec.prompts.iter().position(|p| p.name == name)).or_else(|| {
+            (self.aliases.prompts.iter())
+                .find(|(alias, _)| *alias == name)
+                .map(|&(_, i)| i)
+        })
     }
 
     /// Each tool alias, with its tool's index, listed as a copy of its tool under the former
@@ -199,7 +203,7 @@ impl Published {
         &self.tool_groups[i]
     }
 
-    /// The index of the tool called `name`.
+    /// The index of the tool called `name`, or formerly called so.
     pub(crate) fn find(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied().or_else(|| {
             (self.aliases.tools.iter())

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::sync::{LazyLock, OnceLock};
 
 use mcp_contract::codegen::{
-    BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, ToolSpec,
+    AliasesSpec, BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, ToolSpec,
 };
 use mcp_contract::http::Host;
 use mcp_contract::rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};
@@ -32,7 +32,13 @@ static SPEC: ContractSpec = ContractSpec {
     tools: TOOLS,
     ..ContractSpec::EMPTY
 };
-static PUBLISHED: LazyLock<Published> = LazyLock::new(|| Published::new(&SPEC));
+/// `find` is the former name of `lookup`.
+static ALIASES: AliasesSpec = AliasesSpec {
+    tools: &[("find", 0)],
+    ..AliasesSpec::NONE
+};
+static PUBLISHED: LazyLock<Published> =
+    LazyLock::new(|| Published::new(&SPEC).with_aliases(&ALIASES));
 
 /// The declared error of `lookup`.
 struct NotFound;
@@ -376,4 +382,32 @@ async fn a_stdio_connection_that_ends_is_a_session_measured() {
         );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+}
+
+#[tokio::test]
+async fn a_call_by_a_former_name_is_counted_and_named_as_its_tool() {
+    // The process's spans go to the one exporter; the counts to a telemetry of this test's.
+    let _ = telemetry();
+    let telemetry = Telemetry::builder("renamed")
+        .prometheus()
+        .build()
+        .expect("telemetry");
+    let server = Server::new(Store).telemetry(&telemetry);
+    let client = connect(server, Revision::V2026_07_28)
+        .await
+        .expect("connected");
+    let mut by_alias = lookup("a", &traceparent(0xa11a5));
+    by_alias.name = "find".into();
+    client.call_tool(by_alias).await.expect("a result");
+    let text = telemetry.prometheus_text().expect("text");
+    let found = r#"mcp_contract_server_operations_total{gen_ai_tool_name="lookup",mcp_method_name="tools/call"}"#;
+    assert_eq!(sample(&text, found), Some(1.0), "{text}");
+    assert!(!text.contains(r#"gen_ai_tool_name="find""#), "{text}");
+    let spans = spans_of(0xa11a5);
+    let server_span = spans
+        .iter()
+        .find(|span| span.span_kind == SpanKind::Server)
+        .expect("the request's span");
+    assert_eq!(server_span.name, "tools/call lookup");
+    let _ = client.cancel().await;
 }

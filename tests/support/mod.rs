@@ -8,7 +8,7 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 
 use mcp_contract::testing::{Client, Revision, connect};
 use mcp_workspace::{Workspace, contract};
@@ -163,15 +163,23 @@ impl Drop for Server {
 pub struct HttpServer {
     pub child: Child,
     pub addr: SocketAddr,
+    /// Everything it logged so far.
+    pub log: Arc<Mutex<String>>,
 }
 
 impl HttpServer {
+    /// Logging at `info`.
     pub fn start(root: &Path, extra: &[&str]) -> HttpServer {
+        HttpServer::start_logging(root, extra, "info")
+    }
+
+    /// Logging at `level` (`RUST_LOG`).
+    pub fn start_logging(root: &Path, extra: &[&str], level: &str) -> HttpServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-workspace"))
             .args(["--root".as_ref(), root.as_os_str()])
             .args(["--http", "127.0.0.1:0"])
             .args(extra)
-            .env("RUST_LOG", "info")
+            .env("RUST_LOG", level)
             .env("NO_COLOR", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -179,17 +187,25 @@ impl HttpServer {
             .spawn()
             .expect("the server binary starts");
         let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-        let addr = lines
-            .by_ref()
-            .map_while(Result::ok)
-            .find_map(|line| {
-                let at = line.split("listening on http://").nth(1)?;
-                at.split_whitespace().next()?.parse().ok()
-            })
-            .expect("the server logs the address it listens on");
+        let log = Arc::new(Mutex::new(String::new()));
+        let mut addr = None;
+        for line in lines.by_ref().map_while(Result::ok) {
+            log.lock().unwrap().push_str(&format!("{line}\n"));
+            if let Some(at) = line.split("listening on http://").nth(1) {
+                addr = at.split_whitespace().next().and_then(|a| a.parse().ok());
+                break;
+            }
+        }
+        let addr =
+            addr.unwrap_or_else(|| panic!("the server did not start: {}", log.lock().unwrap()));
         // Keep reading the log, so the server never blocks on a full pipe.
-        std::thread::spawn(move || lines.for_each(drop));
-        HttpServer { child, addr }
+        let kept = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                kept.lock().unwrap().push_str(&format!("{line}\n"));
+            }
+        });
+        HttpServer { child, addr, log }
     }
 }
 

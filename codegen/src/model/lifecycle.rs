@@ -129,30 +129,14 @@ impl Date {
     /// The day `text` names, in the `YYYY-MM-DD` form (RFC 3339's `full-date`); `None` for
     /// any other text or a day the calendar lacks (`2027-02-30`).
     pub fn parse(text: &str) -> Option<Date> {
-        let b = text.as_bytes();
-        let digits = |r: std::ops::Range<usize>| {
-            b[r.clone()]
-                .iter()
-                .all(u8::is_ascii_digit)
-                .then(|| text[r].parse::<u16>().ok())
-                .flatten()
-        };
-        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        // The calendar's rules are the `date` format's, as a parameter's value is checked.
+        if !mcp_contract_spec::Format::Date.accepts(text) {
             return None;
         }
-        let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-        let days = match month {
-            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-            4 | 6 | 9 | 11 => 30,
-            2 if leap => 29,
-            2 => 28,
-            _ => return None,
-        };
-        (1..=days).contains(&day).then_some(Date {
-            year,
-            month: month as u8,
-            day: day as u8,
+        Some(Date {
+            year: text[..4].parse().ok()?,
+            month: text[5..7].parse().ok()?,
+            day: text[8..].parse().ok()?,
         })
     }
 

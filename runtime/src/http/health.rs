@@ -85,13 +85,8 @@ pub(super) async fn serve(
     if path != HEALTH_PATH && path != READY_PATH {
         return next.run(request).await;
     }
-    if request.method() != Method::GET && request.method() != Method::HEAD {
-        return (
-            StatusCode::METHOD_NOT_ALLOWED,
-            [(ALLOW, "GET, HEAD")],
-            "Method Not Allowed\n",
-        )
-            .into_response();
+    if let Some(refused) = only_read(&request) {
+        return refused;
     }
     let (status, body) = if path == HEALTH_PATH {
         (StatusCode::OK, "ok\n".to_owned())
@@ -113,4 +108,18 @@ pub(super) async fn serve(
         body,
     )
         .into_response()
+}
+
+/// `405` with `Allow`, unless `request` is a `GET` or a `HEAD`: the endpoints beside the
+/// routes (health, metrics) are read-only.
+pub(super) fn only_read(request: &Request) -> Option<Response> {
+    if request.method() == Method::GET || request.method() == Method::HEAD {
+        return None;
+    }
+    let refused = (
+        StatusCode::METHOD_NOT_ALLOWED,
+        [(ALLOW, "GET, HEAD")],
+        "Method Not Allowed\n",
+    );
+    Some(refused.into_response())
 }

@@ -10,8 +10,8 @@
 //! (see `docs/observing.md`).
 
 use axum::extract::{Request, State as Extracted};
-use axum::http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE};
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
 
@@ -29,13 +29,8 @@ pub(super) async fn serve(
     if request.uri().path() != METRICS_PATH {
         return next.run(request).await;
     }
-    if request.method() != Method::GET && request.method() != Method::HEAD {
-        return (
-            StatusCode::METHOD_NOT_ALLOWED,
-            [(ALLOW, "GET, HEAD")],
-            "Method Not Allowed\n",
-        )
-            .into_response();
+    if let Some(refused) = super::health::only_read(&request) {
+        return refused;
     }
     // `Host::metrics` takes only a telemetry that keeps Prometheus text.
     let text = telemetry.prometheus_text().unwrap_or_default();

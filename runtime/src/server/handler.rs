@@ -37,17 +37,18 @@ macro_rules! for_revision {
     };
 }
 
-/// Answers a request to `$method` for `$target` with `$body`, the method's body (feature
-/// `telemetry`: inside the request's span, measured; see [`crate::telemetry`]). Without the
-/// feature the body is the method's own, unwrapped, and the expressions naming the target are
-/// not evaluated. `$known` tells whether the contract has the target, which alone names it in
-/// metrics.
+/// Answers a request to `$method` with `$body`, the method's body (feature `telemetry`: inside
+/// the request's span, measured; see [`crate::telemetry`]). `$named` is the target as
+/// `(name, known)`: its own name and `true` when the contract has it (under a former name
+/// too), which alone names it in metrics; else the name asked for and `false`. Without the
+/// feature the body is the method's own, unwrapped, and `$named` is not evaluated.
 macro_rules! observed {
-    ($server:expr, $context:expr, $method:ident, $target:expr, $known:expr, $uri:expr, $body:block) => {{
+    ($server:expr, $context:expr, $method:ident, $named:expr, $uri:expr, $body:block) => {{
         #[cfg(feature = "telemetry")]
         {
             let method = crate::telemetry::Method::$method;
-            let operation = $server.operation(method, $target, $known, $uri, &$context);
+            let (target, known) = $named;
+            let operation = $server.operation(method, target, known, $uri, &$context);
             let instruments = $server.pipeline.instruments.clone();
             operation.observe(instruments.as_deref(), async move $body).await
         }
@@ -151,10 +152,9 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             self,
             context,
             ReadResource,
-            found
-                .as_ref()
-                .map_or("", |(i, _)| self.published().spec.resources[*i].name),
-            found.is_some(),
+            found.as_ref().map_or(("", false), |(i, _)| {
+                (self.published().spec.resources[*i].name, true)
+            }),
             Some(&request.uri),
             {
                 let revision = revision(&context);
@@ -198,8 +198,10 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             self,
             context,
             CallTool,
-            &request.name,
-            self.published().find(&request.name).is_some(),
+            match self.published().find(&request.name) {
+                Some(i) => (self.published().tool_name(i), true),
+                None => (&*request.name, false),
+            },
             None,
             {
                 let revision = revision(&context);
@@ -257,12 +259,10 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             self,
             context,
             GetPrompt,
-            &request.name,
-            self.published()
-                .spec
-                .prompts
-                .iter()
-                .any(|p| p.name == request.name),
+            match self.published().find_prompt(&request.name) {
+                Some(i) => (self.published().spec.prompts[i].name, true),
+                None => (&*request.name, false),
+            },
             None,
             {
                 let published = self.published();

@@ -269,15 +269,12 @@ impl<D: Dispatch> Server<D> {
             ));
         };
         // A former name runs its tool as the tool itself; the log says who still uses it.
-        let name = match self.published().alias_target(name) {
-            Some(tool) => {
-                tracing::info!(alias = name, tool, "a tool was called by a former name");
-                tool
-            }
-            None => name,
-        };
+        let tool = self.published().tool_name(index);
+        if tool != name {
+            tracing::info!(alias = name, tool, "a tool was called by a former name");
+        }
         self.pipeline
-            .call(index, name, arguments, retry, request)
+            .call(index, tool, arguments, retry, request)
             .await
     }
 }

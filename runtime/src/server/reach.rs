@@ -91,19 +91,16 @@ impl<'a> Reach<'a> {
 
     /// The manifest index of the prompt called `name`, when it is in reach.
     pub(crate) fn find_prompt(&self, name: &str) -> Option<usize> {
-        let published = self.published;
-        let prompts = published.spec.prompts;
-        (prompts.iter().position(|p| p.name == name))
-            .or_else(|| {
-                let (alias, i) = (published.aliases.prompts.iter()).find(|(a, _)| *a == name)?;
-                tracing::info!(
-                    alias,
-                    prompt = prompts[*i].name,
-                    "a prompt was asked for by a former name"
-                );
-                Some(*i)
-            })
-            .filter(|&i| self.prompt(i))
+        let i = self.published.find_prompt(name)?;
+        let prompt = self.published.spec.prompts[i].name;
+        if prompt != name {
+            tracing::info!(
+                alias = name,
+                prompt,
+                "a prompt was asked for by a former name"
+            );
+        }
+        Some(i).filter(|&i| self.prompt(i))
     }
 
     /// The `tools/list` answer: the tools in reach, with their `x-mcp-header`s for a

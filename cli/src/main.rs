@@ -314,7 +314,18 @@ fn run_diff(
             Some(rev) => git_show(rev, p),
             None => working(p),
         };
-        Some(stated_versions(&old_dir, &new_dir, &at_rev, &working)?)
+        let mut stated = stated_versions(&old_dir, &new_dir, &at_rev, &working)?;
+        // Where the manifest states `server.version`, that is what clients see, not the crate's.
+        if let Some(published) = new_contract.server_version() {
+            let crate_old = stated.first().map(|s| &s.old);
+            stated.push(version::published(
+                &new.name,
+                old_contract.server_version(),
+                crate_old,
+                published,
+            )?);
+        }
+        Some(stated)
     } else {
         None
     };

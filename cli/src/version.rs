@@ -10,7 +10,7 @@ use semver::Version;
 /// One file that states the server's version, on both sides.
 #[derive(Debug)]
 pub(crate) struct Stated {
-    /// The file, as the user names it.
+    /// Where it is stated, as the user names it: a file, or a manifest's key.
     pub(crate) file: String,
     /// Its version on the old side.
     pub(crate) old: Version,
@@ -112,6 +112,28 @@ pub(crate) fn server_json_version(
         Some(v) => parse(&path, v).map(|v| Some((path, v))),
         None => Err(format!("error: `{}` states no version", path.display())),
     }
+}
+
+/// The `server.version` a manifest states, against the version clients saw before: the old
+/// manifest's `server.version`, or the crate's when it stated none.
+pub(crate) fn published(
+    manifest: &str,
+    old: Option<&str>,
+    crate_old: Option<&Version>,
+    new: &str,
+) -> Result<Stated, String> {
+    let label = format!("{manifest}` `server.version");
+    let at = &PathBuf::from(&label);
+    let old = match (old, crate_old) {
+        (Some(text), _) => parse(at, text)?,
+        (None, Some(v)) => v.clone(),
+        (None, None) => parse(at, new)?,
+    };
+    Ok(Stated {
+        file: label,
+        old,
+        new: parse(at, new)?,
+    })
 }
 
 fn parse(path: &Path, text: &str) -> Result<Version, String> {

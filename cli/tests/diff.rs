@@ -315,3 +315,40 @@ fn cli_checks_that_the_version_moved_as_far_as_the_changes_need() {
     );
     assert!(!stderr.contains("server.json"), "{stderr}");
 }
+
+#[test]
+fn cli_checks_the_version_a_manifest_publishes_in_place_of_the_crate_s() {
+    let repo = versioned_repo("1.4.2");
+    let (root, sub) = (repo.path(), repo.path().join("server"));
+    let stated =
+        |v: &str| BASE.replace("  name: demo\n", &format!("  name: demo\n  version: {v}\n"));
+    // The manifest states the version clients see; the crate's moved, the published one did not.
+    std::fs::write(sub.join("tools.yaml"), format!("{}{PONG}", stated("1.4.2"))).expect("written");
+    set_version(root, "1.5.0");
+    let check = ["--against", "HEAD", "--check-version"];
+    let out = run(Some(&sub), &check);
+    exit(&out, 4);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("version: `tools.yaml` `server.version` 1.4.2 → 1.4.2"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error: `tools.yaml` `server.version` states 1.4.2 (was 1.4.2), but the changes need a minor bump, to 1.5.0 at least"),
+        "{stderr}"
+    );
+    std::fs::write(sub.join("tools.yaml"), format!("{}{PONG}", stated("1.5.0"))).expect("written");
+    exit(&run(Some(&sub), &check), 0);
+
+    // Once stated at the base too, it is held against its own earlier value.
+    git(root, &["commit", "-qam", "1.5.0"]);
+    std::fs::write(sub.join("tools.yaml"), stated("1.5.1")).expect("written");
+    set_version(root, "2.0.0");
+    let out = run(Some(&sub), &check);
+    exit(&out, 4);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("`server.version` states 1.5.1 (was 1.5.0), but the changes need a major bump, to 2.0.0 at least"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

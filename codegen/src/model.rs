@@ -68,6 +68,12 @@ impl Contract {
         &self.server.name
     }
 
+    /// The `serverInfo.version` the manifest states, when it states one in place of the
+    /// implementing crate's version.
+    pub fn server_version(&self) -> Option<&str> {
+        self.server.version.as_deref()
+    }
+
     /// The tools' names, in publication order.
     pub fn tool_names(&self) -> impl Iterator<Item = &str> {
         self.tools.iter().map(|t| t.name.as_str())

@@ -519,6 +519,9 @@ codes! {
         "A `deprecated.remove_after` is not a calendar day written `YYYY-MM-DD`.",
         "`remove_after: 30/06/2027` → `remove_after: 2027-06-30`.",
         help "write the day as `YYYY-MM-DD`, such as `2027-06-30`";
+    BAD_VERSION = "bad-version", Error,
+        "A `since:` (an entry's, or its deprecation's) is not a semantic version: three numbers, then an optional pre-release, as `Cargo.toml` states versions.",
+        "`since: 1.2` → `since: 1.2.0`; `since: next` → the version that will ship it.";
     BAD_REPLACEMENT = "bad-replacement", Error,
         "A `deprecated.replaced_by` names no entry of the same kind (a tool's names a tool, a prompt's a prompt, a resource's a resource), names the entry itself, or names one that is deprecated too.",
         "`replaced_by: find_file` → `replaced_by: find_files`; point at the entry that replaces both.";

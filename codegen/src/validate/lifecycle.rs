@@ -186,7 +186,30 @@ impl Validator<'_> {
             "`since` is empty",
             "write the version the entry appeared in, such as `since: 1.2.0`, or remove the key",
         );
-        (!text.is_empty()).then_some(text)
+        if text.is_empty() {
+            return None;
+        }
+        // Compared with the crate's version by people and by `diff --check-version`, so it is
+        // written the way `Cargo.toml` writes one.
+        if semver::Version::parse(&text).is_err() {
+            let span = field.as_ref().map_or_else(Span::default, |f| f.span);
+            let help = match text.split('.').count() {
+                1 | 2 if text.split('.').all(|n| n.parse::<u64>().is_ok()) => {
+                    let mut parts: Vec<&str> = text.split('.').collect();
+                    parts.resize(3, "0");
+                    format!("write all three numbers: `{}`", parts.join("."))
+                }
+                _ => "write the version as `MAJOR.MINOR.PATCH`, such as `1.2.0`".to_owned(),
+            };
+            self.error(
+                &codes::BAD_VERSION,
+                format!("`{text}` is not a semantic version"),
+                span,
+                help,
+            );
+            return None;
+        }
+        Some(text)
     }
 
     fn deprecation(&mut self, d: &raw::Deprecation, replaced_by: Option<String>) -> DeprecationDef {

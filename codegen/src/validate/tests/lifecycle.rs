@@ -89,6 +89,28 @@ fn a_replacement_must_be_another_active_entry_of_the_kind() {
 }
 
 #[test]
+fn a_since_is_a_semantic_version() {
+    let d = single(
+        &format!("{}    since: 1.2\n", second_tool("pong", "Pong")),
+        "bad-version",
+        "`1.2` is not a semantic version",
+        "tools.yaml:14:12",
+    );
+    assert!(d.help.unwrap().contains("`1.2.0`"));
+    single(
+        &deprecated_pong("      since: next\n      reason: Use ping.\n"),
+        "bad-version",
+        "`next` is not a semantic version",
+        "tools.yaml:15:14",
+    );
+    // A pre-release is a version a crate can state.
+    loads(&format!(
+        "{}    since: 2.0.0-rc.1\n",
+        second_tool("pong", "Pong")
+    ));
+}
+
+#[test]
 fn an_alias_collides_with_no_name_or_alias() {
     single(
         &format!("{}    aliases: [ping]\n", second_tool("pong", "Pong")),

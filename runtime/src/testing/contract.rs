@@ -27,7 +27,8 @@ use crate::server::{Dispatch, Server};
 /// every example, and the example call, valid against its schema; `tools/list` valid against
 /// the official MCP schema; and arguments first: an unknown argument is refused as
 /// `argument_unknown` by a server whose handlers fail the test if they are ever called, and
-/// each of a tool's former names (`aliases:`) gets the answer the tool gets. For
+/// each of a tool's former names (`aliases:`) gets the answer the tool gets, to an unknown
+/// argument and, with the example call, from the same handler. For
 /// prompts: `prompts/list` gives the manifest's prompts in order (titles, descriptions,
 /// argument names and `required`), valid against the official schema, and is not answered
 /// without prompts; a `prompts/get` missing a required argument is `-32602` before any
@@ -484,17 +485,32 @@ async fn arguments_first(
                 serde_json::from_str::<Value>(t.json).is_ok_and(|j| j["name"] == f.name)
             })
         });
+        // With the example call it reaches the tool's own handler: the tripwire's answer names
+        // the handler it ran, so equal answers are the same handler with the same arguments.
+        let valid: JsonObject = serde_json::from_str(f.example_call).unwrap_or_default();
+        let mut served = None;
         for (alias, _) in aliases {
-            let by_alias = client
-                .call_tool(CallToolRequestParams::new(*alias).with_arguments(arguments.clone()))
-                .await;
-            if format!("{by_alias:?}") != format!("{result:?}") {
-                fail(format!(
-                    "`{alias}`, a former name of `{}`, answers {by_alias:?} where the tool answers {result:?}",
-                    f.name
-                ));
+            let served = match &served {
+                Some(served) => served,
+                None => served.insert(
+                    client
+                        .call_tool(CallToolRequestParams::new(f.name).with_arguments(valid.clone()))
+                        .await,
+                ),
+            };
+            for (arguments, answer) in [(&arguments, &result), (&valid, &*served)] {
+                let by_alias = client
+                    .call_tool(CallToolRequestParams::new(*alias).with_arguments(arguments.clone()))
+                    .await;
+                if format!("{by_alias:?}") != format!("{answer:?}") {
+                    fail(format!(
+                        "`{alias}`, a former name of `{}`, answers {by_alias:?} where the tool answers {answer:?}",
+                        f.name
+                    ));
+                }
             }
         }
+        called.store(false, Ordering::SeqCst);
     }
     let _ = client.cancel().await;
 }

@@ -177,6 +177,9 @@ pub struct PromptSpec {
     pub icons: &'static [IconSpec],
     /// The scopes a `prompts/get` requires; empty for none.
     pub scopes: &'static [&'static str],
+    /// Its `_meta` on `prompts/list`, as the text of a JSON object (its lifecycle); `None`
+    /// when it publishes none.
+    pub meta: Option<&'static str>,
 }
 
 /// One argument of a prompt.
@@ -227,6 +230,15 @@ pub struct ResourceSpec {
     pub icons: &'static [IconSpec],
     /// The scopes a read requires; empty for none.
     pub scopes: &'static [&'static str],
+    /// Its `_meta` on `resources/list` (or `resources/templates/list`), as the text of a JSON
+    /// object (its lifecycle); `None` when it publishes none.
+    pub meta: Option<&'static str>,
+}
+
+/// A generated `_meta` object's text as the wire type; the generator wrote it from a JSON
+/// object, so nothing else reaches the `None`.
+pub(crate) fn meta_object(text: Option<&str>) -> Option<rmcp::model::MetaObject> {
+    text.and_then(|t| serde_json::from_str(t).ok())
 }
 
 /// One icon of the manifest, checked at build time (an `https:` URL or an image embedded as

@@ -10,7 +10,7 @@ use base64::engine::general_purpose::STANDARD;
 use rmcp::ErrorData;
 use rmcp::model::{CompletionInfo, ContentBlock, JsonObject, Prompt, PromptArgument};
 
-use crate::contract::PromptSpec;
+use crate::contract::{PromptSpec, meta_object};
 use crate::icon::icons;
 use crate::resource::ResourceBody;
 
@@ -176,8 +176,12 @@ impl PromptSpec {
             (!arguments.is_empty()).then_some(arguments),
         )
         .with_title(self.title);
-        match icons(self.icons) {
+        let prompt = match icons(self.icons) {
             Some(icons) => prompt.with_icons(icons),
+            None => prompt,
+        };
+        match meta_object(self.meta) {
+            Some(meta) => prompt.with_meta(meta),
             None => prompt,
         }
     }

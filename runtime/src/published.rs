@@ -443,6 +443,7 @@ mod tests {
         completions: &[],
         icons: &[],
         scopes: &[],
+        meta: None,
     };
 
     static ONE_FIXED: ContractSpec = ContractSpec {
@@ -481,6 +482,7 @@ mod tests {
                 }],
                 icons: &[],
                 scopes: &[],
+                meta: None,
             }],
             ..ONE_FIXED
         };

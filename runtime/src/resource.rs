@@ -8,7 +8,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 
-use crate::contract::ResourceSpec;
+use crate::contract::{ResourceSpec, meta_object};
 use crate::icon::icons;
 
 /// What a resource handler returns.
@@ -66,8 +66,12 @@ impl ResourceSpec {
                 .with_title(self.title)
                 .with_description(self.description)
                 .with_mime_type(self.mime_type);
-            match icons(self.icons) {
+            let resource = match icons(self.icons) {
                 Some(icons) => resource.with_icons(icons),
+                None => resource,
+            };
+            match meta_object(self.meta) {
+                Some(meta) => resource.with_meta(meta),
                 None => resource,
             }
         })
@@ -80,8 +84,12 @@ impl ResourceSpec {
                 .with_title(self.title)
                 .with_description(self.description)
                 .with_mime_type(self.mime_type);
-            match icons(self.icons) {
+            let template = match icons(self.icons) {
                 Some(icons) => template.with_icons(icons),
+                None => template,
+            };
+            match meta_object(self.meta) {
+                Some(meta) => template.with_meta(meta),
                 None => template,
             }
         })
@@ -125,6 +133,7 @@ mod tests {
             completions: &[],
             icons: &[],
             scopes: &[],
+            meta: None,
         }
     }
 

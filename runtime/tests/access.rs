@@ -49,6 +49,7 @@ const RESOURCE: ResourceSpec = ResourceSpec {
     completions: &[],
     icons: &[],
     scopes: &[],
+    meta: None,
 };
 
 const PROMPT: PromptSpec = PromptSpec {
@@ -63,6 +64,7 @@ const PROMPT: PromptSpec = PromptSpec {
     }],
     icons: &[],
     scopes: &[],
+    meta: None,
 };
 
 /// `get` is in both groups, `put` only in `write`, `drop` in `write` and needs `admin` too,

@@ -53,6 +53,7 @@ const NOTES: ResourceSpec = ResourceSpec {
     completions: &[],
     icons: &[],
     scopes: &[],
+    meta: None,
 };
 
 /// `get` is in `read`, `find` in `read` and `write`, `put` in `write`, `ping` in none. No
@@ -101,6 +102,7 @@ static CHANGING: ContractSpec = ContractSpec {
         arguments: &[],
         icons: &[],
         scopes: &[],
+        meta: None,
     }],
     access: mcp_contract::codegen::AccessSpec::OPEN,
 };

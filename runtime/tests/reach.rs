@@ -61,6 +61,7 @@ const FIXED: ResourceSpec = ResourceSpec {
     completions: &[],
     icons: &[],
     scopes: &[],
+    meta: None,
 };
 
 const TEMPLATE: ResourceSpec = ResourceSpec {
@@ -84,6 +85,7 @@ const PROMPT: PromptSpec = PromptSpec {
     }],
     icons: &[],
     scopes: &[],
+    meta: None,
 };
 
 /// For each kind, an entry every caller reaches (`get`, `shelf://all`, `items://{id}`,

@@ -68,6 +68,14 @@ pub(crate) fn tool_json(contract: &Contract, tool: &ToolDef) -> Value {
     t.into()
 }
 
+/// The `_meta` a prompt or a resource publishes on its list: its lifecycle, when it has one.
+pub(crate) fn entry_meta(lifecycle: &Lifecycle) -> Option<Map<String, Value>> {
+    let lifecycle = lifecycle.meta()?;
+    let mut meta = Map::new();
+    meta.insert(mcp_contract_spec::LIFECYCLE_META_KEY.into(), lifecycle);
+    Some(meta)
+}
+
 /// The tool's `_meta`: its static entries, then the versioned planning contracts, each at its
 /// key path (two paths may share a parent object, which then holds both), then its lifecycle.
 pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String, Value> {

@@ -308,6 +308,7 @@ mod tests {
             completions: &[],
             icons: &[],
             scopes: &[],
+            meta: None,
         }],
         ..ContractSpec::EMPTY
     };
@@ -495,6 +496,7 @@ mod tests {
             arguments: &[],
             icons: &[],
             scopes: &[],
+            meta: None,
         }],
         ..COUNTING
     };

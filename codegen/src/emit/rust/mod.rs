@@ -21,7 +21,7 @@ mod text;
 use errors::*;
 use items::*;
 use registration::*;
-use text::{Code, ln, option, string, strings};
+use text::{Code, ln, meta_field, option, string, strings};
 
 /// A part of the module, written on whichever thread takes it.
 type Job<'a> = Box<dyn Fn(&mut Code) + Send + Sync + 'a>;

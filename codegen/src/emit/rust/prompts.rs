@@ -208,6 +208,12 @@ pub(super) fn specs(w: &mut Code, c: &Contract, depth: usize) -> Vec<String> {
             }
             super::icons::icon_specs(w, d, &p.icons);
             ln!(w, d, "scopes: &[{}],", strings(&p.scopes));
+            ln!(
+                w,
+                d,
+                "meta: {},",
+                meta_field(crate::emit::wire::entry_meta(&p.lifecycle))
+            );
             w.line(depth + 1, &["},"]);
         }
         w.line(depth, &["],"]);

@@ -2,7 +2,7 @@
 
 use super::icons::icon_specs;
 use super::*;
-use crate::emit::wire::tool_json;
+use crate::emit::wire::{entry_meta, tool_json};
 
 /// The registration's items, in the module's order, each written on its own (so that each can
 /// be written on its own thread): the handler trait, its dispatch, the published contract,
@@ -304,6 +304,7 @@ fn spec(w: &mut Code, c: &Contract) {
             ln!(w, 3, "completions: {completions},");
             icon_specs(w, 3, &r.icons);
             ln!(w, 3, "scopes: &[{}],", strings(&r.scopes));
+            ln!(w, 3, "meta: {},", meta_field(entry_meta(&r.lifecycle)));
             w.line(2, &["},"]);
         }
         w.line(1, &["],"]);

@@ -118,6 +118,17 @@ impl Code {
     }
 }
 
+/// A spec's `meta` field: the text of the `_meta` object, or `None`.
+pub(crate) fn meta_field(meta: Option<serde_json::Map<String, serde_json::Value>>) -> String {
+    match meta {
+        Some(meta) => format!(
+            "Some({})",
+            string(&serde_json::Value::Object(meta).to_string())
+        ),
+        None => "None".to_owned(),
+    }
+}
+
 /// A string literal: `"…"` with quotes, backslashes and control characters escaped, and
 /// every character that is not printable (a direction control among them) as `\u{…}`.
 pub(crate) fn string(s: &str) -> String {

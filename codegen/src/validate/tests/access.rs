@@ -34,8 +34,8 @@ fn scopes_load_into_every_entry_and_the_access_spec() {
         // Each entry's scopes on its own spec.
         "\"openWorldHint\":false}}\"#, scopes: &[\"files:read\", \"files:edit\"], }",
         "tools: &[\"ping\"], scopes: &[\"files:read\"], }",
-        "icons: &[], scopes: &[\"files:read\"], }",
-        "icons: &[], scopes: &[\"files:edit\"], }",
+        "icons: &[], scopes: &[\"files:read\"], meta: None, }",
+        "icons: &[], scopes: &[\"files:edit\"], meta: None, }",
     ] {
         assert!(code.contains(part), "{part} in\n{code}");
     }

@@ -113,7 +113,9 @@ impl<D: Dispatch> Server<D> {
     /// saying it is a deprecated alias and its `_meta`
     /// (`io.github.mcp-contract/lifecycle`) `{"state": "alias", "aliasOf": TOOL}`. By default
     /// aliases are answered but not listed, so they cost clients no tokens; list them for
-    /// clients that only call what they saw listed.
+    /// clients that only call what they saw listed. They come after every tool, not beside
+    /// their own: a client that keeps only the first N tools (some cap the count) drops former
+    /// names before any tool, and the tools keep the manifest's order.
     pub fn list_aliases(&self) -> Server<D> {
         let view = &self.view;
         Server {

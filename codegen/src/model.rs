@@ -548,14 +548,28 @@ pub(crate) struct ObjectDef {
 }
 
 /// Constraint keywords, published as written, in [`KEYWORDS`](crate::keyword::KEYWORDS)
-/// order; a `format` is one of the closed list.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Constraints(pub Vec<(Keyword, Limit)>);
+/// order, each with where its value is written (none for a bound the Rust type implies); a
+/// `format` is one of the closed list.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Constraints(pub Vec<(Keyword, Limit, Option<Span>)>);
 
 impl Constraints {
     /// The value of `keyword`, if written.
     pub(crate) fn get(&self, keyword: Keyword) -> Option<&Limit> {
-        self.0.iter().find(|(k, _)| *k == keyword).map(|(_, v)| v)
+        self.0
+            .iter()
+            .find(|(k, ..)| *k == keyword)
+            .map(|(_, v, _)| v)
+    }
+
+    /// Where the value of `keyword` is written in the manifest, if it is.
+    pub(crate) fn span(&self, keyword: Keyword) -> Option<Span> {
+        self.0.iter().find(|(k, ..)| *k == keyword)?.2
+    }
+
+    /// The keywords and their values, in publication order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Keyword, &Limit)> {
+        self.0.iter().map(|(k, v, _)| (*k, v))
     }
 
     /// The value of a bound, as a number.

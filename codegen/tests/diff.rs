@@ -219,19 +219,19 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ),
         ("ENUM_VALUE_NO_DELETE", b(), edit("[text, bytes]", "[text]"), vec!["ENUM_VALUE_NO_DELETE tools.yaml:23:7"]),
         ("ENUM_VALUE_ADDED", b(), edit("[text, bytes]", "[text, bytes, lines]"), vec!["ENUM_VALUE_ADDED tools.yaml:23:7"]),
-        ("CONSTRAINT_NO_TIGHTEN minLength", b(), edit("minLength: 1", "minLength: 2"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:17:7"]),
-        ("CONSTRAINT_NO_TIGHTEN maximum, nested", b(), edit("maximum: 1000", "maximum: 500"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:35:11"]),
+        ("CONSTRAINT_NO_TIGHTEN minLength", b(), edit("minLength: 1", "minLength: 2"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:20:20"]),
+        ("CONSTRAINT_NO_TIGHTEN maximum, nested", b(), edit("maximum: 1000", "maximum: 500"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:39:22"]),
         (
             // The published maximum is the Rust type's: dropping `minimum: 1` for `-1` makes
             // the `u64` an `i64`, whose maximum is half as large.
             "CONSTRAINT_NO_TIGHTEN the maximum a Rust type implies",
             edit("            maximum: 1000\n", ""),
             edit("            minimum: 1\n            maximum: 1000\n", "            minimum: -1\n"),
-            vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:35:11", "CONSTRAINT_LOOSENED tools.yaml:35:11"],
+            vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:35:11", "CONSTRAINT_LOOSENED tools.yaml:38:22"],
         ),
-        ("CONSTRAINT_NO_TIGHTEN pattern, in items", b(), edit("^[a-z]+$", "^[a-z0-9]{1,8}$"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:40:7"]),
-        ("CONSTRAINT_NO_TIGHTEN new format", b(), edit("        maxLength: 100\n", "        maxLength: 100\n        format: uri-reference\n"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:17:7"]),
-        ("CONSTRAINT_LOOSENED maxLength", b(), edit("maxLength: 100", "maxLength: 200"), vec!["CONSTRAINT_LOOSENED tools.yaml:17:7"]),
+        ("CONSTRAINT_NO_TIGHTEN pattern, in items", b(), edit("^[a-z]+$", "^[a-z0-9]{1,8}$"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:47:20"]),
+        ("CONSTRAINT_NO_TIGHTEN new format", b(), edit("        maxLength: 100\n", "        maxLength: 100\n        format: uri-reference\n"), vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:22:17"]),
+        ("CONSTRAINT_LOOSENED maxLength", b(), edit("maxLength: 100", "maxLength: 200"), vec!["CONSTRAINT_LOOSENED tools.yaml:21:20"]),
         ("CONSTRAINT_LOOSENED lost pattern", b(), edit("\n          pattern: \"^[a-z]+$\"", ""), vec!["CONSTRAINT_LOOSENED tools.yaml:40:7"]),
         (
             "CONSTRAINT_LOOSENED now optional",

@@ -1151,15 +1151,18 @@ impl<'c> Differ<'c> {
 
     /// Compares the constraint keywords of an input schema as published, with the bounds its
     /// Rust type implies: `minimum: 0` dropped from an integer lowers its published maximum.
+    /// Each finding points at the keyword's value where the new manifest writes one, else at
+    /// the field (`at`).
     fn constraints(&mut self, o: &Schema, n: &Schema, path: &str, name: &str, at: Span) {
         let (oc, nc) = (&o.input_constraints(), &n.input_constraints());
-        let mut found: Vec<(bool, String)> = Vec::new();
+        let mut found: Vec<(bool, String, Span)> = Vec::new();
         for def in &KEYWORDS {
             let key = def.name;
             let (was, is) = (oc.get(def.keyword), nc.get(def.keyword));
             if was == is {
                 continue;
             }
+            let at = nc.span(def.keyword).unwrap_or(at);
             let lower = match def.bound {
                 Bound::Lower(_) => true,
                 Bound::Upper => false,
@@ -1168,9 +1171,10 @@ impl<'c> Differ<'c> {
                         (Some(w), Some(i)) => (
                             true,
                             format!("`{name}` changed its {key} from `{w}` to `{i}`"),
+                            at,
                         ),
-                        (None, Some(i)) => (true, format!("`{name}` gained the {key} `{i}`")),
-                        (Some(w), _) => (false, format!("`{name}` lost the {key} `{w}`")),
+                        (None, Some(i)) => (true, format!("`{name}` gained the {key} `{i}`"), at),
+                        (Some(w), _) => (false, format!("`{name}` lost the {key} `{w}`"), at),
                         (None, None) => continue,
                     });
                     continue;
@@ -1190,9 +1194,10 @@ impl<'c> Differ<'c> {
             found.push((
                 tighter,
                 format!("`{name}` changed {key} from {} to {}", show(was), show(is)),
+                at,
             ));
         }
-        for (tighter, message) in found {
+        for (tighter, message, at) in found {
             let rule = if tighter {
                 &CONSTRAINT_NO_TIGHTEN
             } else {

@@ -720,7 +720,7 @@ fn questions(out: &mut String, q: &QuestionDef) -> fmt::Result {
             Kind::Boolean => "boolean".into(),
             Kind::Json | Kind::Object(_) | Kind::Named(_) => String::new(),
         };
-        for (keyword, value) in &field.schema.constraints.0 {
+        for (keyword, value) in field.schema.constraints.iter() {
             let _ = write!(kind, "; `{}: {}`", keyword.name(), value.to_json());
         }
         let required = match (&field.default, field.required) {
@@ -941,13 +941,13 @@ fn type_name(c: &Contract, s: &Schema) -> String {
 }
 
 fn constraints(c: &Constraints) -> String {
-    let parts: Vec<String> =
-        c.0.iter()
-            .map(|(keyword, value)| match value {
-                Limit::Text(pattern) => format!("{} `{pattern}`", keyword.name()),
-                value => format!("{} {value}", keyword.name()),
-            })
-            .collect();
+    let parts: Vec<String> = c
+        .iter()
+        .map(|(keyword, value)| match value {
+            Limit::Text(pattern) => format!("{} `{pattern}`", keyword.name()),
+            value => format!("{} {value}", keyword.name()),
+        })
+        .collect();
     parts.join(", ")
 }
 /// The description's first sentence, for a one-line summary.

@@ -147,7 +147,8 @@ impl Schema {
         // `minimum` and `maximum` are the only constraints a number takes, in this order.
         let out = [(Keyword::Minimum, min), (Keyword::Maximum, max)].map(|(keyword, implied)| {
             let written = self.constraints.get(keyword).cloned();
-            (keyword, written.unwrap_or(Limit::Number(implied)))
+            let span = self.constraints.span(keyword);
+            (keyword, written.unwrap_or(Limit::Number(implied)), span)
         });
         Constraints(out.into())
     }
@@ -195,7 +196,7 @@ mod tests {
             examples: Vec::new(),
             constraints: Constraints(
                 minimum
-                    .map(|m| (Keyword::Minimum, Limit::Number(m.into())))
+                    .map(|m| (Keyword::Minimum, Limit::Number(m.into()), None))
                     .into_iter()
                     .collect(),
             ),
@@ -218,7 +219,7 @@ mod tests {
         let mut schema = integer(None);
         schema.constraints = Constraints(
             [(Keyword::Minimum, minimum), (Keyword::Maximum, maximum)]
-                .map(|(k, v)| (k, Limit::Number(Number::from_f64(v).expect("finite"))))
+                .map(|(k, v)| (k, Limit::Number(Number::from_f64(v).expect("finite")), None))
                 .into(),
         );
         schema.rust_integer()

@@ -145,7 +145,7 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
         Side::Input => schema.input_constraints(),
         Side::Output | Side::Value => schema.constraints.clone(),
     };
-    for (keyword, value) in &constraints.0 {
+    for (keyword, value) in constraints.iter() {
         o.insert(keyword.name().into(), value.to_json());
     }
     if !schema.examples.is_empty() {

@@ -124,7 +124,7 @@ impl FormField {
         if let Some(d) = schema.description.as_ref().filter(|d| !d.is_empty()) {
             o.insert("description".into(), d.clone().into());
         }
-        for (keyword, value) in &schema.constraints.0 {
+        for (keyword, value) in schema.constraints.iter() {
             o.insert(keyword.name().into(), value.to_json());
         }
         if let Some(d) = &self.field.default {

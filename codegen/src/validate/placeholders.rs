@@ -122,7 +122,7 @@ impl Validator<'_> {
             constraints: Constraints(
                 bounds
                     .iter()
-                    .map(|(k, b)| (*k, Limit::Number(b.value.clone())))
+                    .map(|(k, b)| (*k, Limit::Number(b.value.clone()), Some(b.span)))
                     .collect(),
             ),
         };

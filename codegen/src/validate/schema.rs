@@ -508,9 +508,9 @@ fn constraints(s: &raw::Schema) -> Constraints {
             .iter()
             .filter_map(|(k, v)| match (&v.value, *k) {
                 (Limit::Text(f), Keyword::Format) => {
-                    Format::parse(f).map(|f| (*k, Limit::Format(f)))
+                    Format::parse(f).map(|f| (*k, Limit::Format(f), Some(v.span)))
                 }
-                (value, k) => Some((k, value.clone())),
+                (value, k) => Some((k, value.clone(), Some(v.span))),
             })
             .collect(),
     )

@@ -49,6 +49,7 @@ const RESOURCE: ResourceSpec = ResourceSpec {
     completions: &[],
     icons: &[],
     scopes: &[],
+    app: None,
 };
 
 const PROMPT: PromptSpec = PromptSpec {

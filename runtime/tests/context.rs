@@ -39,6 +39,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         completions: &[],
         icons: &[],
         scopes: &[],
+        app: None,
     },
     ResourceSpec {
         name: "fixed",
@@ -51,6 +52,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         completions: &[],
         icons: &[],
         scopes: &[],
+        app: None,
     },
 ];
 

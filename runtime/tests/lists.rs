@@ -53,6 +53,7 @@ const NOTES: ResourceSpec = ResourceSpec {
     completions: &[],
     icons: &[],
     scopes: &[],
+    app: None,
 };
 
 /// `get` is in `read`, `find` in `read` and `write`, `put` in `write`, `ping` in none. No

@@ -61,6 +61,7 @@ const FIXED: ResourceSpec = ResourceSpec {
     completions: &[],
     icons: &[],
     scopes: &[],
+    app: None,
 };
 
 const TEMPLATE: ResourceSpec = ResourceSpec {

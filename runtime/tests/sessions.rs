@@ -62,6 +62,7 @@ static SPEC: LazyLock<ContractSpec> = LazyLock::new(|| ContractSpec {
         completions: &[],
         icons: &[],
         scopes: &[],
+        app: None,
     }],
     artifacts_key: &["com.example/artifacts"],
     composition_key: &["com.example/composition"],

@@ -308,6 +308,7 @@ mod tests {
             completions: &[],
             icons: &[],
             scopes: &[],
+            app: None,
         }],
         ..ContractSpec::EMPTY
     };

@@ -2,7 +2,7 @@
 //! settings, and each tool's link to one, held to the extension's rules at build time, where
 //! the SDKs of other languages find them at start-up or not at all.
 
-use std::path::{Component, Path};
+use std::path::PathBuf;
 
 use mcp_contract_spec::apps;
 
@@ -148,7 +148,7 @@ impl Validator<'_> {
     fn app_html(
         &mut self,
         app: &raw::ResourceApp,
-    ) -> Option<(String, Option<String>, Option<std::path::PathBuf>)> {
+    ) -> Option<(String, Option<String>, Option<PathBuf>)> {
         let (html, file, path, at) = match (&app.file, &app.html) {
             (Some(file), None) => {
                 let (html, path) = self.html_file(file)?;
@@ -190,13 +190,8 @@ impl Validator<'_> {
     }
 
     /// The file `file` names, beside the manifest, as UTF-8 text, with its path.
-    fn html_file(&mut self, file: &Spanned<String>) -> Option<(String, std::path::PathBuf)> {
-        let relative = Path::new(&file.value);
-        let inside = !file.value.is_empty()
-            && !file.value.contains('\\')
-            && (relative.components())
-                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        if !inside {
+    fn html_file(&mut self, file: &Spanned<String>) -> Option<(String, PathBuf)> {
+        if !super::icons::inside_the_folder(&file.value) {
             self.error(
                 &codes::APP_HTML,
                 format!("`{}` is not a path inside the manifest's folder", file.value),
@@ -205,7 +200,7 @@ impl Validator<'_> {
             );
             return None;
         }
-        let path = self.dir.join(relative);
+        let path = self.dir.join(&file.value);
         let bytes = match std::fs::metadata(&path) {
             Ok(m) if !m.is_file() => Err(format!("`{}` is not a file", file.value)),
             Ok(_) => std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", file.value)),

@@ -454,9 +454,10 @@ impl Builder {
         }
         match self.generate() {
             Ok(generated) => {
-                // An embedded icon is part of the generated module: the build reruns when
-                // one changes, as it does for the manifest.
-                for file in generated.contract.icon_files() {
+                // An embedded icon or app is part of the generated module: the build reruns
+                // when one changes, as it does for the manifest.
+                let embedded = generated.contract.icon_files().into_iter();
+                for file in embedded.chain(generated.contract.app_files()) {
                     println!("cargo::rerun-if-changed={}", file.display());
                 }
                 // In check mode so is each document it checked: a hand edit to one fails the

@@ -11,6 +11,7 @@ use crate::keyword::{Keyword, Limit};
 use crate::source::{Keyed, Span};
 
 mod access;
+mod app;
 mod content;
 mod hints;
 mod icon;
@@ -22,6 +23,7 @@ mod question;
 mod task;
 
 pub(crate) use access::{AccessDef, ScopeDef};
+pub(crate) use app::{AppDef, Csp, Permission, ToolAppDef, Visibility};
 pub(crate) use content::{ContentBlockDef, ContentKind};
 pub(crate) use hints::Hints;
 
@@ -159,9 +161,28 @@ pub(crate) struct ResourceDef {
     pub questions: Vec<QuestionDef>,
     /// When it appeared, its deprecation, its former URIs.
     pub lifecycle: Lifecycle,
+    /// The HTML interface it holds, for an MCP Apps `ui://` resource, which the runtime
+    /// serves itself: such a resource has no handler method.
+    pub app: Option<AppDef>,
     /// Where each key of its mapping is written, for `diff` to point at a changed one.
     #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub keys: Vec<(String, Span)>,
+}
+
+impl ResourceDef {
+    /// The URI or template clients see: an app's carries the version of its HTML.
+    pub(crate) fn published_uri(&self) -> String {
+        match &self.app {
+            Some(app) => app.uri(self.uri.text()),
+            None => self.uri.text().to_owned(),
+        }
+    }
+
+    /// Whether the server's code answers its reads: every resource but an app, whose HTML is
+    /// in the contract.
+    pub(crate) fn handled(&self) -> bool {
+        self.app.is_none()
+    }
 }
 
 /// How a resource is addressed.
@@ -411,6 +432,8 @@ pub(crate) struct ToolDef {
     pub task: TaskMode,
     /// When it appeared, its deprecation, its former names.
     pub lifecycle: Lifecycle,
+    /// The MCP Apps interface it opens, and who may call it.
+    pub app: Option<ToolAppDef>,
     /// Where each key of its mapping is written, for `diff` to point at a changed one.
     #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub keys: Vec<(String, Span)>,

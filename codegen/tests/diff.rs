@@ -115,7 +115,55 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             "        - kind: text\n        - kind: image\n          mime_types: [{types}]\n"
         ))
     };
+    // `ping` opening the app `board` (`app:` at 68:5) when `tool_app` is not empty, and the
+    // app, from line 69, with `html` after its doctype and `frame` settings.
+    let apped = |tool_app: &str, html: &str, frame: &str| {
+        let tool = match tool_app {
+            "" => String::new(),
+            app => format!("    app: {app}\n"),
+        };
+        format!(
+            "{}resources:\n  - name: board\n    uri: ui://demo/board\n    title: Board\n    \
+             description: The board.\n    mime_type: text/html;profile=mcp-app\n    app:\n      \
+             html: \"<!DOCTYPE html>{html}\"\n{frame}",
+            edit("    output: text\n", &format!("    output: text\n{tool}"))
+        )
+    };
+    let board = "{resource: ui://demo/board}";
+    let app_only = "{resource: ui://demo/board, visibility: [app]}";
     vec![
+        ("APP_ADDED", apped("", "", ""), apped(board, "", ""), vec!["APP_ADDED tools.yaml:62:5"]),
+        ("APP_NO_DELETE", apped(board, "", ""), apped("", "", ""), vec!["APP_NO_DELETE tools.yaml:62:5"]),
+        (
+            "APP_NO_DELETE with its resource",
+            apped(board, "", ""),
+            b(),
+            vec!["APP_NO_DELETE tools.yaml:62:5", "RESOURCE_NO_DELETE tools.yaml:64:11"],
+        ),
+        (
+            "APP_VISIBILITY_NO_NARROW",
+            apped(board, "", ""),
+            apped(app_only, "", ""),
+            vec!["APP_VISIBILITY_NO_NARROW tools.yaml:62:5"],
+        ),
+        (
+            "APP_VISIBILITY_WIDENED",
+            apped(app_only, "", ""),
+            apped(board, "", ""),
+            vec!["APP_VISIBILITY_WIDENED tools.yaml:62:5"],
+        ),
+        (
+            "APP_HTML_CHANGED",
+            apped(board, "<p>a", ""),
+            apped(board, "<p>b", ""),
+            vec!["APP_HTML_CHANGED tools.yaml:69:5"],
+        ),
+        (
+            "APP_FRAME_CHANGED",
+            apped(board, "", ""),
+            apped(board, "", "      csp: {connect_domains: [https://api.example.com]}\n"),
+            vec!["APP_FRAME_CHANGED tools.yaml:69:5"],
+        ),
         (
             "CONTENT_KIND_ADDED",
             b(),

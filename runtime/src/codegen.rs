@@ -14,8 +14,8 @@ pub use crate::__codegen_tool_error as tool_error;
 pub use crate::call::read::{Object, Read, Reading, Unread, deserialize, unknown_variant, variant};
 pub use crate::content::{Block, Declared};
 pub use crate::contract::{
-    AccessSpec, AliasesSpec, CompletionSpec, ContractSpec, GroupSpec, IconSpec, PromptArgumentSpec,
-    PromptSpec, ResourceSpec, ScopeSpec, ToolSpec,
+    AccessSpec, AliasesSpec, AppSpec, CompletionSpec, ContractSpec, GroupSpec, IconSpec,
+    PromptArgumentSpec, PromptSpec, ResourceSpec, ScopeSpec, ToolSpec,
 };
 pub use crate::fixture::ToolFixture;
 pub use crate::icon::icons;

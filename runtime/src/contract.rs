@@ -226,6 +226,9 @@ pub struct ResourceSpec {
     pub subscribe: bool,
     /// How template variables' values are completed, by variable.
     pub completions: &'static [(&'static str, CompletionSpec)],
+    /// The MCP Apps interface it holds, for a `ui://` resource: the runtime serves it, with
+    /// no handler.
+    pub app: Option<&'static AppSpec>,
     /// Its icons.
     pub icons: &'static [IconSpec],
     /// The scopes a read requires; empty for none.
@@ -239,6 +242,17 @@ pub struct ResourceSpec {
 /// object, so nothing else reaches the `None`.
 pub(crate) fn meta_object(text: Option<&str>) -> Option<rmcp::model::MetaObject> {
     text.and_then(|t| serde_json::from_str(t).ok())
+}
+
+/// A `ui://` resource's app (MCP Apps, the `io.modelcontextprotocol/ui` extension), checked
+/// and embedded at build time; its [`ResourceSpec::uri`] carries the HTML's version.
+#[derive(Debug)]
+pub struct AppSpec {
+    /// The HTML document, as `resources/read` answers it.
+    pub html: &'static str,
+    /// The resource's `_meta.ui` as a JSON object (CSP, permissions, domain,
+    /// `prefersBorder`), published alike on `resources/list` and `resources/read`.
+    pub meta: &'static str,
 }
 
 /// One icon of the manifest, checked at build time (an `https:` URL or an image embedded as

@@ -382,6 +382,18 @@ fn capabilities(spec: &ContractSpec) -> ServerCapabilities {
     if completes(spec) {
         capabilities.completions = Some(Default::default());
     }
+    // MCP Apps: advertised, with no settings, only by a server that has an app. Both
+    // revisions carry it in `capabilities.extensions`: 2026-07-28 defines the map, and
+    // 2025-11-25 takes a capability of the server's own there, where the extension puts it.
+    if spec.resources.iter().any(|r| r.app.is_some()) {
+        capabilities.extensions = Some(
+            [(
+                mcp_contract_spec::apps::EXTENSION.to_owned(),
+                Default::default(),
+            )]
+            .into(),
+        );
+    }
     capabilities
 }
 
@@ -444,6 +456,7 @@ mod tests {
         icons: &[],
         scopes: &[],
         meta: None,
+        app: None,
     };
 
     static ONE_FIXED: ContractSpec = ContractSpec {
@@ -502,6 +515,48 @@ mod tests {
         assert!(prompted.prompts.is_some() && prompted.completions.is_none());
         let completed = capabilities(&COMPLETED);
         assert!(completed.prompts.is_none() && completed.completions.is_some());
+    }
+
+    #[test]
+    fn the_apps_extension_is_advertised_only_by_a_server_with_an_app() {
+        static APP: crate::contract::AppSpec = crate::contract::AppSpec {
+            html: "<!DOCTYPE html>",
+            meta: r#"{"prefersBorder":true}"#,
+        };
+        static WITH_APP: ContractSpec = ContractSpec {
+            resources: &[ResourceSpec {
+                uri: "ui://r/board?v=0123456789abcdef",
+                mime_type: "text/html;profile=mcp-app",
+                app: Some(&APP),
+                ..FIXED
+            }],
+            ..ONE_FIXED
+        };
+        let extensions = |spec| {
+            serde_json::to_value(Published::new(spec).info.capabilities)
+                .expect("JSON")
+                .get("extensions")
+                .cloned()
+        };
+        assert_eq!(extensions(&ONE_FIXED), None);
+        assert_eq!(
+            extensions(&WITH_APP),
+            Some(serde_json::json!({"io.modelcontextprotocol/ui": {}}))
+        );
+        // The listed entry and the read contents carry one `_meta.ui`.
+        let published = Published::new(&WITH_APP);
+        let listed = serde_json::to_value(&published.resources[0]).expect("JSON");
+        let read = WITH_APP.resources[0]
+            .app_contents("ui://r/board?v=0123456789abcdef")
+            .map(|c| serde_json::to_value(c).expect("JSON"));
+        let meta = serde_json::json!({"ui": {"prefersBorder": true}});
+        assert_eq!(listed["_meta"], meta);
+        assert_eq!(read.as_ref().map(|r| &r["_meta"]), Some(&meta));
+        assert_eq!(
+            read.as_ref().map(|r| &r["text"]),
+            Some(&"<!DOCTYPE html>".into())
+        );
+        assert_eq!(FIXED.app_contents("workspace:///README.md"), None);
     }
 
     #[test]

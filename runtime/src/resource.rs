@@ -6,7 +6,7 @@ use std::fmt;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
+use rmcp::model::{MetaObject, Resource, ResourceContents, ResourceTemplate};
 
 use crate::contract::{ResourceSpec, meta_object};
 use crate::icon::icons;
@@ -59,21 +59,61 @@ pub fn expand_uri(template: &str, values: &[&str]) -> String {
 }
 
 impl ResourceSpec {
-    /// The entry of `resources/list`, for a fixed resource.
+    /// The entry of `resources/list`, for a fixed resource; an app's carries its `_meta.ui`.
     pub(crate) fn listed(&self) -> Option<Resource> {
         (!self.template).then(|| {
-            let resource = Resource::new(self.uri, self.name)
+            let mut resource = Resource::new(self.uri, self.name)
                 .with_title(self.title)
                 .with_description(self.description)
                 .with_mime_type(self.mime_type);
-            let resource = match icons(self.icons) {
-                Some(icons) => resource.with_icons(icons),
-                None => resource,
-            };
-            match meta_object(self.meta) {
-                Some(meta) => resource.with_meta(meta),
-                None => resource,
+            if let Some(icons) = icons(self.icons) {
+                resource = resource.with_icons(icons);
             }
+            if let Some(meta) = self.listed_meta() {
+                resource = resource.with_meta(meta);
+            }
+            resource
+        })
+    }
+
+    /// Its `_meta` on `resources/list`: the generated entries (its lifecycle), and an app's
+    /// `ui`.
+    fn listed_meta(&self) -> Option<MetaObject> {
+        let mut meta = meta_object(self.meta);
+        if let Some(MetaObject(ui)) = self.app_meta() {
+            meta.get_or_insert_with(MetaObject::default).0.extend(ui);
+        }
+        meta
+    }
+
+    /// An app's `_meta`, `{"ui": {…}}`, the same object wherever it is published: a host that
+    /// builds its frame from `resources/list` alone and one that reads only the contents find
+    /// the same CSP. `None` for any other resource.
+    ///
+    /// # Panics
+    ///
+    /// When the app's `meta` is not a JSON object, which the generator never writes.
+    pub(crate) fn app_meta(&self) -> Option<MetaObject> {
+        let app = self.app?;
+        let ui: serde_json::Value = serde_json::from_str(app.meta).unwrap_or_else(|e| {
+            panic!(
+                "mcp-contract: the generated `_meta.ui` of `{}` is not JSON: {e}",
+                self.name
+            )
+        });
+        Some(MetaObject(rmcp::model::JsonObject::from_iter([(
+            "ui".to_owned(),
+            ui,
+        )])))
+    }
+
+    /// The `resources/read` contents of an app, which the runtime serves from the contract.
+    pub(crate) fn app_contents(&self, uri: &str) -> Option<ResourceContents> {
+        let app = self.app?;
+        let contents = ResourceBody::Text(app.html.to_owned()).contents(uri, self.mime_type);
+        Some(match self.app_meta() {
+            Some(meta) => contents.with_meta(meta),
+            None => contents,
         })
     }
 
@@ -134,6 +174,7 @@ mod tests {
             icons: &[],
             scopes: &[],
             meta: None,
+            app: None,
         }
     }
 

@@ -50,6 +50,7 @@ const RESOURCE: ResourceSpec = ResourceSpec {
     icons: &[],
     scopes: &[],
     meta: None,
+    app: None,
 };
 
 const PROMPT: PromptSpec = PromptSpec {

@@ -40,6 +40,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         icons: &[],
         scopes: &[],
         meta: None,
+        app: None,
     },
     ResourceSpec {
         name: "fixed",
@@ -53,6 +54,7 @@ static RESOURCES: [ResourceSpec; 2] = [
         icons: &[],
         scopes: &[],
         meta: None,
+        app: None,
     },
 ];
 

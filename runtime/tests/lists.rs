@@ -54,6 +54,7 @@ const NOTES: ResourceSpec = ResourceSpec {
     icons: &[],
     scopes: &[],
     meta: None,
+    app: None,
 };
 
 /// `get` is in `read`, `find` in `read` and `write`, `put` in `write`, `ping` in none. No

@@ -62,6 +62,7 @@ const FIXED: ResourceSpec = ResourceSpec {
     icons: &[],
     scopes: &[],
     meta: None,
+    app: None,
 };
 
 const TEMPLATE: ResourceSpec = ResourceSpec {

@@ -63,6 +63,7 @@ static SPEC: LazyLock<ContractSpec> = LazyLock::new(|| ContractSpec {
         icons: &[],
         scopes: &[],
         meta: None,
+        app: None,
     }],
     artifacts_key: &["com.example/artifacts"],
     composition_key: &["com.example/composition"],

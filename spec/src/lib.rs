@@ -4,6 +4,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod apps;
 pub mod check;
 pub mod error_codes;
 mod format;

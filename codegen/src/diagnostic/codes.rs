@@ -429,6 +429,30 @@ codes! {
         "A resource's or content block's MIME type is not `type/subtype`.",
         "`text` → `text/plain`.",
         help "write `type/subtype`, such as `text/plain` or `application/json`";
+    BAD_APP_RESOURCE = "bad-app-resource", Error,
+        "A resource with `app:` is not one fixed `ui://` URI without a query or fragment, or it has `asks:` or `subscribe: true`; or a `ui://` resource has no `app:`.",
+        "`uri: https://example.com/ui` → `uri: ui://weather/dashboard`; remove `subscribe:`.";
+    APP_MIME_TYPE = "app-mime-type", Error,
+        "An app's resource has a MIME type other than exactly `text/html;profile=mcp-app`; a host routes a resource into its app bridge by it, and a plain `text/html` one hangs some hosts.",
+        "`mime_type: text/html` → `mime_type: text/html;profile=mcp-app`.";
+    APP_HTML = "app-html", Error,
+        "An app has both `file` and `html`, or neither; its file is outside the manifest's folder, missing or not UTF-8; or its HTML does not begin with `<!DOCTYPE html>` (after comments and whitespace), as an HTML5 document does.",
+        "`html: <div>…</div>` → `file: apps/dashboard.html`, a document that starts with `<!DOCTYPE html>`.";
+    BAD_CSP_ORIGIN = "bad-csp-origin", Error,
+        "An entry of an app's `csp:` is not an origin: a scheme (`https`, `http`, `wss`, `ws`), `://`, a host whose first label may be `*`, an optional port, and nothing after.",
+        "`api.example.com/v1` → `https://api.example.com`.";
+    BAD_APP_PERMISSION = "bad-app-permission", Error,
+        "An app asks for a permission the extension does not define (`camera`, `microphone`, `geolocation`, `clipboard_write`).",
+        "`clipboard` → `clipboard_write`.";
+    UNKNOWN_APP = "unknown-app", Error,
+        "A tool's `app.resource` is not the `uri` of a resource with `app:`; a host would show nothing.",
+        "`resource: ui://weather/dashbord` → `resource: ui://weather/dashboard`.";
+    APP_SETTINGS_ON_TOOL = "app-settings-on-tool", Error,
+        "A tool's `app:` has `csp`, `permissions`, `domain`, `prefers_border` or `file`, which belong to the app's resource (hosts read them there only); or a tool with `app:` also writes `_meta.ui` or `_meta[\"ui/resourceUri\"]`, or any tool writes `_meta.ui.csp` or `_meta.ui.permissions`.",
+        "Move `csp:` to the `app:` of the `ui://` resource; replace `_meta: {ui: …}` with `app: {resource: ui://…}`.";
+    BAD_APP_VISIBILITY = "bad-app-visibility", Error,
+        "A tool's `app.visibility` holds something other than `model` and `app`, or is empty.",
+        "`visibility: [user]` → `visibility: [model, app]`.";
     ICON_SOURCE = "icon-source", Error,
         "An icon has both `src` and `file`, or neither.",
         "Keep `src: https://…` for a hosted image, or `file: icons/tool.png` for one in the crate.",

@@ -416,6 +416,7 @@ impl<'c> Differ<'c> {
             &path,
         );
         self.task(o, n, &path);
+        self.tool_app(o, n, &path);
         self.fields(
             &o.parameters,
             &n.parameters,
@@ -791,6 +792,7 @@ impl<'c> Differ<'c> {
             &n.icons,
             n.span,
         );
+        self.resource_app(o, n);
         let fields = [
             (
                 &RESOURCE_SAME_MIME_TYPE,

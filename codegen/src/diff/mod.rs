@@ -9,6 +9,7 @@
 //! what a client sees on the wire, unless the new entry keeps the old name as an alias.
 
 mod access;
+mod apps;
 mod compare;
 mod lifecycle;
 mod questions;

@@ -151,6 +151,10 @@ rules! {
     AUTH_RESOURCE_NO_CHANGE = Major, "Tokens name the resource identifier as their audience: those issued for the old one are refused.";
     /// An authorization server was removed.
     AUTH_SERVER_NO_DELETE = Major, "Tokens it issues are no longer accepted, and clients that discovered it must find another.";
+    /// A tool no longer opens its MCP App, or opens another one.
+    APP_NO_DELETE = Major, "Hosts that rendered the tool's results in the app show text only, or another app; an app that called the tool from its frame is no longer shown with it.";
+    /// A tool's app visibility lost `model` or `app`.
+    APP_VISIBILITY_NO_NARROW = Major, "Without `model`, hosts stop listing the tool to the agent and its calls stop; without `app`, hosts refuse the app's calls to it.";
     /// A tool was added.
     TOOL_ADDED = Minor, "New capability; existing calls are unaffected.";
     /// A tool, prompt or resource was renamed and its old name (a resource's old URI) kept
@@ -164,6 +168,14 @@ rules! {
     ALIAS_REMOVED_AFTER_WINDOW = Minor, "The alias's window has passed; clients still calling the former name now get the unknown-entry error.";
     /// A tool, prompt or resource answers one more former name.
     ALIAS_ADDED = Minor, "One more name reaches an existing entry; nothing that worked changes.";
+    /// A tool now opens an MCP App.
+    APP_ADDED = Minor, "Hosts that render apps show its results in the app; every other client gets the same text as before.";
+    /// A tool's app visibility gained `model` or `app`.
+    APP_VISIBILITY_WIDENED = Minor, "The agent, or the app, may now call it; every call that worked still does.";
+    /// An app's HTML changed: a new version, under a new `?v=` URI.
+    APP_HTML_CHANGED = Minor, "Hosts read the new URI from the lists and fetch the new HTML instead of a cached copy; a host holding the old URI gets resource-not-found and lists again.";
+    /// An app's frame settings changed: CSP origins, permissions, `domain` or `prefers_border`.
+    APP_FRAME_CHANGED = Minor, "Hosts build the frame with the new policy; an origin or permission removed while the HTML still uses it fails inside the app (its HTML and settings ship together).";
     /// An optional parameter was added.
     PARAMETER_ADDED = Minor, "Existing calls leave it out and keep working.";
     /// An enum value was added.

@@ -413,6 +413,104 @@ pub(crate) struct Resource {
     pub deprecated: Option<Deprecated<ToolName>>,
     /// Former URIs of a fixed resource, read as the resource and never listed.
     pub aliases: Option<OneOrMany<Alias<String>>>,
+    /// An MCP App: the HTML a host shows in a sandboxed frame, served by the runtime with
+    /// no handler. The resource's `uri` starts with `ui://` and its `mime_type` is
+    /// `text/html;profile=mcp-app`.
+    pub app: Option<ResourceApp>,
+}
+
+/// A resource's `app:`: its HTML, `file` or `html`, and what the host's frame allows.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResourceApp {
+    /// An HTML document relative to the manifest, such as `apps/board.html`, embedded at
+    /// build time; the URI a host sees carries its version. The build reruns when it changes.
+    pub file: Option<String>,
+    /// The HTML document itself, starting with `<!DOCTYPE html>`.
+    pub html: Option<String>,
+    /// The origins the frame may reach, by CSP directive.
+    pub csp: Option<AppCsp>,
+    /// The browser features the frame asks for.
+    pub permissions: Option<OneOrMany<AppPermission>>,
+    /// Whether the host should draw a border and background around the frame; left out, the
+    /// host decides.
+    pub prefers_border: Option<bool>,
+    /// The frame's dedicated origin, in the format of the host that needs one.
+    pub domain: Option<NonBlank>,
+}
+
+/// An app's `csp:`: origins (`https://api.example.com`, `https://*.example.com`), each list
+/// empty or left out for none.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AppCsp {
+    /// Origins for fetch, XHR and WebSocket (`connect-src`).
+    pub connect_domains: Option<OneOrMany<String>>,
+    /// Origins for scripts, images, styles, fonts and media.
+    pub resource_domains: Option<OneOrMany<String>>,
+    /// Origins for nested frames (`frame-src`).
+    pub frame_domains: Option<OneOrMany<String>>,
+    /// Origins the document's `<base>` may name (`base-uri`).
+    pub base_uri_domains: Option<OneOrMany<String>>,
+}
+
+/// A browser feature an app may ask for.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum AppPermission {
+    /// The camera.
+    Camera,
+    /// The microphone.
+    Microphone,
+    /// The position.
+    Geolocation,
+    /// Writing to the clipboard.
+    ClipboardWrite,
+}
+
+/// A tool's `app:`: the app it opens and who may call it.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ToolApp {
+    /// The `uri` of a resource with `app:`, such as `ui://weather/dashboard`.
+    pub resource: String,
+    /// `model`: the agent may call it; `app`: the app may. Left out: both.
+    pub visibility: Option<OneOrMany<AppVisibility>>,
+    /// Not here: CSP belongs to the app's resource, where hosts read it.
+    #[serde(default)]
+    #[schemars(schema_with = "on_the_resource")]
+    pub csp: Option<serde::de::IgnoredAny>,
+    /// Not here: permissions belong to the app's resource.
+    #[serde(default)]
+    #[schemars(schema_with = "on_the_resource")]
+    pub permissions: Option<serde::de::IgnoredAny>,
+    /// Not here: it belongs to the app's resource.
+    #[serde(default)]
+    #[schemars(schema_with = "on_the_resource")]
+    pub prefers_border: Option<serde::de::IgnoredAny>,
+    /// Not here: it belongs to the app's resource.
+    #[serde(default)]
+    #[schemars(schema_with = "on_the_resource")]
+    pub domain: Option<serde::de::IgnoredAny>,
+    /// Not here: the HTML belongs to the app's resource.
+    #[serde(default)]
+    #[schemars(schema_with = "on_the_resource")]
+    pub file: Option<serde::de::IgnoredAny>,
+}
+
+/// A key of a resource's `app:` written on a tool's: never valid (`app-settings-on-tool`).
+fn on_the_resource(_: &mut SchemaGenerator) -> schemars::Schema {
+    json_schema!({"not": {}, "description": "Belongs to the `app:` of the `ui://` resource, where hosts read it."})
+}
+
+/// Who may call a tool that has an app.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum AppVisibility {
+    /// The agent: hosts list the tool to the model.
+    Model,
+    /// The app: its frame may call the tool on this server.
+    App,
 }
 
 /// A tool's `artifacts:`.
@@ -772,6 +870,8 @@ pub(crate) struct Tool {
     /// result retrieval) for clients that opted in to the tasks extension and are normal
     /// calls elsewhere; `required`, only as tasks. Left out, never a task.
     pub task: Option<TaskMode>,
+    /// The MCP App the tool opens (its `_meta.ui`), and who may call it.
+    pub app: Option<ToolApp>,
     /// The version of the server the tool appeared in, published in its `_meta` under
     /// `io.github.mcp-contract/lifecycle`.
     pub since: Option<Version>,

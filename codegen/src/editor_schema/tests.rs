@@ -129,6 +129,7 @@ tools:
     effect: read
     output: text
     groups: [reads]
+    app: {resource: "ui://demo/board", visibility: [model, app]}
 artifacts:
   meta_key: com.example/artifacts
   kinds:
@@ -156,6 +157,21 @@ resources:
     scopes: [demo:read]
     asks:
       agree: {message: Show it?, fields: {yes: {type: boolean}}}
+  - name: board
+    uri: ui://demo/board
+    title: Board
+    description: The board.
+    mime_type: text/html;profile=mcp-app
+    app:
+      html: "<!DOCTYPE html><title>Board</title>"
+      csp:
+        connect_domains: [https://api.example.com]
+        resource_domains: [https://*.example.com]
+        frame_domains: [https://www.example.com]
+        base_uri_domains: [https://cdn.example.com]
+      permissions: [camera, clipboard_write]
+      prefers_border: true
+      domain: board.example.com
 prompts:
   - name: review
     title: Review
@@ -207,6 +223,9 @@ const OBJECTS: &[(&str, &str)] = &[
     ("/resources/0/icons/0", "an icon"),
     ("/resources/0/asks/agree", "a question"),
     ("/resources/0/asks/agree/fields/yes", "a form field"),
+    ("/resources/1/app", "a resource's `app`"),
+    ("/resources/1/app/csp", "`csp`"),
+    ("/tools/2/app", "a tool's `app`"),
     ("/prompts/0", "a prompt"),
     ("/prompts/0/asks/depth", "a question"),
     ("/prompts/0/asks/depth/fields/level", "a form field"),

@@ -174,17 +174,20 @@ fn tools_counted(n: usize) -> String {
 fn table(out: &mut String, c: &Contract) -> fmt::Result {
     let groups = !c.groups.is_empty();
     let access = c.access.is_some();
+    let apps = c.tools.iter().any(|t| t.app.is_some());
     writeln!(
         out,
-        "| Tool | Title | What it does | Answers with | readOnly | destructive | idempotent | openWorld | Writes files |{}{}",
+        "| Tool | Title | What it does | Answers with | readOnly | destructive | idempotent | openWorld | Writes files |{}{}{}",
         shown_if(groups, " Groups |"),
         shown_if(access, " Scopes |"),
+        shown_if(apps, " App |"),
     )?;
     writeln!(
         out,
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |{}{}",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |{}{}{}",
         shown_if(groups, " --- |"),
         shown_if(access, " --- |"),
+        shown_if(apps, " --- |"),
     )?;
     for t in &c.tools {
         let what = match &t.lifecycle.deprecated {
@@ -213,6 +216,17 @@ fn table(out: &mut String, c: &Contract) -> fmt::Result {
         }
         if access {
             write!(out, " {} |", scopes_text(&c.tool_requirement(t)))?;
+        }
+        if apps {
+            match &t.app {
+                Some(app) => write!(
+                    out,
+                    " `{}`{} |",
+                    app.resource,
+                    shown_if(app.app_only(), " (app only)")
+                )?,
+                None => out.push_str(" |"),
+            }
         }
         out.push('\n');
     }
@@ -422,7 +436,7 @@ fn resources_section(out: &mut String, c: &Contract, access: bool) -> fmt::Resul
     for r in &c.resources {
         write!(
             out,
-            "| `{}` | `{}`{}{} | {} | `{}` | {} | `{}` |",
+            "| `{}` | `{}`{}{} | {} | `{}` | {} | {} |",
             r.name,
             r.uri.text(),
             former_names(&r.lifecycle),
@@ -430,7 +444,11 @@ fn resources_section(out: &mut String, c: &Contract, access: bool) -> fmt::Resul
             cell(&r.title),
             r.mime_type,
             cell(&r.description),
-            r.method,
+            if r.handled() {
+                format!("`{}`", r.method)
+            } else {
+                "none: an app, its HTML served by the runtime".to_owned()
+            },
         )?;
         if access {
             let scopes = scopes_text(&[r.scopes.iter().map(String::as_str).collect()]);
@@ -459,6 +477,61 @@ fn resources_section(out: &mut String, c: &Contract, access: bool) -> fmt::Resul
     }
     for r in &c.resources {
         owned_questions(out, "A read of", &r.name, &r.questions)?;
+    }
+    for r in &c.resources {
+        if let Some(app) = &r.app {
+            app_section(out, r, app)?;
+        }
+    }
+    Ok(())
+}
+
+/// A tool's app line: the resource it opens and who may call it.
+fn app_text(app: &ToolAppDef) -> String {
+    let who = match app.visibility.as_slice() {
+        [Visibility::Model] => "the model only; the app cannot call it",
+        [Visibility::App] => "the app only; hosts keep it from the model",
+        _ => "the model and the app",
+    };
+    format!(
+        "App: opens `{}` (`{}`). Called by {who}.",
+        app.resource, app.uri
+    )
+}
+
+/// What a host is told about an app's frame.
+fn app_section(out: &mut String, r: &ResourceDef, app: &AppDef) -> fmt::Result {
+    let source = app
+        .file
+        .as_deref()
+        .map_or("written in the manifest".to_owned(), |f| {
+            format!("from `{f}`")
+        });
+    writeln!(
+        out,
+        "
+App `{}`: HTML {source}, served as `{}` (the version is the start of the HTML's SHA-256).",
+        r.name,
+        r.published_uri()
+    )?;
+    for (name, origins) in app.csp.lists() {
+        if !origins.is_empty() {
+            writeln!(out, "- CSP `{name}`: {}.", Codes(origins))?;
+        }
+    }
+    if !app.permissions.is_empty() {
+        let names: Vec<String> = app
+            .permissions
+            .iter()
+            .map(|p| p.wire_name().to_owned())
+            .collect();
+        writeln!(out, "- Permissions: {}.", Codes(&names))?;
+    }
+    if let Some(domain) = &app.domain {
+        writeln!(out, "- Domain: `{domain}`.")?;
+    }
+    if let Some(border) = app.prefers_border {
+        writeln!(out, "- Prefers a border: {}.", yes_no(border))?;
     }
     Ok(())
 }
@@ -579,6 +652,9 @@ fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fm
     }
     if access {
         writeln!(out, "Scopes: {}.\n", scopes_text(&c.tool_requirement(t)))?;
+    }
+    if let Some(app) = &t.app {
+        writeln!(out, "{}\n", app_text(app))?;
     }
     match t.task {
         TaskMode::Forbidden => {}

@@ -77,7 +77,8 @@ pub(crate) fn entry_meta(lifecycle: &Lifecycle) -> Option<Map<String, Value>> {
 }
 
 /// The tool's `_meta`: its static entries, then the versioned planning contracts, each at its
-/// key path (two paths may share a parent object, which then holds both), then its lifecycle.
+/// key path (two paths may share a parent object, which then holds both), then its lifecycle,
+/// then its app (MCP Apps' `ui`).
 pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String, Value> {
     let mut meta = tool.meta.clone();
     let planning = &contract.planning;
@@ -96,6 +97,9 @@ pub(crate) fn published_meta(contract: &Contract, tool: &ToolDef) -> Map<String,
     }
     if let Some(lifecycle) = tool.lifecycle.meta() {
         meta.insert(mcp_contract_spec::LIFECYCLE_META_KEY.into(), lifecycle);
+    }
+    if let Some(app) = &tool.app {
+        meta.insert("ui".into(), app.meta());
     }
     meta
 }

@@ -364,6 +364,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .map(|n| super::asks::asks(n, de))
         .unwrap_or_default();
     let task = f.get("task").and_then(|n| de.string(n, "`task`"));
+    let app = f.get("app").and_then(|n| super::apps::tool_app(n, de));
     let lifecycle = lifecycle(&mut f, de);
     let keys = f.keys();
     f.finish(de);
@@ -389,6 +390,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         asks,
         task,
         lifecycle,
+        app,
     })
 }
 
@@ -481,12 +483,14 @@ fn resource(node: &Node, de: &mut Decoder<'_>) -> Option<Resource> {
         .get("asks")
         .map(|n| super::asks::asks(n, de))
         .unwrap_or_default();
+    let app = f.get("app").and_then(|n| super::apps::resource_app(n, de));
     let lifecycle = lifecycle(&mut f, de);
     let keys = f.keys();
     f.finish(de);
     Some(Resource {
         keys,
         lifecycle,
+        app,
         asks,
         completion,
         span: node.span,

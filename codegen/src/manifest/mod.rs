@@ -10,6 +10,7 @@ use crate::source::{Span, Spanned};
 use crate::yaml::{Node, NodeKind};
 use mcp_contract_spec::Hint;
 
+mod apps;
 mod asks;
 mod decode;
 mod icons;
@@ -18,6 +19,7 @@ mod prompt;
 pub(crate) mod reader;
 mod values;
 
+pub(crate) use apps::{ResourceApp, ToolApp};
 pub(crate) use asks::{Question, QuestionField};
 pub(crate) use prompt::{Completion, Prompt, PromptArgument};
 
@@ -152,6 +154,8 @@ pub(crate) struct Resource {
     pub asks: Vec<Question>,
     /// `since:`, `deprecated:` and `aliases:` (former URIs).
     pub lifecycle: Lifecycle,
+    /// `app:` the HTML interface it holds, for an MCP Apps `ui://` resource.
+    pub app: Option<ResourceApp>,
     /// Every key of its mapping, with where it is written.
     pub keys: Keys,
 }
@@ -365,6 +369,8 @@ pub(crate) struct Tool {
     pub task: Option<Spanned<String>>,
     /// `since:`, `deprecated:` and `aliases:` (former names).
     pub lifecycle: Lifecycle,
+    /// `app:` the MCP Apps interface it opens, and who may call it.
+    pub app: Option<ToolApp>,
     /// Every key of its mapping, with where it is written.
     pub keys: Keys,
 }

@@ -144,12 +144,7 @@ impl Validator<'_> {
         mime_type: Option<&Spanned<String>>,
     ) -> Option<IconDef> {
         let relative = Path::new(&file.value);
-        let inside = !file.value.is_empty()
-            && !file.value.contains('\\')
-            && relative
-                .components()
-                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        if !inside {
+        if !inside_the_folder(&file.value) {
             self.error(
                 &codes::BAD_ICON_FILE,
                 format!("`{}` is not a path inside the manifest's folder", file.value),
@@ -275,4 +270,13 @@ fn is_size(size: &str) -> bool {
         || size
             .split_once('x')
             .is_some_and(|(w, h)| pixels(w) && pixels(h))
+}
+
+/// Whether `file`, as written, is a path inside the manifest's folder: relative, with `/`,
+/// without `..`. Files the build embeds (icons, apps' HTML) are part of the crate.
+pub(super) fn inside_the_folder(file: &str) -> bool {
+    !file.is_empty()
+        && !file.contains('\\')
+        && (Path::new(file).components())
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }

@@ -17,6 +17,7 @@ use crate::source::{Source, Span, Spanned};
 pub(crate) use lifecycle::past_removal;
 
 mod access;
+mod apps;
 mod content;
 mod examples;
 mod groups;
@@ -99,6 +100,7 @@ pub(crate) fn validate<'d>(
     let methods = v.tools(&cx, &mut contract);
     v.relations(manifest, &mut contract);
     contract.resources = v.resources(manifest, &methods, &scope);
+    v.tool_apps(manifest, &mut contract);
     contract.prompts = v.prompts(manifest, &methods, &scope, &mut contract);
     v.lifecycles(manifest, &mut contract);
     v.access(manifest, &mut contract);

@@ -61,6 +61,7 @@ pub(super) enum Referent {
     Tool,
     ArtifactKind,
     Scope,
+    App,
 }
 
 impl Referent {
@@ -75,6 +76,7 @@ impl Referent {
             Referent::Tool => "tool",
             Referent::ArtifactKind => "artifact kind",
             Referent::Scope => "scope",
+            Referent::App => "app",
         }
     }
 
@@ -89,6 +91,7 @@ impl Referent {
             Referent::Tool => &codes::UNKNOWN_TOOL,
             Referent::ArtifactKind => &codes::UNKNOWN_KIND,
             Referent::Scope => &codes::UNKNOWN_SCOPE,
+            Referent::App => &codes::UNKNOWN_APP,
         }
     }
 }

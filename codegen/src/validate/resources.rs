@@ -63,7 +63,8 @@ impl Validator<'_> {
             });
         let mime_type = self.mime_type(r);
         let icons = self.icons(&r.icons);
-        let (method, uri) = (method?, uri?);
+        let app = self.resource_app(r, uri.as_ref(), &mime_type);
+        let (method, uri, app) = (method?, uri?, app.ok()?);
         let params_type = format!("{}Params", ident::type_prefix(&name.value));
         if matches!(uri, ResourceUri::Template { .. }) {
             self.claim_type(params_type.clone(), name.span, "resource parameters");
@@ -83,6 +84,7 @@ impl Validator<'_> {
             scopes: Vec::new(),
             questions,
             lifecycle: Lifecycle::default(),
+            app,
             keys: r.keys.all(),
         })
     }

@@ -189,6 +189,7 @@ impl Validator<'_> {
             questions,
             task,
             lifecycle: Lifecycle::default(),
+            app: None,
             keys: t.keys.all(),
         })
     }

@@ -210,6 +210,10 @@ impl<D: Dispatch> Pipeline<D> {
         not_found: impl Fn(Option<String>) -> ErrorData,
     ) -> Result<Asked<ReadResourceResult>, ErrorData> {
         let resource = &self.published().spec.resources[index];
+        // An app's HTML is in the contract: no handler to run, nothing to ask.
+        if let Some(contents) = resource.app_contents(uri) {
+            return Ok(Ok(ReadResourceResult::new(vec![contents])));
+        }
         // A read that asks its client is bound to the URI read, as a call to its arguments.
         let read = JsonObject::from_iter([("uri".to_owned(), uri.into())]);
         let span =

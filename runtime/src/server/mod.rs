@@ -309,6 +309,7 @@ mod tests {
             icons: &[],
             scopes: &[],
             meta: None,
+            app: None,
         }],
         ..ContractSpec::EMPTY
     };

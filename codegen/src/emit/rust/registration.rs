@@ -1,6 +1,7 @@
 //! The handler trait, its dispatch, the published contract and the constructor.
 
 use super::icons::icon_specs;
+use super::text::json_text;
 use super::*;
 use crate::emit::wire::{entry_meta, tool_json};
 
@@ -32,7 +33,7 @@ fn handler_trait(w: &mut Code, c: &Contract) {
         .tools
         .iter()
         .map(|t| t.method.as_str())
-        .chain(c.resources.iter().map(|r| r.method.as_str()))
+        .chain(handled(c).map(|r| r.method.as_str()))
         .chain(c.prompts.iter().map(|p| p.method.as_str()))
         .chain(c.completion_handlers())
         .collect();
@@ -57,7 +58,7 @@ fn handler_trait(w: &mut Code, c: &Contract) {
         let output = format!("Result<{}, {}>", trait_method_output(t), t.error_type());
         handler_signature(w, &t.method, &format!("args: {}", t.args_type()), &output);
     }
-    for r in &c.resources {
+    for r in handled(c) {
         resource_method(w, r);
     }
     super::prompts::trait_methods(w, c);
@@ -155,7 +156,7 @@ fn dispatcher(w: &mut Code, c: &Contract) {
     w.line(3, &["}"]);
     w.line(2, &["})"]);
     w.line(1, &["}"]);
-    if !c.resources.is_empty() {
+    if handled(c).next().is_some() {
         read_resource(w, c);
     }
     super::prompts::dispatch(w, c);
@@ -176,16 +177,13 @@ fn read_resource(w: &mut Code, c: &Contract) {
     );
     w.line(2, &["Box::pin(async move {"]);
     // Only templates have values; without one, naming them would leave unused bindings.
-    if c.resources
-        .iter()
-        .any(|r| matches!(r.uri, ResourceUri::Template { .. }))
-    {
+    if handled(c).any(|r| matches!(r.uri, ResourceUri::Template { .. })) {
         w.line(3, &["let mut values = values.into_iter();"]);
     } else {
         w.line(3, &["let _ = values;"]);
     }
     w.line(3, &["match resource {"]);
-    for (i, r) in c.resources.iter().enumerate() {
+    for (i, r) in c.resources.iter().enumerate().filter(|(_, r)| r.handled()) {
         resource_arm(w, i, r);
     }
     w.line(4, &["_ => Err(::mcp_contract::ResourceError::NotFound),"]);
@@ -293,7 +291,7 @@ fn spec(w: &mut Code, c: &Contract) {
             ln!(w, 3, "title: {},", string(&r.title));
             ln!(w, 3, "description: {},", string(&r.description));
             ln!(w, 3, "mime_type: {},", string(&r.mime_type));
-            ln!(w, 3, "uri: {},", string(r.uri.text()));
+            ln!(w, 3, "uri: {},", string(&r.published_uri()));
             ln!(
                 w,
                 3,
@@ -302,6 +300,7 @@ fn spec(w: &mut Code, c: &Contract) {
             );
             ln!(w, 3, "subscribe: {},", r.subscribe);
             ln!(w, 3, "completions: {completions},");
+            app_spec(w, r);
             icon_specs(w, 3, &r.icons);
             ln!(w, 3, "scopes: &[{}],", strings(&r.scopes));
             ln!(w, 3, "meta: {},", meta_field(entry_meta(&r.lifecycle)));
@@ -384,6 +383,23 @@ fn access(w: &mut Code, c: &Contract) {
         w.line(2, &["],"]);
     }
     w.line(1, &["},"]);
+}
+
+/// The resources whose reads the server's code answers: all but apps.
+fn handled(c: &Contract) -> impl Iterator<Item = &ResourceDef> {
+    c.resources.iter().filter(|r| r.handled())
+}
+
+/// A resource's `app:` field: its HTML and `_meta.ui`, embedded.
+fn app_spec(w: &mut Code, r: &ResourceDef) {
+    let Some(app) = &r.app else {
+        w.line(3, &["app: None,"]);
+        return;
+    };
+    w.line(3, &["app: Some(&::mcp_contract::codegen::AppSpec {"]);
+    ln!(w, 4, "html: {},", string(&app.html));
+    ln!(w, 4, "meta: {},", json_text(&app.meta().to_string()));
+    w.line(3, &["}),"]);
 }
 
 /// A resource's handler method: no arguments for a fixed URI, the template's values otherwise.

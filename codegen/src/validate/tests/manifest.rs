@@ -191,7 +191,7 @@ fn unknown_key_far_from_any_lists_the_keys() {
         d.help.as_deref(),
         Some(
             "the keys of a tool are: name, title, description, sentences, effect, hints, why, \
-             parameters, output, errors, groups, artifacts, complete_operation, _meta, icons, scopes, asks, task, \
+             parameters, output, errors, groups, artifacts, complete_operation, _meta, icons, scopes, asks, task, app, \
              since, deprecated, aliases"
         )
     );

@@ -13,6 +13,7 @@ use crate::model::ToolDef;
 use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 
 mod access;
+mod apps;
 mod content;
 mod diagnostic;
 mod examples;

@@ -1,0 +1,442 @@
+//! The reverse mapping: a published `tools/list` back to the manifest that would publish it.
+//!
+//! One mapping serves three commands. `import` writes it for a person, with a `TODO` comment
+//! at each thing the wire does not say (a title, a hint, an example, a description) and the
+//! key left out, so `mcp-contract check` refuses the file at that place until someone decides.
+//! `verify` and `diff --against` map both sides through it, the manifest's own publication and
+//! the server's, gaps filled with what a client assumes when the wire is silent, and hand the
+//! two manifests to the diff engine: one comparison, its rule IDs, and no representational
+//! freedom (pinned sentences, defaults stated in descriptions) mistaken for a change.
+//!
+//! What a server publishes that a manifest forbids (a `default` keyword, an input schema open
+//! to unknown properties, `$ref`, a type union) is reported as a note, never copied.
+
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+/// What to do where the wire leaves out something a manifest requires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Gaps {
+    /// Leave the key out under a `# TODO:` comment, so `check` refuses it there.
+    Todo,
+    /// Write what a client assumes when the wire is silent (the spec's default hints, the
+    /// name as title), so the result loads and can be compared.
+    Fill,
+}
+
+/// A manifest read back from a publication.
+#[derive(Debug, Clone)]
+pub(crate) struct Imported {
+    /// The manifest's text.
+    pub(crate) yaml: String,
+    /// How many `TODO`s it holds.
+    pub(crate) todos: usize,
+    /// What the publication holds that a manifest cannot say, each naming its place
+    /// (`tools[NAME].inputSchema…`).
+    pub(crate) notes: Vec<Note>,
+}
+
+/// Something published that a manifest forbids or cannot say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Note {
+    /// The tool it concerns.
+    pub(crate) tool: String,
+    /// Where in the tool (`inputSchema.properties.limit`).
+    pub(crate) at: String,
+    /// What it is.
+    pub(crate) what: String,
+}
+
+/// The four hints, their wire names, and the value a client assumes when one is absent
+/// (MCP's `ToolAnnotations` defaults).
+const HINTS: [(&str, &str, bool); 4] = [
+    ("read_only", "readOnlyHint", false),
+    ("destructive", "destructiveHint", true),
+    ("idempotent", "idempotentHint", false),
+    ("open_world", "openWorldHint", true),
+];
+
+/// The keywords a manifest schema copies as written.
+const CONSTRAINTS: [&str; 9] = [
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "enum",
+];
+
+/// Keywords a manifest has no place for, and why the import does not copy them.
+const FORBIDDEN: [(&str, &str); 6] = [
+    (
+        "default",
+        "a `default` keyword: a manifest states a default in the description, where every client reads it",
+    ),
+    ("$ref", "`$ref`: a manifest inlines its shared types"),
+    ("$defs", "`$defs`: a manifest inlines its shared types"),
+    ("oneOf", "`oneOf`: a manifest has no unions"),
+    ("allOf", "`allOf`: a manifest has no intersections"),
+    ("const", "`const`: use an `enum` of one value"),
+];
+
+/// The manifest that publishes `tools_list` (a `tools/list` result) for a server named
+/// `server_name`.
+pub(crate) fn import(server_name: &str, tools_list: &Value, gaps: Gaps) -> Imported {
+    let mut w = Writer {
+        out: String::new(),
+        todos: 0,
+        notes: Vec::new(),
+        gaps,
+    };
+    let _ = writeln!(w.out, "server:\n  name: {}", quote(server_name));
+    w.out.push_str("\nhint_policy: all\n\ntools:\n");
+    let tools = tools_list["tools"].as_array().cloned().unwrap_or_default();
+    if tools.is_empty() {
+        w.out.truncate(w.out.len() - 1);
+        w.out.push_str(" []\n");
+    }
+    for tool in &tools {
+        w.tool(tool);
+    }
+    Imported {
+        yaml: w.out,
+        todos: w.todos,
+        notes: w.notes,
+    }
+}
+
+struct Writer {
+    out: String,
+    todos: usize,
+    notes: Vec<Note>,
+    gaps: Gaps,
+}
+
+impl Writer {
+    fn todo(&mut self, indent: usize, what: &str) {
+        self.todos += 1;
+        let _ = writeln!(self.out, "{:indent$}# TODO: {what}", "");
+    }
+
+    fn note(&mut self, tool: &str, at: String, what: impl Into<String>) {
+        self.notes.push(Note {
+            tool: tool.to_owned(),
+            at,
+            what: what.into(),
+        });
+    }
+
+    fn tool(&mut self, tool: &Value) {
+        let name = tool["name"].as_str().unwrap_or_default().to_owned();
+        let _ = writeln!(self.out, "  - name: {}", quote(&name));
+        let title = (tool["title"].as_str())
+            .or(tool["annotations"]["title"].as_str())
+            .filter(|t| !t.trim().is_empty());
+        match (title, self.gaps) {
+            (Some(t), _) => {
+                let _ = writeln!(self.out, "    title: {}", quote(t));
+            }
+            (None, Gaps::Fill) => {
+                let _ = writeln!(self.out, "    title: {}", quote(&name));
+            }
+            (None, Gaps::Todo) => self.todo(4, "a title for people (the server publishes none)"),
+        }
+        match (
+            tool["description"]
+                .as_str()
+                .filter(|d| !d.trim().is_empty()),
+            self.gaps,
+        ) {
+            (Some(d), _) => {
+                let _ = writeln!(self.out, "    description: {}", quote(d));
+            }
+            (None, Gaps::Fill) => self.out.push_str("    description: \"-\"\n"),
+            (None, Gaps::Todo) => self.todo(
+                4,
+                "what the tool does and when to use it (the server publishes no description)",
+            ),
+        }
+        self.hints(&name, &tool["annotations"]);
+        let input = &tool["inputSchema"];
+        if input["additionalProperties"] != Value::Bool(false) {
+            self.note(
+                &name,
+                "inputSchema".into(),
+                "an input schema open to unknown properties: a manifest's argument objects refuse them (`additionalProperties: false`)",
+            );
+        }
+        self.forbidden(&name, "inputSchema", input);
+        if let Some(props) = input["properties"].as_object().filter(|p| !p.is_empty()) {
+            self.out.push_str("    parameters:\n");
+            let required = names(&input["required"]);
+            for (pname, schema) in props {
+                let at = format!("inputSchema.properties.{pname}");
+                self.property(&name, &at, 6, pname, schema, required.contains(pname), true);
+            }
+        }
+        match tool["outputSchema"]["properties"].as_object() {
+            Some(props) => {
+                self.forbidden(&name, "outputSchema", &tool["outputSchema"]);
+                self.out.push_str("    output:\n      properties:\n");
+                let required = names(&tool["outputSchema"]["required"]);
+                for (pname, schema) in props {
+                    let at = format!("outputSchema.properties.{pname}");
+                    self.property(
+                        &name,
+                        &at,
+                        8,
+                        pname,
+                        schema,
+                        required.contains(pname),
+                        false,
+                    );
+                }
+            }
+            None => self.out.push_str("    output: text\n"),
+        }
+        if tool.get("icons").is_some() {
+            self.note(
+                &name,
+                "icons".into(),
+                "icons are not imported; add them under `icons:`",
+            );
+        }
+    }
+
+    fn hints(&mut self, tool: &str, annotations: &Value) {
+        let read_only = annotations["readOnlyHint"].as_bool();
+        let mut written = Vec::new();
+        let mut missing = Vec::new();
+        for (key, wire, assumed) in HINTS {
+            let value = annotations[wire].as_bool().or(match self.gaps {
+                Gaps::Todo => None,
+                // A read-only tool changes nothing: the spec reads its destructive and
+                // idempotent hints as moot, and a manifest that omits them publishes none.
+                Gaps::Fill if read_only == Some(true) && key == "destructive" => Some(false),
+                Gaps::Fill if read_only == Some(true) && key == "idempotent" => Some(true),
+                Gaps::Fill => Some(assumed),
+            });
+            match value {
+                Some(v) => written.push(format!("{key}: {v}")),
+                None => missing.push(wire),
+            }
+        }
+        if !missing.is_empty() {
+            let _ = tool;
+            self.todo(
+                4,
+                &format!(
+                    "decide {} (the server publishes none; a client assumes the least safe value)",
+                    missing
+                        .iter()
+                        .map(|w| format!("`{w}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        if !written.is_empty() {
+            let _ = writeln!(self.out, "    hints: {{{}}}", written.join(", "));
+        }
+    }
+
+    fn forbidden(&mut self, tool: &str, at: &str, schema: &Value) {
+        for (key, what) in FORBIDDEN {
+            if schema.get(key).is_some() {
+                self.note(tool, format!("{at}.{key}"), what);
+            }
+        }
+    }
+
+    /// One property: a parameter (`top`), an output field or a nested field.
+    #[allow(clippy::too_many_arguments)]
+    fn property(
+        &mut self,
+        tool: &str,
+        at: &str,
+        indent: usize,
+        name: &str,
+        schema: &Value,
+        required: bool,
+        top: bool,
+    ) {
+        let _ = writeln!(self.out, "{:indent$}{}:", "", quote(name));
+        let inner = indent + 2;
+        self.schema(tool, at, inner, schema, top);
+        if !required {
+            let _ = writeln!(self.out, "{:inner$}required: false", "");
+        }
+    }
+
+    /// The keys of a schema, at `indent`.
+    fn schema(&mut self, tool: &str, at: &str, indent: usize, schema: &Value, top: bool) {
+        self.forbidden(tool, at, schema);
+        let schema = self.branch(tool, at, schema);
+        let kind = match &schema["type"] {
+            Value::String(t) => match t.as_str() {
+                "object"
+                    if schema["properties"]
+                        .as_object()
+                        .is_none_or(|p| p.is_empty()) =>
+                {
+                    "json"
+                }
+                t => t,
+            },
+            _ => "json",
+        };
+        let kind = kind.to_owned();
+        let _ = writeln!(self.out, "{:indent$}type: {kind}", "");
+        match schema["description"]
+            .as_str()
+            .filter(|d| !d.trim().is_empty())
+        {
+            Some(d) => {
+                let _ = writeln!(self.out, "{:indent$}description: {}", "", quote(d));
+            }
+            None if self.gaps == Gaps::Fill => {
+                let _ = writeln!(self.out, "{:indent$}description: \"-\"", "");
+            }
+            None => self.todo(
+                indent,
+                "a description for the model (the server publishes none)",
+            ),
+        }
+        for key in CONSTRAINTS {
+            if let Some(v) = schema.get(key) {
+                let _ = writeln!(self.out, "{:indent$}{key}: {v}", "");
+            }
+        }
+        if kind == "array" {
+            let _ = writeln!(self.out, "{:indent$}items:", "");
+            let items = schema.get("items").cloned().unwrap_or(Value::Null);
+            self.schema(tool, &format!("{at}.items"), indent + 2, &items, false);
+        }
+        if kind == "object" {
+            let _ = writeln!(self.out, "{:indent$}properties:", "");
+            let required = names(&schema["required"]);
+            let props = schema["properties"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
+            for (pname, sub) in &props {
+                let sub_at = format!("{at}.properties.{pname}");
+                self.property(
+                    tool,
+                    &sub_at,
+                    indent + 2,
+                    pname,
+                    sub,
+                    required.contains(pname),
+                    false,
+                );
+            }
+        }
+        if schema.get("default").is_some() && top && self.gaps == Gaps::Todo {
+            self.todo(
+                indent,
+                "state the default in the description, or as `default:` here (the server publishes it as a `default` keyword)",
+            );
+        }
+        match schema["examples"].as_array().filter(|e| !e.is_empty()) {
+            Some(examples) => {
+                let _ = writeln!(
+                    self.out,
+                    "{:indent$}examples: {}",
+                    "",
+                    Value::from(examples.clone())
+                );
+            }
+            None if top => match self.gaps {
+                Gaps::Todo => self.todo(
+                    indent,
+                    "a realistic example (`example:`); `verify` calls the tool with it",
+                ),
+                Gaps::Fill => {
+                    let _ = writeln!(
+                        self.out,
+                        "{:indent$}example: {}",
+                        "",
+                        placeholder(&kind, &schema)
+                    );
+                }
+            },
+            None => {}
+        }
+    }
+
+    /// The one branch of a nullable union (`anyOf: [X, {type: null}]`, `type: [X, "null"]`),
+    /// which a manifest says as an optional property; other unions stay as they are, noted.
+    fn branch(&mut self, tool: &str, at: &str, schema: &Value) -> Value {
+        if let Some(branches) = schema["anyOf"].as_array() {
+            let real: Vec<&Value> = branches.iter().filter(|b| b["type"] != "null").collect();
+            if let [one] = real.as_slice() {
+                let mut merged = (*one).clone();
+                if let (Some(m), Some(d)) = (merged.as_object_mut(), schema.get("description")) {
+                    m.entry("description").or_insert(d.clone());
+                }
+                self.note(
+                    tool,
+                    format!("{at}.anyOf"),
+                    "a nullable union: a manifest leaves the argument out instead of passing null",
+                );
+                return merged;
+            }
+            self.note(
+                tool,
+                format!("{at}.anyOf"),
+                "`anyOf`: a manifest has no unions",
+            );
+        }
+        if let Some(types) = schema["type"].as_array() {
+            let real: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
+            self.note(
+                tool,
+                format!("{at}.type"),
+                "a type union: a manifest gives one type",
+            );
+            if let [one] = real.as_slice() {
+                let mut copy = schema.clone();
+                copy["type"] = (*one).clone();
+                return copy;
+            }
+        }
+        schema.clone()
+    }
+}
+
+/// A value of `kind` that fits `schema` where it can, for a comparison that needs an example
+/// where the wire has none.
+fn placeholder(kind: &str, schema: &Value) -> Value {
+    if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
+        return first.clone();
+    }
+    let min = schema["minimum"].as_f64().unwrap_or(0.0).max(0.0);
+    match kind {
+        "integer" => Value::from(min.ceil() as i64),
+        "number" => Value::from(min),
+        "boolean" => Value::Bool(false),
+        "array" => Value::Array(Vec::new()),
+        "object" | "json" => Value::Object(Map::new()),
+        _ => {
+            let len = schema["minLength"].as_u64().unwrap_or(1).max(1) as usize;
+            Value::String("x".repeat(len))
+        }
+    }
+}
+
+/// The strings of a `required` array.
+fn names(value: &Value) -> Vec<String> {
+    (value.as_array().into_iter().flatten())
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// A YAML scalar holding `text` exactly: JSON's string syntax is YAML's double-quoted one.
+fn quote(text: &str) -> String {
+    Value::from(text).to_string()
+}

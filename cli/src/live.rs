@@ -1,0 +1,192 @@
+//! A running server, reached the way its clients reach it: a command started with stdio, or a
+//! streamable HTTP URL with request headers. Sessions open through the runtime's
+//! `client::session`, the same code the project's own test clients use.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use mcp_contract::client::session::{self, Session};
+use mcp_contract_codegen::Revision;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Map, Value, json};
+
+/// How long one request may take before the server counts as unreachable: a hung server
+/// must end the check with a finding, never hang CI.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where the server runs.
+#[derive(Debug, Clone)]
+pub(crate) enum Target {
+    /// A command line, started for each session, speaking MCP on its stdin and stdout.
+    Stdio(String),
+    /// A streamable HTTP endpoint, such as `http://127.0.0.1:8080/mcp`.
+    Url(String),
+}
+
+impl Target {
+    /// Reads `stdio:CMD` or `url:URL`, the form `diff --against` takes.
+    pub(crate) fn parse_prefixed(text: &str) -> Option<Target> {
+        if let Some(cmd) = text.strip_prefix("stdio:") {
+            Some(Target::Stdio(cmd.to_owned()))
+        } else {
+            text.strip_prefix("url:")
+                .map(|url| Target::Url(url.to_owned()))
+        }
+    }
+
+    /// The target with `group`'s route: `/mcp` becomes `/mcp/GROUP` (the HTTP host serves a
+    /// group on its own route); a command is unchanged (its own flags choose its tools).
+    pub(crate) fn with_group(self, group: Option<&str>) -> Target {
+        match (self, group) {
+            (Target::Url(url), Some(g)) => {
+                Target::Url(format!("{}/{g}", url.trim_end_matches('/')))
+            }
+            (target, _) => target,
+        }
+    }
+
+    /// How a report names it.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Target::Stdio(cmd) => format!("stdio `{cmd}`"),
+            Target::Url(url) => url.clone(),
+        }
+    }
+}
+
+/// Request headers for HTTP: `NAME: VALUE` pairs, and a bearer token read from an
+/// environment variable, so a secret never appears in a command line or a CI log.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Headers {
+    /// Extra headers, as given.
+    pub(crate) pairs: Vec<(String, String)>,
+    /// The token of `Authorization: Bearer`.
+    pub(crate) bearer: Option<String>,
+}
+
+impl Headers {
+    /// Reads `--header` values and the `--bearer-env` variable.
+    pub(crate) fn read(pairs: &[String], bearer_env: Option<&str>) -> Result<Headers, String> {
+        let pairs = (pairs.iter())
+            .map(|h| {
+                let (name, value) = h
+                    .split_once(':')
+                    .ok_or_else(|| format!("error: `--header {h}` is not `NAME: VALUE`"))?;
+                Ok((name.trim().to_owned(), value.trim().to_owned()))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let bearer = match bearer_env {
+            None => None,
+            Some(var) => Some(std::env::var(var).map_err(|_| {
+                format!("error: `--bearer-env {var}`: the environment variable `{var}` is not set")
+            })?),
+        };
+        Ok(Headers { pairs, bearer })
+    }
+}
+
+/// A session with a running server, of one revision.
+pub(crate) struct Live {
+    session: Session,
+}
+
+/// What a server publishes.
+#[derive(Debug, Clone)]
+pub(crate) struct Published {
+    /// The `tools/list` result, every page joined: `{"tools": [...]}`.
+    pub(crate) tools_list: Value,
+    /// The server's name, as it introduces itself.
+    pub(crate) server_name: String,
+}
+
+impl Live {
+    /// Starts or reaches the server and opens a session speaking `revision`.
+    pub(crate) async fn connect(
+        target: &Target,
+        revision: Revision,
+        headers: &Headers,
+    ) -> Result<Live, String> {
+        let opened = match target {
+            Target::Stdio(line) => {
+                let words = shlex::split(line)
+                    .filter(|w| !w.is_empty())
+                    .ok_or_else(|| format!("`{line}` is not a command line"))?;
+                let mut command = tokio::process::Command::new(&words[0]);
+                command.args(&words[1..]);
+                let (transport, _) = TokioChildProcess::builder(command)
+                    // The server's log is not the check's output.
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .map_err(|e| format!("cannot start `{}`: {e}", words[0]))?;
+                tokio::time::timeout(TIMEOUT, session::open(transport, revision)).await
+            }
+            Target::Url(url) => {
+                let mut config = StreamableHttpClientTransportConfig::with_uri(url.clone());
+                if let Some(token) = &headers.bearer {
+                    config = config.auth_header(token.clone());
+                }
+                let mut custom = HashMap::new();
+                for (name, value) in &headers.pairs {
+                    let name = reqwest::header::HeaderName::try_from(name.as_str())
+                        .map_err(|_| format!("`{name}` is not a header name"))?;
+                    let value =
+                        reqwest::header::HeaderValue::try_from(value.as_str()).map_err(|_| {
+                            format!("the value of header `{name}` is not a header value")
+                        })?;
+                    custom.insert(name, value);
+                }
+                let transport =
+                    StreamableHttpClientTransport::from_config(config.custom_headers(custom));
+                tokio::time::timeout(TIMEOUT, session::open(transport, revision)).await
+            }
+        };
+        match opened {
+            Ok(Ok(session)) => Ok(Live { session }),
+            Ok(Err(e)) => Err(format!(
+                "cannot open a {revision} session with {}: {e}",
+                target.describe()
+            )),
+            Err(_) => Err(format!(
+                "{} did not open a {revision} session within {} s",
+                target.describe(),
+                TIMEOUT.as_secs()
+            )),
+        }
+    }
+
+    /// What the server publishes: its tools, every page.
+    pub(crate) async fn published(&self) -> Result<Published, String> {
+        let tools = tokio::time::timeout(TIMEOUT, self.session.list_all_tools())
+            .await
+            .map_err(|_| "`tools/list` got no answer".to_owned())?
+            .map_err(|e| format!("`tools/list` failed: {e}"))?;
+        let tools = serde_json::to_value(tools).map_err(|e| e.to_string())?;
+        let server_name = (self.session.peer_info())
+            .and_then(|i| i.server_info.as_ref().map(|s| s.name.clone()))
+            .unwrap_or_default();
+        Ok(Published {
+            tools_list: json!({ "tools": tools }),
+            server_name,
+        })
+    }
+
+    /// Calls tool `name`; `Err` carries a protocol error or a timeout, as text.
+    pub(crate) async fn call(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<CallToolResult, String> {
+        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        tokio::time::timeout(TIMEOUT, self.session.call_tool(params))
+            .await
+            .map_err(|_| format!("no answer within {} s", TIMEOUT.as_secs()))?
+            .map_err(|e| e.to_string())
+    }
+
+    /// Ends the session, stopping a stdio server.
+    pub(crate) async fn close(self) {
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.session.cancel()).await;
+    }
+}

@@ -92,6 +92,29 @@ pub(crate) struct Live {
     session: Session,
 }
 
+/// A call answered with no tool result.
+#[derive(Debug, Clone)]
+pub(crate) struct CallError {
+    /// The JSON-RPC error code, when the server answered with one.
+    pub(crate) code: Option<i32>,
+    /// What happened, for a report.
+    pub(crate) message: String,
+}
+
+impl CallError {
+    /// The server needs a client capability (sampling, elicitation, tasks) this client does
+    /// not declare (`-32021`): the call could not be made, which says nothing of the server.
+    pub(crate) fn needs_capability(&self) -> bool {
+        self.code == Some(-32021)
+    }
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// What a server publishes.
 #[derive(Debug, Clone)]
 pub(crate) struct Published {
@@ -172,17 +195,28 @@ impl Live {
         })
     }
 
-    /// Calls tool `name`; `Err` carries a protocol error or a timeout, as text.
+    /// Calls tool `name`; `Err` carries a protocol error, a lost connection or a timeout.
     pub(crate) async fn call(
         &self,
         name: &str,
         arguments: Map<String, Value>,
-    ) -> Result<CallToolResult, String> {
+    ) -> Result<CallToolResult, CallError> {
         let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
-        tokio::time::timeout(TIMEOUT, self.session.call_tool(params))
-            .await
-            .map_err(|_| format!("no answer within {} s", TIMEOUT.as_secs()))?
-            .map_err(|e| e.to_string())
+        match tokio::time::timeout(TIMEOUT, self.session.call_tool(params)).await {
+            Err(_) => Err(CallError {
+                code: None,
+                message: format!("no answer within {} s", TIMEOUT.as_secs()),
+            }),
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(rmcp::ServiceError::McpError(e))) => Err(CallError {
+                code: Some(e.code.0),
+                message: e.to_string(),
+            }),
+            Ok(Err(e)) => Err(CallError {
+                code: None,
+                message: e.to_string(),
+            }),
+        }
     }
 
     /// Ends the session, stopping a stdio server.

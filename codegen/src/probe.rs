@@ -41,6 +41,8 @@ pub struct ToolProbe {
     pub parameters: Vec<ParameterProbe>,
     /// The errors it declares.
     pub errors: Vec<ErrorProbe>,
+    /// Whether it runs only as a task (`task: required`), so a plain call is refused.
+    pub task_required: bool,
     /// Where its name is written.
     pub span: Span,
 }
@@ -135,6 +137,7 @@ impl Contract {
                         names_argument: e.names_argument,
                     })
                     .collect(),
+                task_required: t.task == crate::model::TaskMode::Required,
                 span: t.span,
             })
             .collect();

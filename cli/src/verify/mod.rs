@@ -156,13 +156,18 @@ impl Run<'_> {
             if !served || !(tool.read_only || self.options.allow_writes) {
                 continue;
             }
+            if tool.task_required {
+                self.report.not_called(&tool.name, "it runs only as a task");
+                continue;
+            }
             let schema = ours["tools"]
                 .as_array()
                 .and_then(|ts| ts.iter().find(|t| t["name"] == tool.name.as_str()))
                 .and_then(|t| t.get("outputSchema"))
                 .cloned();
-            self.examples(tool, schema.as_ref()).await;
-            self.refusals(tool).await;
+            if self.examples(tool, schema.as_ref()).await {
+                self.refusals(tool).await;
+            }
         }
         Ok(())
     }
@@ -216,9 +221,10 @@ impl Run<'_> {
 
     /// Each example call must be answered: with output the schema accepts, or an error the
     /// tool declares.
-    async fn examples(&mut self, tool: &ToolProbe, output_schema: Option<&Value>) {
+    /// `false` when the tool cannot be called by this client at all.
+    async fn examples(&mut self, tool: &ToolProbe, output_schema: Option<&Value>) -> bool {
         let Some(calls) = tool.example_calls() else {
-            return;
+            return true;
         };
         let checker = output_schema.and_then(|s| Checker::compile(s).ok());
         for args in calls {
@@ -228,6 +234,14 @@ impl Run<'_> {
             let answer = self.live.call(&tool.name, args.clone()).await;
             let result = match answer {
                 Ok(result) => result,
+                Err(e) if e.needs_capability() => {
+                    self.report.uncheckable(check);
+                    self.report.not_called(
+                        &tool.name,
+                        "it needs a client capability (sampling, elicitation) verify does not offer",
+                    );
+                    return false;
+                }
                 Err(e) => {
                     self.report.finding(
                         check,
@@ -277,6 +291,7 @@ impl Run<'_> {
                 }
             }
         }
+        true
     }
 
     /// An example answered with an error: it must be one the tool declares, in the envelope.
@@ -303,7 +318,17 @@ impl Run<'_> {
         };
         let codes = &self.probes.argument_codes;
         for (code, argument, message) in errors {
-            if [&codes.missing, &codes.invalid, &codes.unknown].contains(&&code) {
+            if code == mcp_contract_spec::error_codes::INTERNAL_ERROR {
+                self.report.finding(
+                    check,
+                    &rules::EXAMPLE_REFUSED,
+                    tool.span,
+                    format!(
+                        "`{}` failed on its example {args}: `{code}`: {message}",
+                        tool.name
+                    ),
+                );
+            } else if [&codes.missing, &codes.invalid, &codes.unknown].contains(&&code) {
                 self.report.finding(
                     check,
                     &rules::EXAMPLE_REFUSED,

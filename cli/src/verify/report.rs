@@ -53,6 +53,8 @@ pub(super) struct Report {
     pub(super) revisions: Vec<Revision>,
     /// The revisions the server did not speak, with why.
     pub(super) skips: Vec<String>,
+    /// The tools that could not be called, with why.
+    not_called: Vec<(String, &'static str)>,
 }
 
 impl Report {
@@ -66,6 +68,21 @@ impl Report {
             checks: Vec::new(),
             revisions: Vec::new(),
             skips: Vec::new(),
+            not_called: Vec::new(),
+        }
+    }
+
+    /// Notes a tool this client cannot call (once, whatever the revisions).
+    pub(super) fn not_called(&mut self, tool: &str, why: &'static str) {
+        if !self.not_called.iter().any(|(t, _)| t == tool) {
+            self.not_called.push((tool.to_owned(), why));
+        }
+    }
+
+    /// Withdraws check `check`, which could not be made: it is not counted.
+    pub(super) fn uncheckable(&mut self, check: usize) {
+        if check + 1 == self.checks.len() && self.checks[check].findings.is_empty() {
+            self.checks.pop();
         }
     }
 
@@ -200,6 +217,9 @@ impl Report {
         for skip in &self.skips {
             let _ = writeln!(out, "note: not checked on {skip}");
         }
+        for (tool, why) in &self.not_called {
+            let _ = writeln!(out, "note: `{tool}` was not called: {why}");
+        }
         if !self.allow_writes {
             out.push_str(
                 "note: tools that may write were not called (--allow-writes calls them)\n",
@@ -229,6 +249,7 @@ impl Report {
             "manifest": self.file,
             "findings": findings,
             "skipped": self.skips,
+            "not_called": self.not_called.iter().map(|(t, why)| json!({"tool": t, "why": why})).collect::<Vec<_>>(),
             "summary": {
                 "revisions": self.revisions.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
                 "checks": self.checks.len(),

@@ -198,6 +198,14 @@ impl Writer {
             }
             None => self.out.push_str("    output: text\n"),
         }
+        if self.gaps == Gaps::Todo {
+            // The wire never lists a tool's errors: only a person can say which it returns.
+            self.todo(
+                4,
+                "list the error codes this tool returns (declare each under the top-level `errors:`), or `errors: []`",
+            );
+            self.out.push_str("    errors: [TODO]\n");
+        }
         if tool.get("icons").is_some() {
             self.note(
                 &name,
@@ -336,11 +344,13 @@ impl Writer {
                 );
             }
         }
-        if schema.get("default").is_some() && top && self.gaps == Gaps::Todo {
-            self.todo(
-                indent,
-                "state the default in the description, or as `default:` here (the server publishes it as a `default` keyword)",
-            );
+        // A default the description does not state yet becomes the manifest's `default:`, which
+        // states it there; for a comparison, the description is compared as published.
+        if let (Some(default), true, Gaps::Todo) = (schema.get("default"), top, self.gaps) {
+            let stated = (schema["description"].as_str()).is_some_and(|d| d.contains("Default: "));
+            if !stated {
+                let _ = writeln!(self.out, "{:indent$}default: {default}", "");
+            }
         }
         match schema["examples"].as_array().filter(|e| !e.is_empty()) {
             Some(examples) => {

@@ -390,7 +390,7 @@ fn import_round_trips(servers: &PythonServers) {
     let diagnostics = String::from_utf8_lossy(&out.stderr);
     let todo = line_of(&imported, "errors: [TODO]");
     assert!(
-        diagnostics.contains(&format!("error[unknown-error-code]"))
+        diagnostics.contains("error[unknown-error-code]")
             && diagnostics.contains(&format!("{i}:{todo}:")),
         "{diagnostics}"
     );

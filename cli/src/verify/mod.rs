@@ -371,35 +371,27 @@ impl Run<'_> {
     async fn refusals(&mut self, tool: &ToolProbe) {
         let base = (tool.example_calls().and_then(|c| c.into_iter().next())).unwrap_or_default();
         let codes: &ArgumentCodes = &self.probes.argument_codes;
-        let mut cases: Vec<(
-            &VerifyRule,
-            String,
-            Map<String, Value>,
-            String,
-            Span,
-            String,
-        )> = Vec::new();
         let mut unknown = base.clone();
         unknown.insert(UNKNOWN_ARGUMENT.into(), json!(true));
-        cases.push((
-            &rules::UNKNOWN_ARGUMENT_SERVED,
-            codes.unknown.clone(),
-            unknown,
-            UNKNOWN_ARGUMENT.into(),
-            tool.span,
-            format!("the unknown argument `{UNKNOWN_ARGUMENT}`"),
-        ));
+        let mut cases = vec![Refusal {
+            rule: &rules::UNKNOWN_ARGUMENT_SERVED,
+            code: codes.unknown.clone(),
+            args: unknown,
+            argument: UNKNOWN_ARGUMENT.into(),
+            span: tool.span,
+            what: format!("the unknown argument `{UNKNOWN_ARGUMENT}`"),
+        }];
         for p in tool.parameters.iter().filter(|p| p.required) {
             let mut missing = base.clone();
             missing.remove(&p.name);
-            cases.push((
-                &rules::MISSING_ARGUMENT_SERVED,
-                codes.missing.clone(),
-                missing,
-                p.name.clone(),
-                p.span,
-                format!("the required argument `{}` left out", p.name),
-            ));
+            cases.push(Refusal {
+                rule: &rules::MISSING_ARGUMENT_SERVED,
+                code: codes.missing.clone(),
+                args: missing,
+                argument: p.name.clone(),
+                span: p.span,
+                what: format!("the required argument `{}` left out", p.name),
+            });
         }
         if let Some((p, ty)) = (tool.parameters.iter()).find_map(|p| Some((p, p.json_type?))) {
             let wrong = if ty == "string" {
@@ -409,16 +401,24 @@ impl Run<'_> {
             };
             let mut call = base.clone();
             call.insert(p.name.clone(), wrong.clone());
-            cases.push((
-                &rules::WRONG_TYPE_SERVED,
-                codes.invalid.clone(),
-                call,
-                p.name.clone(),
-                p.span,
-                format!("`{}` of the wrong type ({wrong} for a {ty})", p.name),
-            ));
+            cases.push(Refusal {
+                rule: &rules::WRONG_TYPE_SERVED,
+                code: codes.invalid.clone(),
+                args: call,
+                argument: p.name.clone(),
+                span: p.span,
+                what: format!("`{}` of the wrong type ({wrong} for a {ty})", p.name),
+            });
         }
-        for (rule, code, args, argument, span, what) in cases {
+        for Refusal {
+            rule,
+            code,
+            args,
+            argument,
+            span,
+            what,
+        } in cases
+        {
             let shown = Value::Object(args.clone());
             let check = self.report.check(format!("{} refuses {what}", tool.name));
             let problem = match self.live.call(&tool.name, args).await {
@@ -453,6 +453,22 @@ impl Run<'_> {
             }
         }
     }
+}
+
+/// A call that must be refused, and how.
+struct Refusal {
+    /// What it is when it is not.
+    rule: &'static VerifyRule,
+    /// The argument code it must be refused with.
+    code: String,
+    /// The arguments sent.
+    args: Map<String, Value>,
+    /// The argument the refusal must name.
+    argument: String,
+    /// Where the argument (or the tool) is written.
+    span: Span,
+    /// What the call does wrong, for a report.
+    what: String,
 }
 
 /// The `(code, argument, message)` of each problem of an error envelope (the JSON of the

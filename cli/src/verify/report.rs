@@ -26,6 +26,8 @@ pub(crate) enum Format {
 #[derive(Debug, Clone)]
 struct Finding {
     rule: &'static str,
+    /// Why the rule matters to callers.
+    why: &'static str,
     breaking: bool,
     message: String,
     line: usize,
@@ -105,19 +107,26 @@ impl Report {
         self.checks.len() - 1
     }
 
-    pub(super) fn finding(&mut self, check: usize, rule: &VerifyRule, span: Span, message: String) {
-        self.add(check, rule.id, rule.breaking, span, message);
+    pub(super) fn finding(
+        &mut self,
+        check: usize,
+        rule: &'static VerifyRule,
+        span: Span,
+        message: String,
+    ) {
+        self.add(check, (rule.id, rule.why), rule.breaking, span, message);
     }
 
     pub(super) fn diff_finding(&mut self, check: usize, change: Change) {
         let breaking = change.rule.severity() == Severity::Breaking;
-        self.add(check, change.rule.id, breaking, change.span, change.message);
+        let rule = (change.rule.id, change.rule.why);
+        self.add(check, rule, breaking, change.span, change.message);
     }
 
     fn add(
         &mut self,
         check: usize,
-        rule: &'static str,
+        (rule, why): (&'static str, &'static str),
         breaking: bool,
         span: Span,
         message: String,
@@ -137,6 +146,7 @@ impl Report {
             None => {
                 self.findings.push(Finding {
                     rule,
+                    why,
                     breaking,
                     message,
                     line,
@@ -213,6 +223,14 @@ impl Report {
                 Self::revisions_of(f),
                 f.message
             );
+        }
+        // What each rule found means, once, so a report reads without the docs.
+        let mut explained: Vec<&str> = Vec::new();
+        for f in self.ordered() {
+            if !explained.contains(&f.rule) {
+                explained.push(f.rule);
+                let _ = writeln!(out, "  = {}: {}", f.rule, f.why);
+            }
         }
         for skip in &self.skips {
             let _ = writeln!(out, "note: not checked on {skip}");

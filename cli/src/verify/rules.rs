@@ -21,6 +21,7 @@ macro_rules! rules {
             why: $why,
         };)*
         /// Every rule, in the documentation's order.
+        #[cfg(test)]
         pub(crate) static RULES: &[&VerifyRule] = &[$(&$name),*];
     };
 }
@@ -37,4 +38,31 @@ rules! {
     UNKNOWN_ARGUMENT_SERVED = true, "A call with an argument the tool does not take was not refused with the unknown-argument code naming it: a misspelt argument is silently ignored and the answer is confidently wrong.";
     MISSING_ARGUMENT_SERVED = true, "A call without a required argument was not refused with the missing-argument code naming it.";
     WRONG_TYPE_SERVED = true, "A call with an argument of the wrong type was not refused with the invalid-argument code naming it.";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULES;
+
+    /// docs/other-languages.md carries the rule table word for word.
+    #[test]
+    fn the_docs_carry_every_rule() {
+        let docs = include_str!("../../../docs/other-languages.md");
+        for rule in RULES {
+            let row = format!(
+                "| `{}` | {} | {} |",
+                rule.id,
+                if rule.breaking {
+                    "breaking"
+                } else {
+                    "compatible"
+                },
+                rule.why
+            );
+            assert!(
+                docs.contains(&row),
+                "docs/other-languages.md lacks the row\n{row}"
+            );
+        }
+    }
 }

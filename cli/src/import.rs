@@ -91,10 +91,29 @@ pub(crate) fn import(server_name: &str, tools_list: &Value, gaps: Gaps) -> Impor
         todos: 0,
         notes: Vec::new(),
         gaps,
+        omitted: Vec::new(),
     };
     let _ = writeln!(w.out, "server:\n  name: {}", quote(server_name));
-    w.out.push_str("\nhint_policy: all\n\ntools:\n");
     let tools = tools_list["tools"].as_array().cloned().unwrap_or_default();
+    // The hints every read-only tool leaves out are the manifest's policy, not gaps: the spec
+    // reads destructive and idempotent as moot on a tool that only reads.
+    let read_only: Vec<&Value> = (tools.iter())
+        .map(|t| &t["annotations"])
+        .filter(|a| a["readOnlyHint"] == true)
+        .collect();
+    w.omitted = [
+        ("destructive", "destructiveHint"),
+        ("idempotent", "idempotentHint"),
+    ]
+    .into_iter()
+    .filter(|(_, wire)| !read_only.is_empty() && read_only.iter().all(|a| a.get(*wire).is_none()))
+    .map(|(key, _)| key)
+    .collect();
+    let policy = match w.omitted.as_slice() {
+        [] => "all".to_owned(),
+        omitted => format!("{{omit_on_read_only: [{}]}}", omitted.join(", ")),
+    };
+    let _ = write!(w.out, "\nhint_policy: {policy}\n\ntools:\n");
     if tools.is_empty() {
         w.out.truncate(w.out.len() - 1);
         w.out.push_str(" []\n");
@@ -114,6 +133,8 @@ struct Writer {
     todos: usize,
     notes: Vec<Note>,
     gaps: Gaps,
+    /// The hints the publication's policy leaves off read-only tools.
+    omitted: Vec<&'static str>,
 }
 
 impl Writer {
@@ -181,7 +202,11 @@ impl Writer {
         match tool["outputSchema"]["properties"].as_object() {
             Some(props) => {
                 self.forbidden(&name, "outputSchema", &tool["outputSchema"]);
-                self.out.push_str("    output:\n      properties:\n");
+                self.out.push_str("    output:\n");
+                if let Some(d) = tool["outputSchema"]["description"].as_str() {
+                    let _ = writeln!(self.out, "      description: {}", quote(d));
+                }
+                self.out.push_str("      properties:\n");
                 let required = names(&tool["outputSchema"]["required"]);
                 for (pname, schema) in props {
                     let at = format!("outputSchema.properties.{pname}");
@@ -220,7 +245,9 @@ impl Writer {
         let mut written = Vec::new();
         let mut missing = Vec::new();
         for (key, wire, assumed) in HINTS {
+            let moot = read_only == Some(true) && self.omitted.contains(&key);
             let value = annotations[wire].as_bool().or(match self.gaps {
+                Gaps::Todo if moot => Some(key == "idempotent"),
                 Gaps::Todo => None,
                 // A read-only tool changes nothing: the spec reads its destructive and
                 // idempotent hints as moot, and a manifest that omits them publishes none.
@@ -274,14 +301,23 @@ impl Writer {
     ) {
         let _ = writeln!(self.out, "{:indent$}{}:", "", quote(name));
         let inner = indent + 2;
-        self.schema(tool, at, inner, schema, top);
+        self.schema(tool, at, inner, schema, top, true);
         if !required {
             let _ = writeln!(self.out, "{:inner$}required: false", "");
         }
     }
 
-    /// The keys of a schema, at `indent`.
-    fn schema(&mut self, tool: &str, at: &str, indent: usize, schema: &Value, top: bool) {
+    /// The keys of a schema, at `indent`: a property's (`top` for a parameter), or an array's
+    /// `items`, which needs no description.
+    fn schema(
+        &mut self,
+        tool: &str,
+        at: &str,
+        indent: usize,
+        schema: &Value,
+        top: bool,
+        property: bool,
+    ) {
         self.forbidden(tool, at, schema);
         let schema = self.branch(tool, at, schema);
         let kind = match &schema["type"] {
@@ -306,6 +342,7 @@ impl Writer {
             Some(d) => {
                 let _ = writeln!(self.out, "{:indent$}description: {}", "", quote(d));
             }
+            None if !property => {}
             None if self.gaps == Gaps::Fill => {
                 let _ = writeln!(self.out, "{:indent$}description: \"-\"", "");
             }
@@ -322,7 +359,14 @@ impl Writer {
         if kind == "array" {
             let _ = writeln!(self.out, "{:indent$}items:", "");
             let items = schema.get("items").cloned().unwrap_or(Value::Null);
-            self.schema(tool, &format!("{at}.items"), indent + 2, &items, false);
+            self.schema(
+                tool,
+                &format!("{at}.items"),
+                indent + 2,
+                &items,
+                false,
+                false,
+            );
         }
         if kind == "object" {
             let _ = writeln!(self.out, "{:indent$}properties:", "");
@@ -343,6 +387,10 @@ impl Writer {
                     false,
                 );
             }
+        }
+        // The header a 2026-07-28 client mirrors the argument under.
+        if let (Some(header), true) = (schema["x-mcp-header"].as_str(), top) {
+            let _ = writeln!(self.out, "{:indent$}header: {}", "", quote(header));
         }
         // A default the description does not state yet becomes the manifest's `default:`, which
         // states it there; for a comparison, the description is compared as published.
@@ -449,4 +497,93 @@ fn names(value: &Value) -> Vec<String> {
 /// A YAML scalar holding `text` exactly: JSON's string syntax is YAML's double-quoted one.
 fn quote(text: &str) -> String {
     Value::from(text).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_contract_codegen::{Revision, Source, load};
+    use serde_json::Value;
+
+    use super::{Gaps, import};
+
+    /// The tools, without what the reverse mapping does not carry: `_meta` (compared apart),
+    /// icons, and the result's own keys (the 2026-07-28 cache hint and server `_meta`).
+    fn without_unmapped(list: Value) -> Value {
+        let mut list = serde_json::json!({ "tools": list["tools"] });
+        for tool in list["tools"].as_array_mut().into_iter().flatten() {
+            let tool = tool.as_object_mut().expect("a tool object");
+            tool.remove("_meta");
+            tool.remove("icons");
+        }
+        list
+    }
+
+    /// The first place two values differ, as a JSON pointer with both sides.
+    fn difference(a: &Value, b: &Value, at: String) -> Option<String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                let keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+                keys.into_iter().find_map(|k| {
+                    difference(
+                        x.get(k).unwrap_or(&Value::Null),
+                        y.get(k).unwrap_or(&Value::Null),
+                        format!("{at}/{k}"),
+                    )
+                })
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => (x.iter().zip(y))
+                .enumerate()
+                .find_map(|(i, (p, q))| difference(p, q, format!("{at}/{i}"))),
+            _ => (a != b).then(|| format!("{at}: {a} != {b}")),
+        }
+    }
+
+    /// Every manifest of the repository, published, read back and published again, gives the
+    /// same `tools/list` on both revisions: the mapping loses nothing it claims to carry.
+    #[test]
+    fn a_publication_read_back_publishes_the_same_tools() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+        for manifest in [
+            "tools.yaml",
+            "fixtures/every-feature/tools.yaml",
+            "fixtures/conformance/tools.yaml",
+            "fixtures/foreign/tools.yaml",
+        ] {
+            let path = std::path::Path::new(root).join(manifest);
+            let text = std::fs::read_to_string(&path).expect("the manifest");
+            let source = Source::new(manifest, text).with_dir(path.parent().expect("a folder"));
+            let contract = load(&source).expect("it loads").contract;
+            for revision in Revision::ALL {
+                let published = contract.tools_list(revision);
+                let imported = import(contract.server_name(), &published, Gaps::Fill);
+                let again = load(&Source::new("imported.yaml", imported.yaml.clone()))
+                    .unwrap_or_else(|d| {
+                        panic!(
+                            "{manifest}: the import does not load:\n{}\n{}",
+                            mcp_contract_codegen::render_all(
+                                &d,
+                                &Source::new("imported.yaml", imported.yaml.clone())
+                            ),
+                            imported.yaml
+                        )
+                    })
+                    .contract;
+                let (a, b) = (
+                    without_unmapped(published),
+                    without_unmapped(again.tools_list(revision)),
+                );
+                assert_eq!(
+                    difference(&a, &b, String::new()),
+                    None,
+                    "{manifest} on {revision}"
+                );
+                // A manifest publishes nothing it forbids; icons are the one thing not carried.
+                assert!(
+                    imported.notes.iter().all(|n| n.at == "icons"),
+                    "{manifest}: {:?}",
+                    imported.notes
+                );
+            }
+        }
+    }
 }

@@ -3,6 +3,7 @@
 //! `client::session`, the same code the project's own test clients use.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_contract::client::session::{self, Session};
@@ -87,6 +88,32 @@ impl Headers {
     }
 }
 
+/// How much of a stdio server's stderr is kept: the end, where a failure to start is told.
+const LOG_TAIL: usize = 2048;
+
+/// Reads a stdio server's stderr for as long as it writes, keeping the last [`LOG_TAIL`]
+/// bytes: the pipe must be drained, or a server that logs much would block.
+fn log_tail(mut stderr: tokio::process::ChildStderr) -> Arc<Mutex<String>> {
+    use tokio::io::AsyncReadExt as _;
+    let tail = Arc::new(Mutex::new(String::new()));
+    let kept = Arc::clone(&tail);
+    tokio::spawn(async move {
+        let mut buf = [0u8; 1024];
+        while let Ok(n @ 1..) = stderr.read(&mut buf).await {
+            let Ok(mut text) = kept.lock() else { break };
+            text.push_str(&String::from_utf8_lossy(&buf[..n]));
+            if text.len() > LOG_TAIL {
+                let mut cut = text.len() - LOG_TAIL;
+                while !text.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                text.drain(..cut);
+            }
+        }
+    });
+    tail
+}
+
 /// A session with a running server, of one revision.
 pub(crate) struct Live {
     session: Session,
@@ -138,12 +165,25 @@ impl Live {
                     .ok_or_else(|| format!("`{line}` is not a command line"))?;
                 let mut command = tokio::process::Command::new(&words[0]);
                 command.args(&words[1..]);
-                let (transport, _) = TokioChildProcess::builder(command)
-                    // The server's log is not the check's output.
-                    .stderr(std::process::Stdio::null())
+                let (transport, stderr) = TokioChildProcess::builder(command)
+                    .stderr(std::process::Stdio::piped())
                     .spawn()
                     .map_err(|e| format!("cannot start `{}`: {e}", words[0]))?;
-                tokio::time::timeout(TIMEOUT, session::open(transport, revision)).await
+                let log = stderr.map(log_tail);
+                let opened =
+                    tokio::time::timeout(TIMEOUT, session::open(transport, revision)).await;
+                if let (Ok(Err(_)) | Err(_), Some(log)) = (&opened, &log) {
+                    // A server that fails to start says why on stderr.
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    let tail = log.lock().map(|t| t.trim().to_owned()).unwrap_or_default();
+                    if !tail.is_empty() {
+                        return Err(format!(
+                            "cannot open a {revision} session with {}; its stderr ends with:\n{tail}",
+                            target.describe()
+                        ));
+                    }
+                }
+                opened
             }
             Target::Url(url) => {
                 let mut config = StreamableHttpClientTransportConfig::with_uri(url.clone());

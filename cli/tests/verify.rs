@@ -627,6 +627,20 @@ fn a_server_that_cannot_be_checked_exits_2() {
     let out = cli(&["verify", &m, "--stdio", "/nonexistent/server"]);
     exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start `/nonexistent/server`"));
+    // A server that dies at start: what it said on stderr is in the error.
+    let out = cli(&[
+        "verify",
+        &m,
+        "--stdio",
+        "bash -c 'echo no database configured >&2; exit 3'",
+    ]);
+    exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("its stderr ends with:\nno database configured"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // A bearer token comes from the environment only; a variable that is not set is named.
     let out = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
         .args(["verify", &m, "--url", "http://127.0.0.1:1/mcp"])

@@ -101,6 +101,7 @@ pub(crate) async fn run(
             live: &live,
             report: &mut report,
             options,
+            lost: false,
         }
         .checks()
         .await;
@@ -133,6 +134,8 @@ struct Run<'a> {
     live: &'a Live,
     report: &'a mut Report,
     options: &'a Options,
+    /// The server stopped answering (a timeout, a closed connection): no further call is made.
+    lost: bool,
 }
 
 impl Run<'_> {
@@ -149,6 +152,12 @@ impl Run<'_> {
             .filter(|t| self.group.is_none_or(|g| g.contains(&t.name)))
             .collect();
         for tool in tools {
+            if self.lost {
+                // The server stopped answering: every later call would fail the same way.
+                self.report
+                    .not_called(&tool.name, "the server had stopped answering");
+                continue;
+            }
             let served = published.tools_list["tools"]
                 .as_array()
                 .is_some_and(|ts| ts.iter().any(|t| t["name"] == tool.name.as_str()));
@@ -243,16 +252,25 @@ impl Run<'_> {
                     return false;
                 }
                 Err(e) => {
+                    let what = if e.code.is_some() {
+                        "answered a protocol error"
+                    } else {
+                        self.lost = true;
+                        "got no answer"
+                    };
                     self.report.finding(
                         check,
                         &rules::EXAMPLE_REFUSED,
                         tool.span,
                         format!(
-                            "`{}` called with its example {} answered a protocol error: {e}",
+                            "`{}` called with its example {} {what}: {e}",
                             tool.name,
                             Value::Object(args)
                         ),
                     );
+                    if self.lost {
+                        return false;
+                    }
                     continue;
                 }
             };
@@ -422,6 +440,10 @@ impl Run<'_> {
             let shown = Value::Object(args.clone());
             let check = self.report.check(format!("{} refuses {what}", tool.name));
             let problem = match self.live.call(&tool.name, args).await {
+                Err(e) if e.code.is_none() => {
+                    self.lost = true;
+                    Some(format!("got no answer: {e}"))
+                }
                 Err(e) => Some(format!("answered a protocol error, not a tool error: {e}")),
                 Ok(r) if r.is_error != Some(true) => {
                     Some("served it instead of refusing it".to_owned())
@@ -450,6 +472,9 @@ impl Run<'_> {
                     span,
                     format!("`{}` called with {what} {shown} {problem}", tool.name),
                 );
+            }
+            if self.lost {
+                return;
             }
         }
     }

@@ -316,13 +316,41 @@ fn the_typescript_server_honours_the_manifest_and_its_broken_copy_is_caught() {
     let text = exit(&out, 3);
     assert!(text.contains("breaking: HINT_NO_LESS_SAFE"), "{text}");
 
+    // Over HTTP, behind a bearer token the check reads from the environment.
     let port = free_port();
     let mut command = Command::new(&node);
-    command.args([server.as_str(), "--http", &port.to_string()]);
+    command.args([
+        server.as_str(),
+        "--http",
+        &port.to_string(),
+        "--token",
+        "s3cret",
+    ]);
     let _served = serve_http(command, port);
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let (code, report) = verify(&[&m, "--url", &url]);
-    assert_eq!((code, findings(&report)), (0, vec![]), "{report:#}");
+    let with_token = |var: &str| {
+        Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+            .args(["verify", &m, "--url", &url, "--format", "json"])
+            .args(["--bearer-env", "NOTES_TOKEN"])
+            .env("NOTES_TOKEN", var)
+            .output()
+            .expect("the CLI runs")
+    };
+    let out = with_token("s3cret");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    assert_eq!(
+        (out.status.code(), findings(&report)),
+        (Some(0), vec![]),
+        "{report:#}"
+    );
+    // A wrong token: the server refuses every request, so nothing could be checked.
+    let out = with_token("wrong");
+    exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Auth required"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The text, GitHub and JUnit reports of the broken copy.

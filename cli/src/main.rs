@@ -126,9 +126,10 @@ enum Command {
         /// environment variable (a secret never goes on the command line).
         #[arg(long, value_name = "VAR")]
         bearer_env: Option<String>,
-        /// With a running server: the protocol revision to speak.
-        #[arg(long, default_value_t = Revision::LATEST)]
-        revision: Revision,
+        /// With a running server: the protocol revision to speak (by default the newest it
+        /// speaks).
+        #[arg(long)]
+        revision: Option<Revision>,
         /// How a change to a description alone counts: `breaking` fails the run, `compatible`
         /// lists it, `ignore` leaves it out.
         #[arg(long, value_enum, default_value_t = compare::DescriptionPolicy::Compatible)]
@@ -216,9 +217,9 @@ enum Command {
         /// Send `Authorization: Bearer` with the token held in this environment variable.
         #[arg(long, value_name = "VAR")]
         bearer_env: Option<String>,
-        /// The revision to speak.
-        #[arg(long, default_value_t = Revision::LATEST)]
-        revision: Revision,
+        /// The revision to speak (by default the newest the server speaks).
+        #[arg(long)]
+        revision: Option<Revision>,
         /// Overwrite the output file if it exists.
         #[arg(long)]
         force: bool,
@@ -440,7 +441,7 @@ struct LiveArgs<'a> {
     target: live::Target,
     headers: &'a [String],
     bearer_env: Option<&'a str>,
-    revision: Revision,
+    revision: Option<Revision>,
 }
 
 /// `diff --against url:URL|stdio:CMD [PATH]`: the manifest (old) against what the server
@@ -466,17 +467,10 @@ fn diff_live(
     let source = read(&path)?;
     let contract = contract(&source)?;
     let headers = live::Headers::read(live.headers, live.bearer_env)?;
-    let published = runtime()?.block_on(async {
-        let session = live::Live::connect(&live.target, live.revision, &headers)
-            .await
-            .map_err(|e| format!("error: {e}"))?;
-        let published = session.published().await.map_err(|e| format!("error: {e}"));
-        session.close().await;
-        published
-    })?;
+    let (revision, published) = fetch(&live.target, live.revision, &headers)?;
     let compared = compare::compare(
         &contract,
-        live.revision,
+        revision,
         None,
         &published,
         descriptions,
@@ -500,6 +494,35 @@ fn diff_live(
         ExitCode::from(BREAKING)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// What the server publishes on `revision`, or, without one, on the newest revision it
+/// speaks; with the revision spoken.
+fn fetch(
+    target: &live::Target,
+    revision: Option<Revision>,
+    headers: &live::Headers,
+) -> Result<(Revision, live::Published), String> {
+    let tried: Vec<Revision> = match revision {
+        Some(r) => vec![r],
+        None => Revision::ALL.iter().rev().copied().collect(),
+    };
+    runtime()?.block_on(async {
+        let mut failures = Vec::new();
+        for revision in tried {
+            match live::Live::connect(target, revision, headers).await {
+                Ok(session) => {
+                    let published = session.published().await;
+                    session.close().await;
+                    return published
+                        .map(|p| (revision, p))
+                        .map_err(|e| format!("error: {e}"));
+                }
+                Err(e) => failures.push(e),
+            }
+        }
+        Err(format!("error: {}", failures.join("; ")))
     })
 }
 
@@ -558,7 +581,7 @@ fn run_import(
     output: &Path,
     headers: &[String],
     bearer_env: Option<&str>,
-    revision: Revision,
+    revision: Option<Revision>,
     force: bool,
 ) -> Result<ExitCode, String> {
     let to_stdout = output == Path::new("-");
@@ -600,14 +623,7 @@ fn run_import(
                 }
             };
             let headers = live::Headers::read(headers, bearer_env)?;
-            let published = runtime()?.block_on(async {
-                let session = live::Live::connect(&target, revision, &headers)
-                    .await
-                    .map_err(|e| format!("error: {e}"))?;
-                let published = session.published().await.map_err(|e| format!("error: {e}"));
-                session.close().await;
-                published
-            })?;
+            let (_, published) = fetch(&target, revision, &headers)?;
             (published.server_name, published.tools_list)
         }
     };

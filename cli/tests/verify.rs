@@ -291,6 +291,15 @@ fn the_typescript_server_honours_the_manifest_and_its_broken_copy_is_caught() {
     assert_eq!(findings(&report), planted(&manifest), "{report:#}");
     assert_eq!(code, 1);
 
+    // An error without the hint its vocabulary gives it.
+    let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--no-hints"])]);
+    let get_note = line_of(&manifest, "- name: get_note");
+    assert_eq!(
+        (code, findings(&report)),
+        (1, vec![("ERROR_MESSAGE".to_owned(), get_note)]),
+        "{report:#}"
+    );
+
     // Asked for explicitly, a revision the server does not speak means it was not checked.
     let out = cli(&[
         "verify",

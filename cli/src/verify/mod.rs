@@ -357,6 +357,28 @@ impl Run<'_> {
                     ),
                 );
             } else if let Some(declared) = tool.errors.iter().find(|e| e.code == code) {
+                if declared.has_hint && !has_hint(result) {
+                    self.report.finding(
+                        check,
+                        &rules::ERROR_MESSAGE,
+                        tool.span,
+                        format!(
+                            "`{}` answered `{code}` without the hint the vocabulary gives it",
+                            tool.name
+                        ),
+                    );
+                }
+                if declared.names_argument && argument.is_empty() {
+                    self.report.finding(
+                        check,
+                        &rules::ERROR_MESSAGE,
+                        tool.span,
+                        format!(
+                            "`{}` answered `{code}` without naming the argument it concerns",
+                            tool.name
+                        ),
+                    );
+                }
                 if let Some(lost) = (declared.message_literals.iter())
                     .find(|literal| !message.contains(literal.trim()))
                 {
@@ -512,6 +534,13 @@ fn envelope(result: &CallToolResult) -> Option<Vec<(String, String, String)>> {
         })
         .collect();
     (!problems.is_empty()).then_some(problems)
+}
+
+/// Whether a result's error envelope carries a hint.
+fn has_hint(result: &CallToolResult) -> bool {
+    (result.content.iter().find_map(|c| c.as_text()))
+        .and_then(|t| serde_json::from_str::<Value>(&t.text).ok())
+        .is_some_and(|v| v["hint"].as_str().is_some_and(|h| !h.trim().is_empty()))
 }
 
 /// The first text of a result, quoted and cut to one line for a report.

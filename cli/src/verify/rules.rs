@@ -34,7 +34,7 @@ rules! {
     OUTPUT_INVALID = true, "A result's structured content is missing or does not match the published output schema: clients that check it refuse the result.";
     ERROR_WITHOUT_CODE = true, "An error carries no envelope with a code: clients cannot tell which error it is or which argument to fix.";
     ERROR_UNDECLARED = true, "An error code the tool does not declare: clients handling the declared vocabulary miss it.";
-    ERROR_MESSAGE = false, "An error's message does not follow its declared template: the model reads another text than the reviewed one.";
+    ERROR_MESSAGE = false, "An error's message does not follow its declared template, or it lacks its declared hint or argument: the model reads another text than the reviewed one.";
     UNKNOWN_ARGUMENT_SERVED = true, "A call with an argument the tool does not take was not refused with the unknown-argument code naming it: a misspelt argument is silently ignored and the answer is confidently wrong.";
     MISSING_ARGUMENT_SERVED = true, "A call without a required argument was not refused with the missing-argument code naming it.";
     WRONG_TYPE_SERVED = true, "A call with an argument of the wrong type was not refused with the invalid-argument code naming it.";

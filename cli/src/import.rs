@@ -181,7 +181,7 @@ impl Writer {
                 "what the tool does and when to use it (the server publishes no description)",
             ),
         }
-        self.hints(&name, &tool["annotations"]);
+        self.hints(&tool["annotations"]);
         let input = &tool["inputSchema"];
         if input["additionalProperties"] != Value::Bool(false) {
             self.note(
@@ -240,7 +240,7 @@ impl Writer {
         }
     }
 
-    fn hints(&mut self, tool: &str, annotations: &Value) {
+    fn hints(&mut self, annotations: &Value) {
         let read_only = annotations["readOnlyHint"].as_bool();
         let mut written = Vec::new();
         let mut missing = Vec::new();
@@ -261,7 +261,6 @@ impl Writer {
             }
         }
         if !missing.is_empty() {
-            let _ = tool;
             self.todo(
                 4,
                 &format!(

@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mcp_contract_codegen::diff::{self, Report};
 use mcp_contract_codegen::{Contract, Date, Revision, Source, load, render_all};
 
+mod compare;
+mod import;
 mod init;
+mod live;
+mod verify;
 mod version;
 
 /// Exit code for a manifest with errors.
@@ -20,6 +24,9 @@ const USAGE: u8 = 2;
 /// Exit code for `diff --check-version` finding a version that did not move as far as the
 /// changes need.
 const VERSION_SHORT: u8 = 4;
+
+/// Exit code for `verify` finding that the server does not honour the contract.
+const NOT_HONOURED: u8 = 1;
 
 /// Exit code for `diff` finding a breaking change that `--allow` does not cover.
 const BREAKING: u8 = 3;
@@ -99,15 +106,34 @@ enum Command {
     /// Compares two manifests and classifies every change as breaking or compatible.
     ///
     /// `diff OLD NEW` compares two files; `diff --against REV [PATH]` compares PATH (default
-    /// tools.yaml) with its version at git revision REV. Exits with 3 when a breaking change
-    /// is found that no --allow covers, 2 on a usage error or a manifest that does not load.
+    /// tools.yaml) with its version at git revision REV; `diff --against url:URL [PATH]` or
+    /// `--against stdio:CMD` compares it with what a running server publishes (the manifest is
+    /// the old side, the deployment the new). Exits with 3 when a breaking change is found
+    /// that no --allow covers, 2 on a usage error, a manifest that does not load or a server
+    /// that cannot be reached.
     Diff {
         /// OLD and NEW; with --against, only the manifest to compare (default tools.yaml).
         #[arg(value_name = "PATH", num_args = 0..=2)]
         paths: Vec<PathBuf>,
-        /// Compare with the manifest at this git revision (`origin/main`, a tag, a commit).
+        /// Compare with the manifest at this git revision (`origin/main`, a tag, a commit), or
+        /// with a running server: `url:http://HOST/mcp` or `stdio:COMMAND ARGS`.
         #[arg(long, value_name = "REV")]
         against: Option<String>,
+        /// With a running server: a request header, `NAME: VALUE` (repeatable).
+        #[arg(long = "header", value_name = "NAME: VALUE")]
+        headers: Vec<String>,
+        /// With a running server: send `Authorization: Bearer` with the token held in this
+        /// environment variable (a secret never goes on the command line).
+        #[arg(long, value_name = "VAR")]
+        bearer_env: Option<String>,
+        /// With a running server: the protocol revision to speak (by default the newest it
+        /// speaks).
+        #[arg(long)]
+        revision: Option<Revision>,
+        /// How a change to a description alone counts: `breaking` fails the run, `compatible`
+        /// lists it, `ignore` leaves it out.
+        #[arg(long, value_enum, default_value_t = compare::DescriptionPolicy::Compatible)]
+        descriptions: compare::DescriptionPolicy,
         /// How to print the changes.
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         format: OutputFormat,
@@ -123,6 +149,80 @@ enum Command {
         /// are accepted without --allow.
         #[arg(long)]
         check_version: bool,
+    },
+    /// Checks a running server, in any language, against the manifest on each protocol
+    /// revision it speaks: what it publishes, calls with the manifest's examples, and calls
+    /// that must be refused. Exits with 0 when it honours the contract, 1 when it does not,
+    /// 2 when it could not be checked.
+    Verify {
+        /// The manifest.
+        #[arg(default_value = "tools.yaml")]
+        manifest: PathBuf,
+        /// Start the server with this command line and speak to it over stdio.
+        #[arg(
+            long,
+            value_name = "CMD ARGS",
+            required_unless_present = "url",
+            conflicts_with = "url"
+        )]
+        stdio: Option<String>,
+        /// The server's streamable HTTP endpoint, such as http://127.0.0.1:8080/mcp.
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+        /// A request header, `NAME: VALUE` (repeatable).
+        #[arg(long = "header", value_name = "NAME: VALUE")]
+        headers: Vec<String>,
+        /// Send `Authorization: Bearer` with the token held in this environment variable (a
+        /// secret never goes on the command line).
+        #[arg(long, value_name = "VAR")]
+        bearer_env: Option<String>,
+        /// Check this group's route (`URL/GROUP`) against the group's tools.
+        #[arg(long)]
+        group: Option<String>,
+        /// The revision to speak (repeatable); by default each one, skipping those the server
+        /// does not speak.
+        #[arg(long = "revision", value_name = "REVISION")]
+        revisions: Vec<Revision>,
+        /// Also call the tools that may write, with their examples. Never point this at a
+        /// production server: the examples really run.
+        #[arg(long)]
+        allow_writes: bool,
+        /// How a change to a description alone counts: `breaking`, `compatible` (reported)
+        /// or `ignore`.
+        #[arg(long, value_enum, default_value_t = compare::DescriptionPolicy::Compatible)]
+        descriptions: compare::DescriptionPolicy,
+        /// How to print the findings.
+        #[arg(long, value_enum, default_value_t = verify::Format::Text)]
+        format: verify::Format,
+    },
+    /// Writes a manifest that reproduces what a running server (or a saved `tools/list`
+    /// result) publishes, with a `TODO` at each thing the wire does not say; `check` refuses
+    /// the file at each one until it is decided.
+    Import {
+        /// Start the server with this command line and speak to it over stdio.
+        #[arg(long, value_name = "CMD ARGS", conflicts_with_all = ["url", "from"])]
+        stdio: Option<String>,
+        /// The server's streamable HTTP endpoint.
+        #[arg(long, value_name = "URL", conflicts_with = "from")]
+        url: Option<String>,
+        /// A saved `tools/list` result (a JSON file with `tools`).
+        #[arg(long, value_name = "FILE")]
+        from: Option<PathBuf>,
+        /// Where to write the manifest (`-` for stdout).
+        #[arg(short, long, value_name = "FILE", default_value = "tools.yaml")]
+        output: PathBuf,
+        /// A request header, `NAME: VALUE` (repeatable).
+        #[arg(long = "header", value_name = "NAME: VALUE")]
+        headers: Vec<String>,
+        /// Send `Authorization: Bearer` with the token held in this environment variable.
+        #[arg(long, value_name = "VAR")]
+        bearer_env: Option<String>,
+        /// The revision to speak (by default the newest the server speaks).
+        #[arg(long)]
+        revision: Option<Revision>,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -207,7 +307,97 @@ fn main() -> ExitCode {
             format,
             allow,
             today,
+            headers,
+            bearer_env,
+            revision,
+            descriptions,
             check_version,
+        } if against
+            .as_deref()
+            .and_then(live::Target::parse_prefixed)
+            .is_some() =>
+        {
+            let target = against
+                .as_deref()
+                .and_then(live::Target::parse_prefixed)
+                .expect("checked by the guard");
+            let live = LiveArgs {
+                target,
+                headers: &headers,
+                bearer_env: bearer_env.as_deref(),
+                revision,
+            };
+            if check_version {
+                eprintln!(
+                    "error: `--check-version` reads the versions of two manifests' crates, not of a running server"
+                );
+                return ExitCode::from(USAGE);
+            }
+            exit(diff_live(
+                &paths,
+                &live,
+                format.into(),
+                &allow,
+                today,
+                descriptions,
+            ))
+        }
+        Command::Verify {
+            manifest,
+            stdio,
+            url,
+            headers,
+            bearer_env,
+            group,
+            revisions,
+            allow_writes,
+            descriptions,
+            format,
+        } => {
+            let target = match (stdio, url) {
+                (Some(cmd), _) => live::Target::Stdio(cmd),
+                (None, Some(url)) => live::Target::Url(url),
+                (None, None) => unreachable!("clap requires one"),
+            };
+            exit(run_verify(
+                &manifest,
+                target,
+                &headers,
+                bearer_env.as_deref(),
+                group,
+                revisions,
+                allow_writes,
+                descriptions,
+                format,
+            ))
+        }
+        Command::Import {
+            stdio,
+            url,
+            from,
+            output,
+            headers,
+            bearer_env,
+            revision,
+            force,
+        } => exit(run_import(
+            stdio,
+            url,
+            from,
+            &output,
+            &headers,
+            bearer_env.as_deref(),
+            revision,
+            force,
+        )),
+        Command::Diff {
+            paths,
+            against,
+            format,
+            allow,
+            today,
+            check_version,
+            ..
         } => match run_diff(
             &paths,
             against.as_deref(),
@@ -227,18 +417,248 @@ fn main() -> ExitCode {
     }
 }
 
-/// Loads both manifests, prints the report, and returns the exit code; `Err` carries what to
-/// print before exiting with [`USAGE`].
-fn run_diff(
+/// The exit code of a command that returns `Err` with what to print before exiting with
+/// [`USAGE`].
+fn exit(result: Result<ExitCode, String>) -> ExitCode {
+    result.unwrap_or_else(|message| {
+        if !message.is_empty() {
+            eprintln!("{message}");
+        }
+        ExitCode::from(USAGE)
+    })
+}
+
+/// A runtime for the commands that speak to a running server.
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("error: cannot start the async runtime: {e}"))
+}
+
+/// How to reach a running server for `diff --against url:|stdio:`.
+struct LiveArgs<'a> {
+    target: live::Target,
+    headers: &'a [String],
+    bearer_env: Option<&'a str>,
+    revision: Option<Revision>,
+}
+
+/// `diff --against url:URL|stdio:CMD [PATH]`: the manifest (old) against what the server
+/// publishes (new), through the diff engine's report.
+fn diff_live(
     paths: &[PathBuf],
-    against: Option<&str>,
+    live: &LiveArgs<'_>,
     format: diff::Format,
     allow: &[String],
     today: Option<Date>,
-    check_version: bool,
+    descriptions: compare::DescriptionPolicy,
 ) -> Result<ExitCode, String> {
-    // Refusing an unknown ID catches a typo that would otherwise silently allow nothing.
-    let allow = allow
+    let allow = allowed_rules(allow)?;
+    let path = match paths {
+        [] => PathBuf::from("tools.yaml"),
+        [one] => one.clone(),
+        _ => {
+            return Err(
+                "error: with `--against url:|stdio:`, give at most one manifest path".into(),
+            );
+        }
+    };
+    let source = read(&path)?;
+    let contract = contract(&source)?;
+    let headers = live::Headers::read(live.headers, live.bearer_env)?;
+    let (revision, published) = fetch(&live.target, live.revision, &headers)?;
+    let compared = compare::compare(
+        &contract,
+        revision,
+        None,
+        &published,
+        descriptions,
+        today.unwrap_or_else(Date::today),
+    )
+    .map_err(|e| format!("error: {e}"))?;
+    for (note, _) in &compared.notes {
+        eprintln!(
+            "note: tool `{}` publishes {} (at `{}`)",
+            note.tool, note.what, note.at
+        );
+    }
+    let report = Report::new(compared.changes, &source, &source, &allow);
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(report.render(format).as_bytes()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(format!("error: cannot write the report: {e}")),
+    }
+    Ok(if report.blocks() {
+        ExitCode::from(BREAKING)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What the server publishes on `revision`, or, without one, on the newest revision it
+/// speaks; with the revision spoken.
+fn fetch(
+    target: &live::Target,
+    revision: Option<Revision>,
+    headers: &live::Headers,
+) -> Result<(Revision, live::Published), String> {
+    let tried: Vec<Revision> = match revision {
+        Some(r) => vec![r],
+        None => Revision::ALL.iter().rev().copied().collect(),
+    };
+    runtime()?.block_on(async {
+        let mut failures = Vec::new();
+        for revision in tried {
+            match live::Live::connect(target, revision, headers).await {
+                Ok(session) => {
+                    let published = session.published().await;
+                    session.close().await;
+                    return published
+                        .map(|p| (revision, p))
+                        .map_err(|e| format!("error: {e}"));
+                }
+                Err(e) => failures.push(e),
+            }
+        }
+        Err(format!("error: {}", failures.join("; ")))
+    })
+}
+
+/// `verify`: prints the report; 0 when the server honours the contract, 1 when not.
+#[allow(clippy::too_many_arguments)]
+fn run_verify(
+    manifest: &Path,
+    target: live::Target,
+    headers: &[String],
+    bearer_env: Option<&str>,
+    group: Option<String>,
+    revisions: Vec<Revision>,
+    allow_writes: bool,
+    descriptions: compare::DescriptionPolicy,
+    format: verify::Format,
+) -> Result<ExitCode, String> {
+    let source = read(manifest)?;
+    let contract = contract(&source)?;
+    let headers = live::Headers::read(headers, bearer_env)?;
+    let revisions_named = !revisions.is_empty();
+    let options = verify::Options {
+        target,
+        headers,
+        revisions: if revisions_named {
+            revisions
+        } else {
+            Revision::ALL.to_vec()
+        },
+        revisions_named,
+        group,
+        allow_writes,
+        descriptions,
+        format,
+    };
+    let outcome = runtime()?.block_on(verify::run(&source, &contract, &options))?;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(outcome.text.as_bytes()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(format!("error: cannot write the report: {e}")),
+    }
+    Ok(if outcome.failed {
+        ExitCode::from(NOT_HONOURED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `import`: writes the manifest the publication reads back to, and says what is left to
+/// decide and what was not copied.
+#[allow(clippy::too_many_arguments)]
+fn run_import(
+    stdio: Option<String>,
+    url: Option<String>,
+    from: Option<PathBuf>,
+    output: &Path,
+    headers: &[String],
+    bearer_env: Option<&str>,
+    revision: Option<Revision>,
+    force: bool,
+) -> Result<ExitCode, String> {
+    let to_stdout = output == Path::new("-");
+    if !to_stdout && !force && output.exists() {
+        return Err(format!(
+            "error: `{}` exists; pass --force to overwrite it, or -o another path",
+            output.display()
+        ));
+    }
+    let (name, list) = match (stdio, url, from) {
+        (_, _, Some(file)) => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| format!("error: cannot read `{}`: {e}", file.display()))?;
+            let value: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| format!("error: `{}` is not JSON: {e}", file.display()))?;
+            // A whole JSON-RPC response, or the result alone.
+            let list = if value.get("result").is_some() {
+                value["result"].clone()
+            } else {
+                value
+            };
+            if !list["tools"].is_array() {
+                return Err(format!(
+                    "error: `{}` holds no `tools` array: save a `tools/list` result",
+                    file.display()
+                ));
+            }
+            let name = file
+                .file_stem()
+                .map_or("server".into(), |s| s.to_string_lossy().into_owned());
+            (name, list)
+        }
+        (stdio, url, None) => {
+            let target = match (stdio, url) {
+                (Some(cmd), _) => live::Target::Stdio(cmd),
+                (None, Some(url)) => live::Target::Url(url),
+                (None, None) => {
+                    return Err("error: give --stdio CMD, --url URL or --from FILE".into());
+                }
+            };
+            let headers = live::Headers::read(headers, bearer_env)?;
+            let (_, published) = fetch(&target, revision, &headers)?;
+            (published.server_name, published.tools_list)
+        }
+    };
+    let imported = import::import(&name, &list, import::Gaps::Todo);
+    let header = "# Imported by `mcp-contract import`. Decide each TODO below; `mcp-contract check` refuses\n\
+                  # the file until every one is decided, then `mcp-contract verify` checks the server.\n\n";
+    let text = format!("{header}{}", imported.yaml);
+    if to_stdout {
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    } else {
+        std::fs::write(output, &text)
+            .map_err(|e| format!("error: cannot write `{}`: {e}", output.display()))?;
+    }
+    for note in &imported.notes {
+        eprintln!(
+            "note: tool `{}` publishes {} (at `{}`); not copied",
+            note.tool, note.what, note.at
+        );
+    }
+    let tools = list["tools"].as_array().map_or(0, Vec::len);
+    eprintln!(
+        "{}: {tools} tools imported, {} TODOs to decide",
+        if to_stdout {
+            "-".into()
+        } else {
+            output.display().to_string()
+        },
+        imported.todos
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The rules `--allow` names; an unknown ID is refused, since a typo would allow nothing.
+fn allowed_rules(allow: &[String]) -> Result<Vec<&'static diff::Rule>, String> {
+    allow
         .iter()
         .map(|id| {
             diff::rule(id).ok_or_else(|| {
@@ -249,7 +669,20 @@ fn run_diff(
                 )
             })
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect()
+}
+
+/// Loads both manifests, prints the report, and returns the exit code; `Err` carries what to
+/// print before exiting with [`USAGE`].
+fn run_diff(
+    paths: &[PathBuf],
+    against: Option<&str>,
+    format: diff::Format,
+    allow: &[String],
+    today: Option<Date>,
+    check_version: bool,
+) -> Result<ExitCode, String> {
+    let allow = allowed_rules(allow)?;
     let mut first = false;
     let (old, new) = match (against, paths) {
         (Some(rev), [] | [_]) => {

@@ -44,6 +44,8 @@ mod ident;
 mod keyword;
 mod manifest;
 mod model;
+#[cfg(feature = "diff")]
+pub mod probe;
 mod source;
 mod validate;
 mod write;

@@ -35,6 +35,8 @@
 //! Features:
 //! - `http`: `http::Host`, a stateless streamable HTTP host for a server and its tool
 //!   groups.
+//! - `connect`: `client::session`, a client session of either revision with any server over
+//!   any rmcp transport (what `mcp-contract verify` speaks through).
 //! - `testing`: the `testing` module: an in-process client on either revision, checks against the
 //!   official MCP schemas, and `assert_contract`, the one-line contract test.
 //! - `http-testing`: `testing` plus an HTTP client for the `http` host.

@@ -1,17 +1,14 @@
 //! The in-process client: a server on one end of an in-memory pipe, an rmcp client of either
 //! revision on the other; and reading what a call returns, whichever client made it.
 
-use rmcp::model::ProtocolVersion;
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::IntoTransport;
-use rmcp::{ClientLifecycleMode, ClientServiceExt as _};
+pub(super) use crate::client::session::open;
 
 use super::Revision;
 use crate::server::{Dispatch, Server};
 use crate::stdio::Options;
 
 /// A client connected to a server running on this runtime.
-pub type Client = RunningService<RoleClient, ()>;
+pub type Client = crate::client::session::Session;
 
 /// Starts `server` on one end of an in-memory pipe, served as `serve_stdio` serves stdin and
 /// stdout, and connects a client to the other end, speaking `revision`.
@@ -23,31 +20,6 @@ pub async fn connect<D: Dispatch>(
     let (read, write) = tokio::io::split(server_io);
     tokio::spawn(server.serve_stream(read, write, Options::default()));
     open(client_io, revision).await
-}
-
-/// Opens a client session over `transport` the way a client of `revision` does: with the
-/// `initialize` handshake, or by discovery, preferring that revision.
-pub(super) async fn open<T, E, A>(
-    transport: T,
-    revision: Revision,
-) -> Result<Client, Box<dyn std::error::Error + Send + Sync>>
-where
-    T: IntoTransport<RoleClient, E, A>,
-    E: std::error::Error + Send + Sync + 'static,
-{
-    let lifecycle = if revision.has_initialize() {
-        ClientLifecycleMode::Initialize
-    } else {
-        let preferred = ProtocolVersion::KNOWN_VERSIONS
-            .iter()
-            .filter(|v| v.as_str() == revision.as_str())
-            .cloned()
-            .collect();
-        ClientLifecycleMode::Discover {
-            preferred_versions: preferred,
-        }
-    };
-    Ok(().serve_with_lifecycle(transport, lifecycle).await?)
 }
 
 /// Calls tool `name` with `arguments` (a JSON object) and returns its result.

@@ -1,0 +1,558 @@
+//! `mcp-contract verify`: a running server, in any language, against its manifest, on each
+//! protocol revision it speaks. Three kinds of check:
+//!
+//! - **the publication**: what `tools/list` carries equals what the manifest publishes, as
+//!   the diff engine judges it ([`compare`](crate::compare)), plus what it cannot see (an
+//!   input schema open to unknown arguments, a keyword a manifest forbids, `_meta`);
+//! - **calls from the manifest**: each tool called with its examples, each answer held to the
+//!   output schema or to the error vocabulary;
+//! - **calls that must be refused**: an unknown argument, each required one missing, a wrong
+//!   type, each a tool error naming the argument with the manifest's argument code.
+//!
+//! Tools that may write are called only with `--allow-writes`.
+
+mod report;
+mod rules;
+
+use mcp_contract_codegen::probe::{ArgumentCodes, Probes, ToolProbe};
+use mcp_contract_codegen::{Contract, Date, Revision, Source, Span};
+use mcp_contract_spec::check::Checker;
+use rmcp::model::CallToolResult;
+use serde_json::{Map, Value, json};
+
+use crate::compare::{self, DescriptionPolicy};
+use crate::live::{Headers, Live, Target};
+pub(crate) use report::Format;
+use report::Report;
+use rules::VerifyRule;
+
+/// The argument no manifest declares, sent to see it refused.
+const UNKNOWN_ARGUMENT: &str = "mcp_contract_unknown";
+
+/// How `verify` runs.
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    /// The server.
+    pub(crate) target: Target,
+    /// Headers for HTTP.
+    pub(crate) headers: Headers,
+    /// The revisions to speak; the revisions a server does not speak are skipped, unless
+    /// named here explicitly.
+    pub(crate) revisions: Vec<Revision>,
+    /// Whether the revisions were named by the user (then each must be spoken).
+    pub(crate) revisions_named: bool,
+    /// The group whose route to check.
+    pub(crate) group: Option<String>,
+    /// Call tools that may write.
+    pub(crate) allow_writes: bool,
+    /// How a description-only change counts.
+    pub(crate) descriptions: DescriptionPolicy,
+    /// The report's form.
+    pub(crate) format: Format,
+}
+
+/// The outcome: the report's text, and whether it could be checked at all.
+pub(crate) struct Outcome {
+    /// The rendered report.
+    pub(crate) text: String,
+    /// True when at least one finding fails the run.
+    pub(crate) failed: bool,
+}
+
+/// Checks the server against `contract`, read from `source`. `Err` when it could not be
+/// checked: the manifest names no such group, or the server spoke no revision.
+pub(crate) async fn run(
+    source: &Source,
+    contract: &Contract,
+    options: &Options,
+) -> Result<Outcome, String> {
+    let probes = contract.probes();
+    let group_tools = match &options.group {
+        None => None,
+        Some(g) => Some(
+            (probes.groups.iter())
+                .find(|(name, _)| name == g)
+                .map(|(_, tools)| tools.clone())
+                .ok_or_else(|| {
+                    let names: Vec<&str> = probes.groups.iter().map(|(n, _)| n.as_str()).collect();
+                    format!(
+                        "error: `--group {g}`: the manifest declares no such group; its groups are: {}",
+                        if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+                    )
+                })?,
+        ),
+    };
+    let target = options.target.clone().with_group(options.group.as_deref());
+    let mut report = Report::new(source, target.describe(), options.allow_writes);
+    for &revision in &options.revisions {
+        let live = match Live::connect(&target, revision, &options.headers).await {
+            Ok(live) => live,
+            Err(e) if options.revisions_named => return Err(format!("error: {e}")),
+            Err(e) => {
+                report.skipped(revision, e);
+                continue;
+            }
+        };
+        let result = Run {
+            revision,
+            contract,
+            probes: &probes,
+            group: group_tools.as_deref(),
+            live: &live,
+            report: &mut report,
+            options,
+            lost: false,
+        }
+        .checks()
+        .await;
+        live.close().await;
+        result?;
+    }
+    if report.revisions.is_empty() {
+        return Err(format!(
+            "error: {} spoke none of the revisions {}: {}",
+            target.describe(),
+            (options.revisions.iter())
+                .map(|r| r.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            report.skips.join("; ")
+        ));
+    }
+    Ok(Outcome {
+        failed: report.fails(),
+        text: report.render(options.format),
+    })
+}
+
+/// One revision's checks.
+struct Run<'a> {
+    revision: Revision,
+    contract: &'a Contract,
+    probes: &'a Probes,
+    group: Option<&'a [String]>,
+    live: &'a Live,
+    report: &'a mut Report,
+    options: &'a Options,
+    /// The server stopped answering (a timeout, a closed connection): no further call is made.
+    lost: bool,
+}
+
+impl Run<'_> {
+    async fn checks(mut self) -> Result<(), String> {
+        self.report.revision(self.revision);
+        let published = self
+            .live
+            .published()
+            .await
+            .map_err(|e| format!("error: {} on {}: {e}", self.report.target, self.revision))?;
+        self.publication(&published)?;
+        let ours = compare::published_by(self.contract, self.revision, self.group);
+        let tools: Vec<&ToolProbe> = (self.probes.tools.iter())
+            .filter(|t| self.group.is_none_or(|g| g.contains(&t.name)))
+            .collect();
+        for tool in tools {
+            if self.lost {
+                // The server stopped answering: every later call would fail the same way.
+                self.report
+                    .not_called(&tool.name, "the server had stopped answering");
+                continue;
+            }
+            let served = published.tools_list["tools"]
+                .as_array()
+                .is_some_and(|ts| ts.iter().any(|t| t["name"] == tool.name.as_str()));
+            // A tool the server does not list is already a finding; calling it adds nothing.
+            if !served || !(tool.read_only || self.options.allow_writes) {
+                continue;
+            }
+            if tool.task_required {
+                self.report.not_called(&tool.name, "it runs only as a task");
+                continue;
+            }
+            let schema = ours["tools"]
+                .as_array()
+                .and_then(|ts| ts.iter().find(|t| t["name"] == tool.name.as_str()))
+                .and_then(|t| t.get("outputSchema"))
+                .cloned();
+            if self.examples(tool, schema.as_ref()).await {
+                self.refusals(tool).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// The publication, through the diff engine and the checks it cannot make.
+    fn publication(&mut self, published: &crate::live::Published) -> Result<(), String> {
+        let today = Date::today();
+        let compared = compare::compare(
+            self.contract,
+            self.revision,
+            self.group,
+            published,
+            self.options.descriptions,
+            today,
+        )
+        .map_err(|e| format!("error: {e}"))?;
+        let check = self
+            .report
+            .check(format!("tools/list: {} tools", compared.tools));
+        for change in compared.changes {
+            self.report.diff_finding(check, change);
+        }
+        for (note, span) in compared.notes {
+            let rule = if note.at == "inputSchema" {
+                &rules::SCHEMA_OPEN
+            } else {
+                &rules::KEYWORD_FORBIDDEN
+            };
+            self.report.finding(
+                check,
+                rule,
+                span,
+                format!(
+                    "tool `{}` publishes {} (at `{}`)",
+                    note.tool, note.what, note.at
+                ),
+            );
+        }
+        let ours = compare::published_by(self.contract, self.revision, self.group);
+        for tool in compare::meta_differences(&ours, &published.tools_list) {
+            let span = self.contract.locate(&format!("tools[{tool}]"));
+            self.report.finding(
+                check,
+                &rules::META_CHANGED,
+                span,
+                format!("tool `{tool}` publishes a `_meta` other than the manifest's"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Each example call must be answered: with output the schema accepts, or an error the
+    /// tool declares.
+    /// `false` when the tool cannot be called by this client at all.
+    async fn examples(&mut self, tool: &ToolProbe, output_schema: Option<&Value>) -> bool {
+        let Some(calls) = tool.example_calls() else {
+            return true;
+        };
+        let checker = output_schema.and_then(|s| Checker::compile(s).ok());
+        for args in calls {
+            let check = self
+                .report
+                .check(format!("{} {}", tool.name, Value::Object(args.clone())));
+            let answer = self.live.call(&tool.name, args.clone()).await;
+            let result = match answer {
+                Ok(result) => result,
+                Err(e) if e.needs_capability() => {
+                    self.report.uncheckable(check);
+                    self.report.not_called(
+                        &tool.name,
+                        "it needs a client capability (sampling, elicitation) verify does not offer",
+                    );
+                    return false;
+                }
+                Err(e) => {
+                    let what = if e.code.is_some() {
+                        "answered a protocol error"
+                    } else {
+                        self.lost = true;
+                        "got no answer"
+                    };
+                    self.report.finding(
+                        check,
+                        &rules::EXAMPLE_REFUSED,
+                        tool.span,
+                        format!(
+                            "`{}` called with its example {} {what}: {e}",
+                            tool.name,
+                            Value::Object(args)
+                        ),
+                    );
+                    if self.lost {
+                        return false;
+                    }
+                    continue;
+                }
+            };
+            if result.is_error == Some(true) {
+                self.error_answer(check, tool, &args, &result);
+                continue;
+            }
+            if let Some(checker) = &checker {
+                match &result.structured_content {
+                    None => self.report.finding(
+                        check,
+                        &rules::OUTPUT_INVALID,
+                        tool.span,
+                        format!(
+                            "`{}` answered its example {} without structured content, though it publishes an output schema",
+                            tool.name,
+                            Value::Object(args)
+                        ),
+                    ),
+                    Some(content) => {
+                        let failures = checker.failures(content);
+                        if let Some(first) = failures.first() {
+                            self.report.finding(
+                                check,
+                                &rules::OUTPUT_INVALID,
+                                tool.span,
+                                format!(
+                                    "`{}` answered its example {} with structured content its output schema refuses: {}",
+                                    tool.name,
+                                    Value::Object(args),
+                                    first.message
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// An example answered with an error: it must be one the tool declares, in the envelope.
+    fn error_answer(
+        &mut self,
+        check: usize,
+        tool: &ToolProbe,
+        args: &Map<String, Value>,
+        result: &CallToolResult,
+    ) {
+        let args = Value::Object(args.clone());
+        let Some(errors) = envelope(result) else {
+            self.report.finding(
+                check,
+                &rules::ERROR_WITHOUT_CODE,
+                tool.span,
+                format!(
+                    "`{}` answered its example {args} with an error that carries no code: {}",
+                    tool.name,
+                    quoted_text(result)
+                ),
+            );
+            return;
+        };
+        let codes = &self.probes.argument_codes;
+        for (code, argument, message) in errors {
+            if code == mcp_contract_spec::error_codes::INTERNAL_ERROR {
+                self.report.finding(
+                    check,
+                    &rules::EXAMPLE_REFUSED,
+                    tool.span,
+                    format!(
+                        "`{}` failed on its example {args}: `{code}`: {message}",
+                        tool.name
+                    ),
+                );
+            } else if [&codes.missing, &codes.invalid, &codes.unknown].contains(&&code) {
+                self.report.finding(
+                    check,
+                    &rules::EXAMPLE_REFUSED,
+                    tool.span,
+                    format!(
+                        "`{}` refused its own example {args}: `{code}` on `{argument}`: {message}",
+                        tool.name
+                    ),
+                );
+            } else if let Some(declared) = tool.errors.iter().find(|e| e.code == code) {
+                if declared.has_hint && !has_hint(result) {
+                    self.report.finding(
+                        check,
+                        &rules::ERROR_MESSAGE,
+                        tool.span,
+                        format!(
+                            "`{}` answered `{code}` without the hint the vocabulary gives it",
+                            tool.name
+                        ),
+                    );
+                }
+                if declared.names_argument && argument.is_empty() {
+                    self.report.finding(
+                        check,
+                        &rules::ERROR_MESSAGE,
+                        tool.span,
+                        format!(
+                            "`{}` answered `{code}` without naming the argument it concerns",
+                            tool.name
+                        ),
+                    );
+                }
+                if let Some(lost) = (declared.message_literals.iter())
+                    .find(|literal| !message.contains(literal.trim()))
+                {
+                    self.report.finding(
+                        check,
+                        &rules::ERROR_MESSAGE,
+                        tool.span,
+                        format!(
+                            "`{}` answered `{code}` with the message \"{message}\", which lacks its template's text \"{}\"",
+                            tool.name,
+                            lost.trim()
+                        ),
+                    );
+                }
+            } else {
+                self.report.finding(
+                    check,
+                    &rules::ERROR_UNDECLARED,
+                    tool.span,
+                    format!(
+                        "`{}` answered its example {args} with the error `{code}`, which it does not declare",
+                        tool.name
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The calls a server honouring the manifest refuses, each with the argument's code.
+    async fn refusals(&mut self, tool: &ToolProbe) {
+        let base = (tool.example_calls().and_then(|c| c.into_iter().next())).unwrap_or_default();
+        let codes: &ArgumentCodes = &self.probes.argument_codes;
+        let mut unknown = base.clone();
+        unknown.insert(UNKNOWN_ARGUMENT.into(), json!(true));
+        let mut cases = vec![Refusal {
+            rule: &rules::UNKNOWN_ARGUMENT_SERVED,
+            code: codes.unknown.clone(),
+            args: unknown,
+            argument: UNKNOWN_ARGUMENT.into(),
+            span: tool.span,
+            what: format!("the unknown argument `{UNKNOWN_ARGUMENT}`"),
+        }];
+        for p in tool.parameters.iter().filter(|p| p.required) {
+            let mut missing = base.clone();
+            missing.remove(&p.name);
+            cases.push(Refusal {
+                rule: &rules::MISSING_ARGUMENT_SERVED,
+                code: codes.missing.clone(),
+                args: missing,
+                argument: p.name.clone(),
+                span: p.span,
+                what: format!("the required argument `{}` left out", p.name),
+            });
+        }
+        if let Some((p, ty)) = (tool.parameters.iter()).find_map(|p| Some((p, p.json_type?))) {
+            let wrong = if ty == "string" {
+                json!(12345)
+            } else {
+                json!(format!("not a {ty}"))
+            };
+            let mut call = base.clone();
+            call.insert(p.name.clone(), wrong.clone());
+            cases.push(Refusal {
+                rule: &rules::WRONG_TYPE_SERVED,
+                code: codes.invalid.clone(),
+                args: call,
+                argument: p.name.clone(),
+                span: p.span,
+                what: format!("`{}` of the wrong type ({wrong} for a {ty})", p.name),
+            });
+        }
+        for Refusal {
+            rule,
+            code,
+            args,
+            argument,
+            span,
+            what,
+        } in cases
+        {
+            let shown = Value::Object(args.clone());
+            let check = self.report.check(format!("{} refuses {what}", tool.name));
+            let problem = match self.live.call(&tool.name, args).await {
+                Err(e) if e.code.is_none() => {
+                    self.lost = true;
+                    Some(format!("got no answer: {e}"))
+                }
+                Err(e) => Some(format!("answered a protocol error, not a tool error: {e}")),
+                Ok(r) if r.is_error != Some(true) => {
+                    Some("served it instead of refusing it".to_owned())
+                }
+                Ok(r) => match envelope(&r) {
+                    None => Some(format!(
+                        "refused it without an error code: {}",
+                        quoted_text(&r)
+                    )),
+                    Some(errors) if errors.iter().any(|(c, a, _)| *c == code && *a == argument) => {
+                        None
+                    }
+                    Some(errors) => Some(format!(
+                        "refused it, but not with `{code}` naming `{argument}`: {}",
+                        (errors.iter())
+                            .map(|(c, a, _)| format!("`{c}` on `{a}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                },
+            };
+            if let Some(problem) = problem {
+                self.report.finding(
+                    check,
+                    rule,
+                    span,
+                    format!("`{}` called with {what} {shown} {problem}", tool.name),
+                );
+            }
+            if self.lost {
+                return;
+            }
+        }
+    }
+}
+
+/// A call that must be refused, and how.
+struct Refusal {
+    /// What it is when it is not.
+    rule: &'static VerifyRule,
+    /// The argument code it must be refused with.
+    code: String,
+    /// The arguments sent.
+    args: Map<String, Value>,
+    /// The argument the refusal must name.
+    argument: String,
+    /// Where the argument (or the tool) is written.
+    span: Span,
+    /// What the call does wrong, for a report.
+    what: String,
+}
+
+/// The `(code, argument, message)` of each problem of an error envelope (the JSON of the
+/// result's text block); `None` when the result carries none.
+fn envelope(result: &CallToolResult) -> Option<Vec<(String, String, String)>> {
+    let text = result.content.iter().find_map(|c| c.as_text())?;
+    let value: Value = serde_json::from_str(&text.text).ok()?;
+    let errors = value["errors"].as_array()?;
+    let problems: Vec<_> = (errors.iter())
+        .filter_map(|e| {
+            Some((
+                e["code"].as_str()?.to_owned(),
+                e["argument"].as_str().unwrap_or_default().to_owned(),
+                e["message"].as_str().unwrap_or_default().to_owned(),
+            ))
+        })
+        .collect();
+    (!problems.is_empty()).then_some(problems)
+}
+
+/// Whether a result's error envelope carries a hint.
+fn has_hint(result: &CallToolResult) -> bool {
+    (result.content.iter().find_map(|c| c.as_text()))
+        .and_then(|t| serde_json::from_str::<Value>(&t.text).ok())
+        .is_some_and(|v| v["hint"].as_str().is_some_and(|h| !h.trim().is_empty()))
+}
+
+/// The first text of a result, quoted and cut to one line for a report.
+fn quoted_text(result: &CallToolResult) -> String {
+    let text = (result.content.iter())
+        .find_map(|c| c.as_text().map(|t| t.text.clone()))
+        .unwrap_or_default();
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cut: String = line.chars().take(120).collect();
+    if cut.len() < line.len() {
+        format!("\"{cut}…\"")
+    } else {
+        format!("\"{cut}\"")
+    }
+}

@@ -740,6 +740,11 @@ pub(crate) struct Tool {
     /// arguments.
     #[serde(default)]
     pub parameters: Names<PropertyName, Parameter>,
+    /// In place of `parameters`: the whole `inputSchema` as a JSON Schema 2020-12 document,
+    /// published exactly as written (a mapping, or the path of a JSON file beside the
+    /// manifest); its root says `type: object` and `additionalProperties: false`. The
+    /// handler receives the arguments as a `serde_json::Value`.
+    pub input_schema: Option<Value>,
     /// What a successful call returns: `text`, or a mapping with the structured output's
     /// `properties`, the `content` blocks it answers with, or both.
     pub output: Output,
@@ -947,6 +952,10 @@ pub(crate) struct ObjectOutput {
     /// each, in the handler's order. Not published: `tools/list` has no place for it.
     #[schemars(length(min = 1))]
     pub content: Option<Vec<ContentBlock>>,
+    /// In place of `properties`: the whole `outputSchema` as a JSON Schema 2020-12 document,
+    /// published exactly as written (a mapping, or the path of a JSON file beside the
+    /// manifest), its root `type: object`. The handler returns a `serde_json::Value`.
+    pub json_schema: Option<Value>,
 }
 
 /// A kind of content block a tool answers with.
@@ -1050,6 +1059,12 @@ macro_rules! with_schema_keys {
             pub minimum: Option<Number>,
             /// The largest an `integer` or `number` may be.
             pub maximum: Option<Number>,
+            /// The whole schema as a JSON Schema 2020-12 document, published exactly as
+            /// written: a mapping, or the path of a JSON file beside the manifest. With it,
+            /// `type` and the other schema keys are left out (the document says them); the
+            /// value is a `serde_json::Value` in Rust, checked against the document.
+            #[serde(rename = "json_schema")]
+            pub json_schema: Option<Value>,
             /// The fewest items an `array` may have.
             pub min_items: Option<Count>,
             /// The most items an `array` may have.

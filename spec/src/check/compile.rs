@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Node, Rule, SchemaError, UNSUPPORTED, types};
 use crate::Format;
@@ -63,6 +63,22 @@ fn subschemas<'v>(schema: &'v Value, at: &str) -> Vec<(String, &'v Value)> {
             ),
             _ => {}
         }
+    }
+    out
+}
+
+/// Every schema object of `document`, its root first, each with its JSON pointer: where a
+/// keyword may stand, found by the 2020-12 applicators (so a property named `$ref` is not one).
+pub fn schema_objects(document: &Value) -> Vec<(String, &Map<String, Value>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![(String::new(), document)];
+    while let Some((at, schema)) = stack.pop() {
+        if let Value::Object(keywords) = schema {
+            out.push((at.clone(), keywords));
+        }
+        let mut below = subschemas(schema, &at);
+        below.reverse();
+        stack.extend(below);
     }
     out
 }

@@ -21,7 +21,7 @@ mod compile;
 mod format;
 mod number;
 
-pub use compile::DIALECT;
+pub use compile::{DIALECT, schema_objects};
 
 use std::fmt::Write as _;
 

@@ -15,6 +15,7 @@ use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 mod access;
 mod content;
 mod diagnostic;
+mod documents;
 mod examples;
 mod groups;
 mod headers;

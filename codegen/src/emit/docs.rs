@@ -939,9 +939,17 @@ fn type_name(c: &Contract, s: &Schema) -> String {
         Kind::Number => "number".into(),
         Kind::Boolean => "boolean".into(),
         Kind::Json => "any JSON value".into(),
-        // In a table cell: a `|` of a pattern would end the cell.
+        // Its keywords, not its JSON: a table cell holds one line, and the description and
+        // examples have their own columns.
         Kind::Document(document) => {
-            format!("JSON Schema `{}`", document.to_string().replace('|', "\\|"))
+            let keywords: Vec<String> = document
+                .as_object()
+                .into_iter()
+                .flat_map(|o| o.keys())
+                .filter(|k| !matches!(k.as_str(), "description" | "examples" | "title"))
+                .map(|k| format!("`{k}`"))
+                .collect();
+            format!("JSON Schema document: {}", keywords.join(", "))
         }
         Kind::Enum(e) => {
             let values: Vec<String> = e.values.iter().map(|(v, _)| format!("`{v}`")).collect();

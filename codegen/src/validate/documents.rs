@@ -34,12 +34,12 @@ impl Validator<'_> {
     /// The document, read and checked for `role`; `None` (reported) when it cannot be used.
     pub(super) fn document(&mut self, d: &raw::Document, role: Role) -> Option<Value> {
         let (value, place) = match &d.source {
-            DocumentSource::Inline(literal) => (literal.value.clone(), Place::Inline(literal)),
-            DocumentSource::File(file) => (self.document_file(file)?, Place::File(file)),
+            DocumentSource::Inline(literal) => (literal.value.clone(), Written::Inline(literal)),
+            DocumentSource::File(file) => (self.document_file(file)?, Written::File(file)),
         };
         let at = |pointer: &str| match place {
-            Place::Inline(literal) => (literal.span_at(pointer), String::new()),
-            Place::File(file) => (file.span, format!("`{}`: ", file.value)),
+            Written::Inline(literal) => (literal.span_at(pointer), String::new()),
+            Written::File(file) => (file.span, format!("`{}`: ", file.value)),
         };
         if role == Role::Property {
             for (pointer, keywords) in schema_objects(&value) {
@@ -178,7 +178,7 @@ impl Validator<'_> {
 
 /// Where a document's parts are written, for pointing at them.
 #[derive(Clone, Copy)]
-enum Place<'a> {
+enum Written<'a> {
     Inline(&'a raw::Literal),
     File(&'a crate::source::Spanned<String>),
 }

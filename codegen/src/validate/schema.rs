@@ -329,7 +329,13 @@ impl Validator<'_> {
                 .get("description")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            examples: Vec::new(),
+            // Read from the document, which publishes them itself: for the docs and the
+            // contract test's example call.
+            examples: value
+                .get("examples")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
             constraints: Constraints::default(),
             kind: Kind::Document(Box::new(value)),
         })

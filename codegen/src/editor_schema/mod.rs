@@ -934,10 +934,13 @@ pub(crate) enum TextOutput {
 /// parameters, except that they need no example and take no default.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-// `properties` may be left out only for `content` alone: a `type` or `description` describes
-// the structured output, which needs its fields.
+// `properties` may be left out for `content` alone (a `type` or `description` describes the
+// structured output, which needs its fields) or for a `json_schema` document.
 #[schemars(extend(
-    "if" = { "required": ["content"], "not": { "anyOf": [{ "required": ["type"] }, { "required": ["description"] }] } },
+    "if" = { "anyOf": [
+        { "required": ["json_schema"] },
+        { "required": ["content"], "not": { "anyOf": [{ "required": ["type"] }, { "required": ["description"] }] } },
+    ] },
     "else" = { "required": ["properties"] }
 ))]
 pub(crate) struct ObjectOutput {
@@ -1005,7 +1008,7 @@ pub(crate) enum ObjectType {
 /// `examples`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(transparent)]
-#[schemars(extend("anyOf" = [{ "required": ["example"] }, { "required": ["examples"] }]))]
+#[schemars(extend("anyOf" = [{ "required": ["example"] }, { "required": ["examples"] }, { "required": ["json_schema"] }]))]
 pub(crate) struct Parameter(pub Property);
 
 /// Declares a struct with the keys every schema takes, after the struct's own fields, so that
@@ -1025,8 +1028,9 @@ macro_rules! with_schema_keys {
         pub(crate) struct $name {
             /// The value's type: `string`, `integer`, `number`, `boolean`, `array` (with
             /// `items`), `object` (with `properties`), or a shared type's name from `types:`.
+            /// Required unless `json_schema` gives the whole schema.
             #[serde(rename = "type")]
-            pub(crate) ty: TypeRef,
+            pub(crate) ty: Option<TypeRef>,
             $( $(#[$field_meta])* pub(crate) $field: $ty, )*
             /// One example value, published under `examples`. Write `example` or `examples`,
             /// not both. Each example must match the schema.
@@ -1079,9 +1083,15 @@ with_schema_keys! {
     #[schemars(extend("dependentSchemas" = {
         "default": { "properties": { "required": { "const": false } } },
     }))]
+    // A `json_schema` document says its type and description itself.
+    #[schemars(extend(
+        "if" = { "not": { "required": ["json_schema"] } },
+        "then" = { "required": ["type", "description"] }
+    ))]
     pub(crate) struct Property {
-        /// What the value means, for the model that fills it in or reads it.
-        pub(crate) description: NonBlank,
+        /// What the value means, for the model that fills it in or reads it. Inside the
+        /// document instead, with `json_schema`.
+        pub(crate) description: Option<NonBlank>,
         /// `false` makes the value optional (`Option<T>` in Rust). A property with a
         /// `default` is optional already and cannot say `required: true`.
         pub(crate) required: Option<bool>,
@@ -1105,6 +1115,8 @@ with_schema_keys! {
     /// string `enum` (single select) or an `array` of a string enum (multi-select,
     /// `minItems`, `maxItems`). No objects, `pattern` or examples. Required unless it says
     /// `required: false` or has a `default`.
+    // A form field is never a `json_schema` document (the validator says why).
+    #[schemars(extend("required" = ["type"]))]
     pub(crate) struct FormField {
         /// What the field means.
         pub(crate) description: Option<String>,
@@ -1122,6 +1134,10 @@ with_schema_keys! {
 
 with_schema_keys! {
     /// A schema: a shared type or an array's items.
+    #[schemars(extend(
+        "if" = { "not": { "required": ["json_schema"] } },
+        "then" = { "required": ["type"] }
+    ))]
     pub(crate) struct Schema {
         /// What the value means.
         pub(crate) description: Option<String>,

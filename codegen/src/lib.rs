@@ -462,6 +462,10 @@ impl Builder {
                 for file in embedded.chain(generated.contract.app_files()) {
                     println!("cargo::rerun-if-changed={}", file.display());
                 }
+                // So is each JSON Schema document file it publishes.
+                for file in &generated.contract.document_files {
+                    println!("cargo::rerun-if-changed={}", file.display());
+                }
                 // In check mode so is each document it checked: a hand edit to one fails the
                 // next build, even when nothing else changed. Written documents are not: a
                 // trigger the build itself touches would rerun it once more after each write.

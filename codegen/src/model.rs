@@ -62,6 +62,8 @@ pub struct Contract {
     pub(crate) prompts: Vec<PromptDef>,
     /// The `auth:` block, when the manifest has one.
     pub(crate) access: Option<AccessDef>,
+    /// The JSON Schema document files the contract publishes, for `cargo::rerun-if-changed`.
+    pub(crate) document_files: Vec<std::path::PathBuf>,
 }
 
 impl Contract {
@@ -393,8 +395,11 @@ pub(crate) struct ToolDef {
     pub published_hints: PublishedHints,
     /// Why the hints are what they are, for the docs; never published.
     pub why: Option<String>,
-    /// Parameters in order.
+    /// Parameters in order; none when `input` gives the whole schema.
     pub parameters: Vec<Field>,
+    /// The whole `inputSchema` as a JSON Schema document (`input_schema:`), published as
+    /// written; the handler receives the arguments as a `serde_json::Value`.
+    pub input: Option<Value>,
     /// The output.
     pub output: OutputDef,
     /// The content blocks it answers with, when `output.content` declares them; empty when
@@ -474,6 +479,9 @@ pub(crate) enum OutputDef {
         /// Its fields.
         fields: Vec<Field>,
     },
+    /// A structured result whose `outputSchema` is a JSON Schema document (`json_schema:`),
+    /// published as written; the handler returns a `serde_json::Value`.
+    Document(Value),
 }
 
 /// A property of an object: parameter, output field or nested field.
@@ -550,6 +558,9 @@ pub(crate) enum Kind {
     Object(ObjectDef),
     /// A shared type, by index into [`Contract::types`].
     Named(usize),
+    /// A JSON Schema document (`json_schema:`), published as written: `serde_json::Value` in
+    /// Rust.
+    Document(Box<Value>),
 }
 
 /// A string enum and its Rust enum.

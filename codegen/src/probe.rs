@@ -172,7 +172,7 @@ impl Contract {
             Some("parameters") => &tool.parameters,
             Some("output") => match &tool.output {
                 crate::model::OutputDef::Object { fields, .. } => fields,
-                crate::model::OutputDef::Text => &[],
+                crate::model::OutputDef::Text | crate::model::OutputDef::Document(_) => &[],
             },
             _ => return tool.span,
         };
@@ -198,7 +198,8 @@ impl Contract {
             Kind::Integer => "integer",
             Kind::Number => "number",
             Kind::Boolean => "boolean",
-            Kind::Json => return None,
+            // A document may allow several types; no single wrong one is certain.
+            Kind::Json | Kind::Document(_) => return None,
             Kind::Array(_) => "array",
             Kind::Object(_) => "object",
             Kind::Named(i) => return self.types.get(*i).and_then(|t| self.json_type(&t.schema)),

@@ -57,6 +57,25 @@ const FORCE: &str = "      force:
     output:
 ";
 
+/// `tags` in [`BASE`], typed.
+const TAGS: &str = "        type: array
+        description: Labels to match.
+        required: false
+        example: [a]
+        items:
+          type: string
+          pattern: \"^[a-z]+$\"
+";
+
+/// `tags` as a JSON Schema document of at most `max` items.
+fn tags_document(max: u32) -> String {
+    format!(
+        "        required: false
+        json_schema: {{description: Labels to match., type: array, examples: [[a]], maxItems: {max}}}
+"
+    )
+}
+
 /// `not_found` in [`BASE`], and naming its argument.
 const NOT_FOUND: &str = "    message: \"There is no file `{path}`.\"\n";
 const NAMING_NOT_FOUND: &str = "    message: \"There is no file `{path}`.\"\n    argument: true\n";
@@ -306,6 +325,12 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             vec!["OUTPUT_FIELD_ADDED tools.yaml:56:9"],
         ),
         ("OUTPUT_FIELD_SAME_TYPE", b(), edit("type: integer\n          description: Its size", "type: string\n          description: Its size"), vec!["OUTPUT_FIELD_SAME_TYPE tools.yaml:53:9"]),
+        (
+            "JSON_SCHEMA_CHANGED",
+            edit(TAGS, &tags_document(3)),
+            edit(TAGS, &tags_document(2)),
+            vec!["JSON_SCHEMA_CHANGED tools.yaml:40:7"],
+        ),
         (
             "OUTPUT_SAME_KIND",
             b(),

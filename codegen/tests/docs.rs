@@ -25,13 +25,17 @@ fn the_reference_matches_the_snapshot() {
     insta::assert_snapshot!("every_feature_reference", contract().reference());
 }
 
-/// A crate directory with the fixture manifest and a README holding the markers.
+/// A crate directory with the fixture manifest, the files it names, and a README holding the
+/// markers.
 fn crate_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary directory");
     std::fs::copy(FIXTURE, dir.path().join("tools.yaml")).expect("copied");
     let icon = std::path::Path::new(FIXTURE).with_file_name("icons/echo.png");
     std::fs::create_dir(dir.path().join("icons")).expect("a folder");
     std::fs::copy(icon, dir.path().join("icons/echo.png")).expect("copied");
+    let document = std::path::Path::new(FIXTURE).with_file_name("schemas/query_items.json");
+    std::fs::create_dir(dir.path().join("schemas")).expect("a folder");
+    std::fs::copy(document, dir.path().join("schemas/query_items.json")).expect("copied");
     std::fs::write(
         dir.path().join("README.md"),
         format!(
@@ -214,6 +218,7 @@ fn in_check_mode_the_build_reruns_when_any_file_it_reads_or_checks_changes() {
     for file in [
         "tools.yaml",
         "icons/echo.png",
+        "schemas/query_items.json",
         "README.md",
         "docs/tools.md",
         "dist/server.json",

@@ -21,7 +21,11 @@ pub(crate) fn invalid_at(codes: &ArgumentCodes, at: &str, error: &str) -> Proble
         .next()
         .map(pointer::unescape)
         .unwrap_or_default();
-    let message = if at.matches('/').count() > 1 {
+    let message = if arg.is_empty() {
+        // A rule over the arguments together (`anyOf`, `if`/`then`, `not`), which a JSON
+        // Schema document given whole may state.
+        format!("The arguments are invalid together: {error}.")
+    } else if at.matches('/').count() > 1 {
         format!("`{arg}` is invalid at `{at}`: {error}.")
     } else {
         format!("`{arg}` is invalid: {error}.")

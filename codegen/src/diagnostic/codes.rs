@@ -278,6 +278,12 @@ codes! {
     KEYWORD_TYPE_MISMATCH = "keyword-type-mismatch", Error,
         "A constraint or `properties` is written on a type it does not apply to, or on a shared type's name; or `minimum`/`maximum` on a placeholder that is not an `integer`.",
         "`minimum` on a string → `minLength`.";
+    BAD_JSON_SCHEMA = "bad-json-schema", Error,
+        "A `json_schema:` or `input_schema:` document is not a JSON Schema 2020-12 schema the run-time checks enforce: a keyword's value of the wrong shape, a `$schema` other than 2020-12's, a `$ref` that does not resolve within the document or loops, a keyword outside the checked subset (`prefixItems`, `patternProperties`, `$dynamicRef`, …), or its file cannot be read as JSON.",
+        "`minLength: -1` → `minLength: 0`; `$ref: other.json` → `$ref: '#/$defs/other'` with the schema under `$defs`.";
+    JSON_SCHEMA_PLACEMENT = "json-schema-placement", Error,
+        "A JSON Schema document breaks what its place needs: `json_schema:` beside other schema keys or a `default`, `input_schema:` beside `parameters:`, a tool's whole input or output whose root is not `type: object` (an input's without `additionalProperties: false`), or `$ref`, `$defs`, `$anchor`, `$schema` or `$id` in the document of one parameter or field, where they would resolve against the tool's whole schema.",
+        "Move `description:` into the document; give a document that refers to its `$defs` as the tool's whole `input_schema:`.";
     EMPTY_RANGE = "empty-range", Error,
         "`minLength` > `maxLength`, `minItems` > `maxItems` or `minimum` > `maximum` (of a schema or a placeholder).",
         "Swap or fix the bounds.";

@@ -417,6 +417,20 @@ impl<'c> Differ<'c> {
         );
         self.task(o, n, &path);
         self.tool_app(o, n, &path);
+        if o.input != n.input {
+            let what = match (&o.input, &n.input) {
+                (Some(_), Some(_)) => "changed its `input_schema` document",
+                (None, _) => "now gives its input as an `input_schema` document",
+                (_, None) => "no longer gives its input as an `input_schema` document",
+            };
+            self.push(
+                &JSON_SCHEMA_CHANGED,
+                format!("tool `{}` {what}", n.name),
+                format!("{path}.input_schema"),
+                Side::New,
+                at,
+            );
+        }
         self.fields(
             &o.parameters,
             &n.parameters,
@@ -429,6 +443,20 @@ impl<'c> Differ<'c> {
             (OutputDef::Object { fields: of, .. }, OutputDef::Object { fields: nf, .. }) => {
                 self.fields(of, nf, &format!("{path}.output"), Direction::Output, 0)
             }
+            (OutputDef::Document(od), OutputDef::Document(nd)) if od == nd => {}
+            (
+                OutputDef::Document(_) | OutputDef::Object { .. },
+                OutputDef::Document(_) | OutputDef::Object { .. },
+            ) => self.push(
+                &JSON_SCHEMA_CHANGED,
+                format!(
+                    "tool `{}` changed its output's `json_schema` document",
+                    n.name
+                ),
+                format!("{path}.output"),
+                Side::New,
+                at,
+            ),
             (_, new_output) => self.push(
                 &OUTPUT_SAME_KIND,
                 format!(
@@ -436,7 +464,8 @@ impl<'c> Differ<'c> {
                     n.name,
                     match new_output {
                         OutputDef::Text => "text instead of a structured object",
-                        OutputDef::Object { .. } => "a structured object instead of text",
+                        OutputDef::Object { .. } | OutputDef::Document(_) =>
+                            "a structured object instead of text",
                     }
                 ),
                 format!("{path}.output"),
@@ -1130,6 +1159,14 @@ impl<'c> Differ<'c> {
             (Kind::Object(oo), Kind::Object(no)) => {
                 self.fields(&oo.fields, &no.fields, path, dir, depth + 1);
             }
+            (Kind::Document(od), Kind::Document(nd)) if od == nd => {}
+            (Kind::Document(_), _) | (_, Kind::Document(_)) => self.push(
+                &JSON_SCHEMA_CHANGED,
+                format!("`{name}` changed its `json_schema` document"),
+                path.to_owned(),
+                Side::New,
+                at,
+            ),
             (ok, nk) if kind_name(ok) == kind_name(nk) => {}
             (ok, nk) => {
                 let rule = match dir {
@@ -1222,6 +1259,7 @@ fn kind_name(kind: &Kind) -> &'static str {
         Kind::Array(_) => "array",
         Kind::Object(_) => "object",
         Kind::Named(_) => "shared type",
+        Kind::Document(_) => "JSON Schema document",
     }
 }
 

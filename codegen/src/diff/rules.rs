@@ -110,6 +110,9 @@ rules! {
     OUTPUT_FIELD_NO_DELETE = Major, "Clients reading the field from structured content find nothing.";
     /// An output field's type changed.
     OUTPUT_FIELD_SAME_TYPE = Major, "Clients decoding the field with the old type fail.";
+    /// A JSON Schema document given whole (`json_schema:`, `input_schema:`) changed, or a
+    /// schema became one or stopped being one.
+    JSON_SCHEMA_CHANGED = Major, "A document is compared as written, not keyword by keyword: any change may refuse a call or a result that passed, so it is reviewed as breaking.";
     /// The output switched between text and a structured object.
     OUTPUT_SAME_KIND = Major, "Clients reading structured content (or parsing the text) find something else.";
     /// A tool no longer answers with a kind of content block (a tool without declared content

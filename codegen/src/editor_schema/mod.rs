@@ -838,6 +838,11 @@ pub(crate) struct Tool {
     /// arguments.
     #[serde(default)]
     pub parameters: Names<PropertyName, Parameter>,
+    /// In place of `parameters`: the whole `inputSchema` as a JSON Schema 2020-12 document,
+    /// published exactly as written (a mapping, or the path of a JSON file beside the
+    /// manifest); its root says `type: object` and `additionalProperties: false`. The
+    /// handler receives the arguments as a `serde_json::Value`.
+    pub input_schema: Option<Value>,
     /// What a successful call returns: `text`, or a mapping with the structured output's
     /// `properties`, the `content` blocks it answers with, or both.
     pub output: Output,
@@ -1029,10 +1034,13 @@ pub(crate) enum TextOutput {
 /// parameters, except that they need no example and take no default.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-// `properties` may be left out only for `content` alone: a `type` or `description` describes
-// the structured output, which needs its fields.
+// `properties` may be left out for `content` alone (a `type` or `description` describes the
+// structured output, which needs its fields) or for a `json_schema` document.
 #[schemars(extend(
-    "if" = { "required": ["content"], "not": { "anyOf": [{ "required": ["type"] }, { "required": ["description"] }] } },
+    "if" = { "anyOf": [
+        { "required": ["json_schema"] },
+        { "required": ["content"], "not": { "anyOf": [{ "required": ["type"] }, { "required": ["description"] }] } },
+    ] },
     "else" = { "required": ["properties"] }
 ))]
 pub(crate) struct ObjectOutput {
@@ -1047,6 +1055,10 @@ pub(crate) struct ObjectOutput {
     /// each, in the handler's order. Not published: `tools/list` has no place for it.
     #[schemars(length(min = 1))]
     pub content: Option<Vec<ContentBlock>>,
+    /// In place of `properties`: the whole `outputSchema` as a JSON Schema 2020-12 document,
+    /// published exactly as written (a mapping, or the path of a JSON file beside the
+    /// manifest), its root `type: object`. The handler returns a `serde_json::Value`.
+    pub json_schema: Option<Value>,
 }
 
 /// A kind of content block a tool answers with.
@@ -1096,7 +1108,7 @@ pub(crate) enum ObjectType {
 /// `examples`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(transparent)]
-#[schemars(extend("anyOf" = [{ "required": ["example"] }, { "required": ["examples"] }]))]
+#[schemars(extend("anyOf" = [{ "required": ["example"] }, { "required": ["examples"] }, { "required": ["json_schema"] }]))]
 pub(crate) struct Parameter(pub Property);
 
 /// Declares a struct with the keys every schema takes, after the struct's own fields, so that
@@ -1116,8 +1128,9 @@ macro_rules! with_schema_keys {
         pub(crate) struct $name {
             /// The value's type: `string`, `integer`, `number`, `boolean`, `array` (with
             /// `items`), `object` (with `properties`), or a shared type's name from `types:`.
+            /// Required unless `json_schema` gives the whole schema.
             #[serde(rename = "type")]
-            pub(crate) ty: TypeRef,
+            pub(crate) ty: Option<TypeRef>,
             $( $(#[$field_meta])* pub(crate) $field: $ty, )*
             /// One example value, published under `examples`. Write `example` or `examples`,
             /// not both. Each example must match the schema.
@@ -1150,6 +1163,12 @@ macro_rules! with_schema_keys {
             pub minimum: Option<Number>,
             /// The largest an `integer` or `number` may be.
             pub maximum: Option<Number>,
+            /// The whole schema as a JSON Schema 2020-12 document, published exactly as
+            /// written: a mapping, or the path of a JSON file beside the manifest. With it,
+            /// `type` and the other schema keys are left out (the document says them); the
+            /// value is a `serde_json::Value` in Rust, checked against the document.
+            #[serde(rename = "json_schema")]
+            pub json_schema: Option<Value>,
             /// The fewest items an `array` may have.
             pub min_items: Option<Count>,
             /// The most items an `array` may have.
@@ -1164,9 +1183,15 @@ with_schema_keys! {
     #[schemars(extend("dependentSchemas" = {
         "default": { "properties": { "required": { "const": false } } },
     }))]
+    // A `json_schema` document says its type and description itself.
+    #[schemars(extend(
+        "if" = { "not": { "required": ["json_schema"] } },
+        "then" = { "required": ["type", "description"] }
+    ))]
     pub(crate) struct Property {
-        /// What the value means, for the model that fills it in or reads it.
-        pub(crate) description: NonBlank,
+        /// What the value means, for the model that fills it in or reads it. Inside the
+        /// document instead, with `json_schema`.
+        pub(crate) description: Option<NonBlank>,
         /// `false` makes the value optional (`Option<T>` in Rust). A property with a
         /// `default` is optional already and cannot say `required: true`.
         pub(crate) required: Option<bool>,
@@ -1190,6 +1215,8 @@ with_schema_keys! {
     /// string `enum` (single select) or an `array` of a string enum (multi-select,
     /// `minItems`, `maxItems`). No objects, `pattern` or examples. Required unless it says
     /// `required: false` or has a `default`.
+    // A form field is never a `json_schema` document (the validator says why).
+    #[schemars(extend("required" = ["type"]))]
     pub(crate) struct FormField {
         /// What the field means.
         pub(crate) description: Option<String>,
@@ -1207,6 +1234,10 @@ with_schema_keys! {
 
 with_schema_keys! {
     /// A schema: a shared type or an array's items.
+    #[schemars(extend(
+        "if" = { "not": { "required": ["json_schema"] } },
+        "then" = { "required": ["type"] }
+    ))]
     pub(crate) struct Schema {
         /// What the value means.
         pub(crate) description: Option<String>,

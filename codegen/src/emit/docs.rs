@@ -669,7 +669,10 @@ fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fm
         writeln!(out, "### Why these hints\n\n{why}\n")?;
     }
     out.push_str("### Parameters\n\n");
-    if t.parameters.is_empty() {
+    if let Some(document) = &t.input {
+        out.push_str("As this JSON Schema states them:\n\n");
+        json_block(out, document)?;
+    } else if t.parameters.is_empty() {
         out.push_str("Takes no arguments.\n");
     } else {
         out.push_str(
@@ -684,6 +687,7 @@ fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fm
     match &t.output {
         OutputDef::Text if t.content.is_empty() => out.push_str("Plain text.\n"),
         OutputDef::Text => out.push_str("No structured output.\n"),
+        OutputDef::Document(document) => json_block(out, document)?,
         OutputDef::Object {
             description,
             fields,
@@ -702,7 +706,7 @@ fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fm
     if !t.content.is_empty() {
         let beside = match t.output {
             OutputDef::Text => "",
-            OutputDef::Object { .. } => ", beside the structured output",
+            OutputDef::Object { .. } | OutputDef::Document(_) => ", beside the structured output",
         };
         writeln!(
             out,
@@ -794,7 +798,7 @@ fn questions(out: &mut String, q: &QuestionDef) -> fmt::Result {
             Kind::Integer => "integer".into(),
             Kind::Number => "number".into(),
             Kind::Boolean => "boolean".into(),
-            Kind::Json | Kind::Object(_) | Kind::Named(_) => String::new(),
+            Kind::Json | Kind::Object(_) | Kind::Named(_) | Kind::Document(_) => String::new(),
         };
         for (keyword, value) in field.schema.constraints.iter() {
             let _ = write!(kind, "; `{}: {}`", keyword.name(), value.to_json());
@@ -916,18 +920,26 @@ fn scopes_text(alternatives: &[Vec<&str>]) -> String {
     each.join(" or ")
 }
 
+/// A JSON Schema document as a fenced block, as published.
+fn json_block(out: &mut String, document: &Value) -> fmt::Result {
+    let pretty = serde_json::to_string_pretty(document).unwrap_or_default();
+    writeln!(out, "```json\n{pretty}\n```")
+}
+
 /// What a tool answers with: text or structured, and its declared content blocks.
 fn answers(t: &ToolDef) -> String {
     if t.content.is_empty() {
         match t.output {
             OutputDef::Text => "text".to_owned(),
-            OutputDef::Object { .. } => "structured".to_owned(),
+            OutputDef::Object { .. } | OutputDef::Document(_) => "structured".to_owned(),
         }
     } else {
         let kinds: Vec<&str> = t.content.iter().map(|b| b.kind.prose()).collect();
         match t.output {
             OutputDef::Text => kinds.join(", "),
-            OutputDef::Object { .. } => format!("structured; {}", kinds.join(", ")),
+            OutputDef::Object { .. } | OutputDef::Document(_) => {
+                format!("structured; {}", kinds.join(", "))
+            }
         }
     }
 }
@@ -1003,6 +1015,18 @@ fn type_name(c: &Contract, s: &Schema) -> String {
         Kind::Number => "number".into(),
         Kind::Boolean => "boolean".into(),
         Kind::Json => "any JSON value".into(),
+        // Its keywords, not its JSON: a table cell holds one line, and the description and
+        // examples have their own columns.
+        Kind::Document(document) => {
+            let keywords: Vec<String> = document
+                .as_object()
+                .into_iter()
+                .flat_map(|o| o.keys())
+                .filter(|k| !matches!(k.as_str(), "description" | "examples" | "title"))
+                .map(|k| format!("`{k}`"))
+                .collect();
+            format!("JSON Schema document: {}", keywords.join(", "))
+        }
         Kind::Enum(e) => {
             let values: Vec<String> = e.values.iter().map(|(v, _)| format!("`{v}`")).collect();
             format!("one of {}", values.join(", "))

@@ -335,6 +335,10 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         .get("parameters")
         .map(|n| properties(n, de, "`parameters`"))
         .unwrap_or_default();
+    let input_schema = f.get("input_schema").and_then(|n| {
+        let key = f.keys().span("input_schema").unwrap_or(n.span);
+        super::values::document(n, key, de)
+    });
     let output = f.require(de, "output").and_then(|n| output(n, de));
     let errors = f
         .get("errors")
@@ -379,6 +383,7 @@ fn tool(node: &Node, de: &mut Decoder<'_>) -> Option<Tool> {
         hints,
         why,
         parameters,
+        input_schema,
         output,
         errors,
         meta,
@@ -533,11 +538,18 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
             .map(|n| properties(n, de, "`properties`")),
         ..Schema::default()
     };
+    s.document = f.get("json_schema").and_then(|n| {
+        let key = f.keys().span("json_schema").unwrap_or(n.span);
+        super::values::document(n, key, de)
+    });
     let content = f.get("content").map(|n| content(n, de));
     f.finish(de);
     // Without `content`, the fields are the output; with it, a `type` or `description` still
     // describes a structured output, so it needs its fields too.
-    if s.properties.is_none() && (content.is_none() || s.ty.is_some() || s.description.is_some()) {
+    if s.properties.is_none()
+        && s.document.is_none()
+        && (content.is_none() || s.ty.is_some() || s.description.is_some())
+    {
         de.diags.push(
             Diagnostic::new(
                 &codes::MISSING_FIELD,
@@ -547,12 +559,13 @@ fn output(node: &Node, de: &mut Decoder<'_>) -> Option<Output> {
             .help("list the output's fields under `properties:`, or write `output: text`"),
         );
     }
-    let structure = (s.properties.is_some() || content.is_none()).then(|| {
-        if s.ty.is_none() {
-            s.ty = Some(Spanned::new("object".into(), node.span));
-        }
-        Box::new(s)
-    });
+    let structure =
+        (s.properties.is_some() || s.document.is_some() || content.is_none()).then(|| {
+            if s.ty.is_none() {
+                s.ty = Some(Spanned::new("object".into(), node.span));
+            }
+            Box::new(s)
+        });
     Some(Output::Declared { structure, content })
 }
 

@@ -347,6 +347,9 @@ pub(crate) struct Tool {
     pub why: Option<Spanned<String>>,
     /// The parameters, in order.
     pub parameters: Vec<Property>,
+    /// `input_schema:` the whole `inputSchema` as a JSON Schema document, in place of
+    /// `parameters`.
+    pub input_schema: Option<Document>,
     /// What a successful call returns.
     pub output: Option<Output>,
     /// The error codes the tool may return.
@@ -505,8 +508,29 @@ pub(crate) struct Schema {
     pub properties: Option<Vec<Property>>,
     /// The constraint keywords written, in [`KEYWORDS`](crate::keyword::KEYWORDS) order.
     pub constraints: Vec<(Keyword, Spanned<Limit>)>,
+    /// `json_schema:` the whole schema as a JSON Schema document, in place of the other keys.
+    pub document: Option<Document>,
     /// Every key of its mapping, where a property's own keys (`default`, `header`) stand too.
     pub keys: Keys,
+}
+
+/// A JSON Schema 2020-12 document given whole (`json_schema:`, `input_schema:`), published
+/// exactly as written.
+#[derive(Debug)]
+pub(crate) struct Document {
+    /// The key it is written under.
+    pub key: Span,
+    /// Where it is written.
+    pub source: DocumentSource,
+}
+
+/// Where a [`Document`] is written.
+#[derive(Debug)]
+pub(crate) enum DocumentSource {
+    /// In the manifest, as a mapping: its JSON, and where each part stands.
+    Inline(Literal),
+    /// A JSON file, its path relative to the manifest's folder.
+    File(Spanned<String>),
 }
 
 impl Schema {

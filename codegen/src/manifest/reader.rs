@@ -14,7 +14,7 @@ pub(crate) struct Decoder<'d> {
 }
 
 impl Decoder<'_> {
-    fn mismatch(&mut self, node: &Node, expected: &str, what: &str) {
+    pub(crate) fn mismatch(&mut self, node: &Node, expected: &str, what: &str) {
         self.diags.push(
             Diagnostic::new(
                 &codes::WRONG_TYPE,

@@ -3,11 +3,11 @@
 //! them; they call nothing back.
 
 use super::reader::{Decoder, Fields};
-use super::{Literal, Property, Schema};
+use super::{Document, DocumentSource, Literal, Property, Schema};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::keyword::{KEYWORDS, Limit, Operand};
 use crate::source::Spanned;
-use crate::yaml::Node;
+use crate::yaml::{Node, NodeKind};
 
 /// `scopes: [name, …]` on an entry (one name stands for a list of one).
 pub(super) fn scope_list(node: &Node, de: &mut Decoder<'_>) -> Spanned<Vec<Spanned<String>>> {
@@ -75,6 +75,9 @@ pub(super) fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
     s.properties = f
         .get("properties")
         .map(|n| properties(n, de, "`properties`"));
+    s.document = f
+        .get("json_schema")
+        .and_then(|n| document(n, s.keys.span("json_schema").unwrap_or(n.span), de));
     for def in &KEYWORDS {
         let Some(n) = f.get(def.name) else { continue };
         let what = format!("`{}`", def.name);
@@ -94,4 +97,25 @@ pub(super) fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
         }
     }
     s
+}
+
+/// A JSON Schema document: a mapping written in place, or the path of a JSON file.
+pub(super) fn document(
+    node: &Node,
+    key: crate::source::Span,
+    de: &mut Decoder<'_>,
+) -> Option<Document> {
+    let source = match &node.kind {
+        NodeKind::Map(_) => DocumentSource::Inline(Literal::new(node)),
+        NodeKind::Str(_) => DocumentSource::File(de.string(node, "a JSON Schema document")?),
+        _ => {
+            de.mismatch(
+                node,
+                "a JSON Schema document (a mapping) or the path of a JSON file",
+                "`json_schema`",
+            );
+            return None;
+        }
+    };
+    Some(Document { key, source })
 }

@@ -30,13 +30,17 @@ enum Side {
 impl Contract {
     /// A tool's `inputSchema`.
     pub(crate) fn input_schema(&self, tool: &ToolDef) -> Value {
-        object_schema(self, &tool.parameters, Side::Input)
+        match &tool.input {
+            Some(document) => document.clone(),
+            None => object_schema(self, &tool.parameters, Side::Input),
+        }
     }
 
     /// A tool's `outputSchema`, when its output is structured.
     pub(crate) fn output_schema(&self, tool: &ToolDef) -> Option<Value> {
         match &tool.output {
             OutputDef::Text => None,
+            OutputDef::Document(document) => Some(document.clone()),
             OutputDef::Object {
                 description,
                 fields,
@@ -95,6 +99,8 @@ fn property(contract: &Contract, field: &Field, side: Side) -> Value {
 /// One schema node. `description` overrides the schema's own (a property's text, with its default).
 fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<String>) -> Value {
     let mut o = match &schema.kind {
+        // As written: the document carries its own description and examples.
+        Kind::Document(document) => return (**document).clone(),
         Kind::Named(i) => {
             let shared = &contract.types[*i].schema;
             let mut inner = node(contract, shared, side, None);

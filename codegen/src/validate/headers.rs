@@ -121,7 +121,7 @@ impl Validator<'_> {
                 span,
                 "headers carry strings, integers and booleans only; use `type: integer` or drop `header:`",
             ),
-            Kind::Json => self.error(
+            Kind::Json | Kind::Document(_) => self.error(
                 &codes::HEADER_TYPE,
                 format!("the header `{name}` is on a `json` value, whose type is not fixed"),
                 span,

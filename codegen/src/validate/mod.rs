@@ -19,6 +19,7 @@ pub(crate) use lifecycle::past_removal;
 mod access;
 mod apps;
 mod content;
+mod documents;
 mod examples;
 mod groups;
 mod headers;
@@ -58,6 +59,7 @@ pub(crate) fn validate<'d>(
         examples: Vec::new(),
         refused: refused::Refused::default(),
         question_ids: names::NameTable::default(),
+        document_files: Vec::new(),
     };
     let server = v.server(manifest.server.as_ref());
     let omit = v.policy(manifest.hint_policy.as_ref());
@@ -90,6 +92,7 @@ pub(crate) fn validate<'d>(
         resources: Vec::new(),
         prompts: Vec::new(),
         access: None,
+        document_files: Vec::new(),
     };
     let cx = tools::Context {
         manifest,
@@ -107,6 +110,7 @@ pub(crate) fn validate<'d>(
     v.unused_errors(manifest, &contract);
     v.placeholders_match_parameters(manifest, &contract);
     v.check_examples(&contract);
+    contract.document_files = std::mem::take(&mut v.document_files);
     contract
 }
 
@@ -126,6 +130,8 @@ struct Validator<'d> {
     refused: refused::Refused,
     /// The question ids claimed so far, across tools.
     question_ids: names::NameTable,
+    /// The JSON Schema document files read, for `cargo::rerun-if-changed`.
+    document_files: Vec<std::path::PathBuf>,
 }
 
 impl Validator<'_> {

@@ -152,8 +152,9 @@ impl Validator<'_> {
         tool: &ToolDef,
     ) -> ArtifactsDef {
         let input = SchemaRef::Fields(contract, &tool.parameters);
+        // A document's pointers are not followed: it is JSON the manifest does not type.
         let output = match &tool.output {
-            OutputDef::Text => None,
+            OutputDef::Text | OutputDef::Document(_) => None,
             OutputDef::Object { fields, .. } => Some(SchemaRef::Fields(contract, fields)),
         };
         // A pointer into a schema that lost a property to a rule may lead to that property.
@@ -161,7 +162,7 @@ impl Validator<'_> {
             self.refused
                 .within_object(&contract.types, &tool.args_type(), &tool.parameters);
         let output_refused = match &tool.output {
-            OutputDef::Text => false,
+            OutputDef::Text | OutputDef::Document(_) => false,
             OutputDef::Object { fields, .. } => {
                 self.refused
                     .within_object(&contract.types, &tool.output_type(), fields)
@@ -403,7 +404,7 @@ impl SchemaNode for SchemaRef<'_> {
                 Kind::Integer => "integer",
                 Kind::Number => "number",
                 Kind::Boolean => "boolean",
-                Kind::Json => "json",
+                Kind::Json | Kind::Document(_) => "json",
                 Kind::Array(_) => "array",
                 // Left by `resolved` as `Fields`, or as the shared type's own schema.
                 Kind::Object(_) | Kind::Named(_) => "object",

@@ -190,6 +190,13 @@ impl Validator<'_> {
             );
             sound = false;
         };
+        if let Some(document) = &s.document {
+            refuse(
+                self,
+                format!("the form field `{name}` cannot be a `json_schema:` document"),
+                document.key,
+            );
+        }
         let ty = s.ty.as_ref().map(|t| t.value.as_str());
         match ty {
             Some("string" | "integer" | "number" | "boolean") | None => {}

@@ -75,6 +75,7 @@ impl Refused {
             | Kind::Number
             | Kind::Boolean
             | Kind::Json
+            | Kind::Document(_)
             | Kind::Enum(_) => false,
         }
     }

@@ -93,11 +93,20 @@ impl Validator<'_> {
             );
             return None;
         }
-        self.documented(p, place, top_level);
+        if p.schema.document.is_none() {
+            self.documented(p, place, top_level);
+        }
         let required = self.required(p);
-        let default = self.default(p, place);
+        // A document is published as written, so no `Default: X.` can join its description.
+        let default = match p.schema.document {
+            None => self.default(p, place),
+            Some(_) => None,
+        };
         let rust_name = format!("{owner}{}", ident::pascal(&name.value));
         let schema = self.schema(&p.schema, &rust_name, place, scope)?;
+        if let Kind::Document(document) = &schema.kind {
+            self.documented_document(p, document, place, top_level);
+        }
         if let Some(d) = &p.default
             && default.is_some()
         {
@@ -142,6 +151,46 @@ impl Validator<'_> {
             self.report(
                 &codes::MISSING_EXAMPLE,
                 format!("the parameter `{}` has no example", name.value),
+                name.span,
+            );
+        }
+    }
+
+    /// A property given as a document says what it means, and shows an example as a
+    /// top-level parameter, in the document itself: it is published as written.
+    fn documented_document(
+        &mut self,
+        p: &raw::Property,
+        document: &Value,
+        place: Place,
+        top_level: bool,
+    ) {
+        let name = &p.name;
+        let described = document
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| !d.trim().is_empty());
+        if place != Place::Question && !described {
+            self.report(
+                &codes::MISSING_DESCRIPTION,
+                format!(
+                    "the property `{}` has no description, in its `json_schema:` document",
+                    name.value
+                ),
+                name.span,
+            );
+        }
+        let exemplified = document
+            .get("examples")
+            .and_then(Value::as_array)
+            .is_some_and(|e| !e.is_empty());
+        if place == Place::Input && top_level && !exemplified {
+            self.report(
+                &codes::MISSING_EXAMPLE,
+                format!(
+                    "the parameter `{}` has no example, in its `json_schema:` document",
+                    name.value
+                ),
                 name.span,
             );
         }
@@ -214,6 +263,9 @@ impl Validator<'_> {
         place: Place,
         scope: &Scope<'_>,
     ) -> Option<Schema> {
+        if let Some(document) = &s.document {
+            return self.document_schema(s, document);
+        }
         let Some(ty) = &s.ty else {
             self.error(
                 &codes::MISSING_FIELD,
@@ -246,6 +298,47 @@ impl Validator<'_> {
         }
         derive_nested_examples(&mut schema);
         Some(schema)
+    }
+
+    /// A schema given as a document: nothing beside it but a property's `required`.
+    fn document_schema(&mut self, s: &raw::Schema, document: &raw::Document) -> Option<Schema> {
+        let beside: Vec<(String, Span)> = s
+            .keys
+            .all()
+            .into_iter()
+            .filter(|(k, _)| k != "json_schema" && k != "required")
+            .collect();
+        for (key, span) in &beside {
+            self.error(
+                &codes::JSON_SCHEMA_PLACEMENT,
+                format!("`{key}` beside `json_schema:`: the document is the whole schema, published as written"),
+                *span,
+                match key.as_str() {
+                    "default" => "a document takes no default: make the parameter required, or apply the default in the handler".to_owned(),
+                    "header" => "only a typed parameter is mirrored into an HTTP header".to_owned(),
+                    _ => format!("move `{key}` into the document"),
+                },
+            );
+        }
+        let value = self.document(document, super::documents::Role::Property)?;
+        if !beside.is_empty() {
+            return None;
+        }
+        Some(Schema {
+            description: value
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            // Read from the document, which publishes them itself: for the docs and the
+            // contract test's example call.
+            examples: value
+                .get("examples")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+            constraints: Constraints::default(),
+            kind: Kind::Document(Box::new(value)),
+        })
     }
 
     /// Refuses each constraint keyword, and `enum`, `items` and `properties`, written on a

@@ -3,6 +3,7 @@
 use serde_json::Map;
 
 use super::Validator;
+use super::documents::Role;
 use super::names::{NameTable, Referent, is_tool_name};
 use super::schema::{Place, Scope};
 use crate::diagnostic::{Diagnostic, codes};
@@ -151,6 +152,17 @@ impl Validator<'_> {
             true,
             cx.scope,
         );
+        let input = t.input_schema.as_ref().and_then(|d| {
+            if let Some(key) = t.keys.span("parameters") {
+                self.error(
+                    &codes::JSON_SCHEMA_PLACEMENT,
+                    "`parameters:` beside `input_schema:`: the document is the tool's whole input",
+                    key,
+                    "declare the arguments in one place: the `input_schema:` document, or `parameters:`",
+                );
+            }
+            self.document(d, Role::Input)
+        });
         let output = self.output(t, &type_prefix, cx.scope);
         let content = match &t.output {
             Some(raw::Output::Declared { content, .. }) => self.content(content.as_ref()),
@@ -172,6 +184,7 @@ impl Validator<'_> {
             published_hints,
             why: Some(why).filter(|w| !w.is_empty()),
             parameters,
+            input,
             output,
             content,
             errors,
@@ -250,6 +263,26 @@ impl Validator<'_> {
         else {
             return OutputDef::Text;
         };
+        if let Some(document) = &s.document {
+            let beside = [
+                ("properties", s.properties.as_ref().map(|_| s.span)),
+                ("description", s.description.as_ref().map(|d| d.span)),
+            ];
+            for (key, span) in beside {
+                if let Some(span) = span {
+                    self.error(
+                        &codes::JSON_SCHEMA_PLACEMENT,
+                        format!("`{key}` beside `json_schema:`: the document is the whole output schema, published as written"),
+                        span,
+                        format!("move `{key}` into the document"),
+                    );
+                }
+            }
+            return match self.document(document, Role::Output) {
+                Some(value) => OutputDef::Document(value),
+                None => OutputDef::Text,
+            };
+        }
         if let Some(ty) = &s.ty
             && ty.value != "object"
         {

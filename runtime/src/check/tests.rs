@@ -4,7 +4,7 @@
 use mcp_contract_spec::Format;
 use serde_json::json;
 
-use crate::testing::checks::{FORMAT_CORPUS, differ};
+use crate::testing::checks::{FORMAT_CORPUS, differ, differ_on, values};
 
 #[test]
 fn each_format_accepts_what_jsonschema_accepts() {
@@ -70,4 +70,81 @@ fn every_keyword_of_the_subset_agrees_with_jsonschema() {
         out.join("\n")
     );
     assert!(compared > 500, "{compared}");
+}
+
+/// The keywords a JSON Schema document may use beyond what the manifest's types publish,
+/// each over values chosen to pass and to fail it, besides the values made from the schema.
+#[test]
+fn every_keyword_of_a_document_agrees_with_jsonschema() {
+    let contact = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {"$anchor": "addressDef", "type": "object",
+                        "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+                        "required": ["city"]},
+            "tree": {"type": "object", "properties": {
+                "label": {"const": "node"},
+                "kids": {"type": "array", "items": {"$ref": "#/$defs/tree"}}}},
+        },
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "other": {"$ref": "#addressDef"},
+            "tree": {"$ref": "#/%24defs/tree"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string", "minLength": 3},
+            "email": {"type": "string", "format": "email"},
+            "street": {"type": "string"},
+            "city": {"type": "string"},
+            "zip": {"type": "string"},
+            "kind": {"const": "person"},
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "oneOf": [{"required": ["name"]}, {"required": ["kind"]}],
+        "not": {"required": ["street", "zip", "city", "name"]},
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "dependentRequired": {"street": ["city", "zip"]},
+        "dependentSchemas": {"zip": {"properties": {"zip": {"pattern": "^[0-9]{4}$"}},
+                                     "required": ["city"]}},
+        "additionalProperties": false,
+    });
+    let mut tried = values(&contact, 2);
+    tried.extend([
+        json!({"name": "a", "email": "a@b.example"}),
+        json!({"name": "a", "contactMethod": "phone", "phone": "123"}),
+        json!({"name": "a", "contactMethod": "phone", "email": "a@b.example"}),
+        json!({"name": "a", "contactMethod": "email", "phone": "123"}),
+        json!({"name": "a", "kind": "person", "email": "a@b.example"}),
+        json!({"kind": "person", "email": "a@b.example"}),
+        json!({"kind": "robot", "email": "a@b.example"}),
+        json!({"name": "a", "email": "nope"}),
+        json!({"name": "a", "email": "a@b.example", "street": "Main"}),
+        json!({"name": "a", "email": "a@b.example", "street": "Main", "city": "Oslo", "zip": "0150"}),
+        json!({"email": "a@b.example", "street": "Main", "city": "Oslo", "zip": "0150", "name": "a"}),
+        json!({"kind": "person", "email": "a@b.example", "zip": "01"}),
+        json!({"kind": "person", "email": "a@b.example", "zip": "0150"}),
+        json!({"name": "a", "email": "a@b.example", "address": {"city": "Oslo"}}),
+        json!({"name": "a", "email": "a@b.example", "address": {"street": "Main"}}),
+        json!({"name": "a", "email": "a@b.example", "other": {"city": 3}}),
+        json!({"name": "a", "email": "a@b.example", "tree": {"label": "node", "kids": [{"kids": []}]}}),
+        json!({"name": "a", "email": "a@b.example", "tree": {"kids": [{"label": "leaf"}, {"kids": [1]}]}}),
+        json!({"name": "a", "email": "a@b.example", "unknown": 1}),
+        json!({"phone": "12"}),
+        json!({}),
+        json!([]),
+        json!("x"),
+    ]);
+    let mut out = Vec::new();
+    let compared =
+        differ_on(&contact, tried, "contact", &mut out) + differ(&contact, "contact", &mut out);
+    assert!(
+        out.is_empty(),
+        "{} disagreements:\n{}",
+        out.len(),
+        out.join("\n")
+    );
+    assert!(compared > 100, "{compared}");
 }

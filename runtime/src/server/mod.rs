@@ -593,7 +593,7 @@ mod tests {
                 r##"{"name":"refs","description":"Refers.","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}}}}"##,
             ),
             crate::contract::ToolSpec::open(
-                r#"{"name":"iffy","description":"Conditional.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","if":{"required":["n"]}}}"#,
+                r#"{"name":"iffy","description":"Positional.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","prefixItems":[{"required":["n"]}]}}"#,
             ),
             crate::contract::ToolSpec::open(
                 r#"{"name":"fine","description":"Fine.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
@@ -638,11 +638,11 @@ mod tests {
         for (tool, place) in [
             (
                 "refs",
-                "the input schema of `refs` does not compile for the argument and result checks: `/properties/a/$ref`: `$ref` is not supported",
+                "the input schema of `refs` does not compile for the argument and result checks: `/properties/a/$ref`: `#/$defs/a` points at no schema of the document",
             ),
             (
                 "iffy",
-                "the output schema of `iffy` does not compile for the argument and result checks: `/if`: `if` is not supported",
+                "the output schema of `iffy` does not compile for the argument and result checks: `/prefixItems`: `prefixItems` is not supported",
             ),
         ] {
             // Every call, not only the first, and before the handler runs.

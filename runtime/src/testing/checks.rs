@@ -43,8 +43,30 @@ pub(crate) fn disagreements(spec: &ContractSpec) -> (Vec<String>, usize) {
     (disagreements, compared)
 }
 
-/// Compares the two checkers on `schema` and each of its subschemas; the count compared.
+/// Compares the two checkers on `schema` and each of its subschemas that stands alone (one
+/// holding a `$ref` points into the whole document); the count compared.
 pub(crate) fn differ(schema: &Value, at: &str, out: &mut Vec<String>) -> usize {
+    let mut compared = differ_on(schema, values(schema, 2), at, out);
+    let alone = |s: &Value| !s.to_string().contains("\"$ref\"");
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties.iter().filter(|(_, s)| alone(s)) {
+            compared += differ(property, &format!("{at}/{name}"), out);
+        }
+    }
+    if let Some(items) = schema.get("items").filter(|s| alone(s)) {
+        compared += differ(items, &format!("{at}[]"), out);
+    }
+    compared
+}
+
+/// Compares the two checkers on `schema` over `values`: both accept or both refuse, at the
+/// same places; the count compared.
+pub(crate) fn differ_on(
+    schema: &Value,
+    values: Vec<Value>,
+    at: &str,
+    out: &mut Vec<String>,
+) -> usize {
     let mut compared = 0;
     let ours = match Checker::compile(schema) {
         Ok(c) => c,
@@ -57,7 +79,7 @@ pub(crate) fn differ(schema: &Value, at: &str, out: &mut Vec<String>) -> usize {
         .should_validate_formats(true)
         .build(schema)
         .expect("jsonschema compiles a published schema");
-    for value in values(schema, 2) {
+    for value in values {
         compared += 1;
         let expected: BTreeSet<String> = theirs
             .iter_errors(&value)
@@ -72,20 +94,12 @@ pub(crate) fn differ(schema: &Value, at: &str, out: &mut Vec<String>) -> usize {
             ));
         }
     }
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        for (name, property) in properties {
-            compared += differ(property, &format!("{at}/{name}"), out);
-        }
-    }
-    if let Some(items) = schema.get("items") {
-        compared += differ(items, &format!("{at}[]"), out);
-    }
     compared
 }
 
 /// Values to try against `schema`: its examples, then values made from its keywords, nested
 /// to `depth`.
-fn values(schema: &Value, depth: usize) -> Vec<Value> {
+pub(crate) fn values(schema: &Value, depth: usize) -> Vec<Value> {
     let mut out = vec![
         Value::Null,
         json!(true),

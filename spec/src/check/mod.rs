@@ -7,14 +7,21 @@
 //! ([`regex_lite`]; the generator refuses a pattern it cannot compile), `format`
 //! ([`format`]), `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
 //! `items`, `minItems`, `maxItems`, `uniqueItems`, `properties`, `required`,
-//! `additionalProperties`, `minProperties`, `maxProperties`, `allOf`, `anyOf`, `oneOf`, `not`
-//! and boolean schemas. Other keywords are annotations, as JSON Schema reads unknown ones,
-//! except the applicators this subset leaves out (`$ref`, `if`, `prefixItems`, …): a schema
-//! using one does not compile, rather than be checked loosely. The contract test holds this
-//! checker to the `jsonschema` crate over every published schema (`testing::assert_checks`).
+//! `additionalProperties`, `minProperties`, `maxProperties`, `allOf`, `anyOf`, `oneOf`, `not`,
+//! `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, `$ref` within the document
+//! (a JSON pointer or an `$anchor`, with `$defs`) and boolean schemas. Other keywords are
+//! annotations, as JSON Schema reads unknown ones, except the applicators this subset leaves
+//! out (`prefixItems`, `patternProperties`, `$dynamicRef`, …): a schema using one does not
+//! compile, rather than be checked loosely. Compiling checks each keyword's value as the
+//! 2020-12 metaschema does, so the generator uses it to check the JSON Schema documents a
+//! manifest publishes as written. The contract test holds this checker to the `jsonschema`
+//! crate over every published schema (`testing::assert_checks`).
 
+mod compile;
 mod format;
 mod number;
+
+pub use compile::{DIALECT, schema_objects};
 
 use std::fmt::Write as _;
 
@@ -29,14 +36,11 @@ pub const QUOTED_CHARS: usize = 60;
 
 /// Keywords that apply subschemas or assert in ways this checker does not implement.
 const UNSUPPORTED: &[&str] = &[
-    "$ref",
     "$dynamicRef",
+    "$dynamicAnchor",
     "$recursiveRef",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
+    "$recursiveAnchor",
+    "$vocabulary",
     "dependencies",
     "patternProperties",
     "propertyNames",
@@ -53,7 +57,26 @@ const UNSUPPORTED: &[&str] = &[
 #[derive(Debug)]
 pub struct Checker {
     root: Node,
+    /// The nodes `$ref`s point at, by slot.
+    targets: Box<[Node]>,
 }
+
+/// Why a schema does not compile: where in it, and what is wrong there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaError {
+    /// A JSON pointer into the schema; empty for its root.
+    pub at: String,
+    /// What is wrong, without the place.
+    pub message: String,
+}
+
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`: {}", self.at, self.message)
+    }
+}
+
+impl std::error::Error for SchemaError {}
 
 /// One problem: where it lies (a JSON pointer into the value), what it is, and the sentence.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,37 +107,55 @@ impl Checker {
     ///
     /// A schema outside the subset, or malformed (a keyword of the wrong type, a pattern that
     /// does not compile): the reason, with the place in the schema.
-    pub fn compile(schema: &Value) -> Result<Checker, String> {
-        Ok(Checker {
-            root: Node::compile(schema, "")?,
-        })
+    pub fn compile(schema: &Value) -> Result<Checker, SchemaError> {
+        let mut compiler = compile::Compiler::new(schema)?;
+        let root = compiler.node(schema, "")?;
+        compiler.refuse_loops()?;
+        let targets = compiler
+            .targets
+            .into_iter()
+            .map(|t| t.expect("every slot is compiled before compiling ends"))
+            .collect();
+        Ok(Checker { root, targets })
     }
 
     /// Whether `value` passes, stopping at the first problem, without allocating.
     pub fn is_valid(&self, value: &Value) -> bool {
-        self.root
-            .visit(Instance::Value(value), &Path::ROOT, &mut None)
+        self.root.visit(
+            Instance::Value(value),
+            &Path::ROOT,
+            &mut None,
+            &self.targets,
+        )
     }
 
     /// Whether the object `fields` passes: [`Checker::is_valid`] of arguments, uncopied.
     pub fn is_valid_object(&self, fields: &Map<String, Value>) -> bool {
-        self.root
-            .visit(Instance::Object(fields), &Path::ROOT, &mut None)
+        self.root.visit(
+            Instance::Object(fields),
+            &Path::ROOT,
+            &mut None,
+            &self.targets,
+        )
     }
 
     /// Every problem of `value`, in the order the schema states its keywords.
     pub fn failures(&self, value: &Value) -> Vec<Failure> {
         let mut out = Some(Vec::new());
         self.root
-            .visit(Instance::Value(value), &Path::ROOT, &mut out);
+            .visit(Instance::Value(value), &Path::ROOT, &mut out, &self.targets);
         out.unwrap_or_default()
     }
 
     /// [`Checker::failures`] of the object `fields`.
     pub fn object_failures(&self, fields: &Map<String, Value>) -> Vec<Failure> {
         let mut out = Some(Vec::new());
-        self.root
-            .visit(Instance::Object(fields), &Path::ROOT, &mut out);
+        self.root.visit(
+            Instance::Object(fields),
+            &Path::ROOT,
+            &mut out,
+            &self.targets,
+        );
         out.unwrap_or_default()
     }
 
@@ -159,6 +200,14 @@ enum Rule {
     AnyOf(Vec<Node>),
     OneOf(Vec<Node>),
     Not(Box<Node>, Value),
+    /// `if`, with `then` and `else` when written.
+    If(Box<Node>, Option<Box<Node>>, Option<Box<Node>>),
+    /// `dependentRequired`: when the property is present, the names that must be too.
+    DependentRequired(Vec<(String, Vec<String>)>),
+    /// `dependentSchemas`: when the property is present, the schema the object must pass.
+    DependentSchemas(Vec<(String, Node)>),
+    /// `$ref`: the slot of the node it points at.
+    Ref(usize),
 }
 
 /// The JSON types, as bits, and the `type` keyword's names in its order.
@@ -309,132 +358,27 @@ fn fail(out: &mut Sink, at: &Path<'_>, kind: Kind, message: impl FnOnce() -> Str
 }
 
 impl Node {
-    fn compile(schema: &Value, at: &str) -> Result<Node, String> {
-        let keywords = match schema {
-            Value::Bool(true) => {
-                return Ok(Node {
-                    rules: Box::new([]),
-                });
-            }
-            Value::Bool(false) => {
-                return Ok(Node {
-                    rules: Box::new([Rule::False]),
-                });
-            }
-            Value::Object(o) => o,
-            _ => return Err(format!("`{at}` is not a schema (an object or a boolean)")),
-        };
-        let mut rules = Vec::new();
-        for (keyword, value) in keywords {
-            let here = format!("{at}/{}", pointer::escape(keyword));
-            if UNSUPPORTED.contains(&keyword.as_str()) {
-                return Err(format!("`{here}`: `{keyword}` is not supported"));
-            }
-            let count = || {
-                value
-                    .as_u64()
-                    .ok_or_else(|| format!("`{here}` is not a whole number of 0 or more"))
-            };
-            let number = || match value {
-                Value::Number(n) => Ok(n.clone()),
-                _ => Err(format!("`{here}` is not a number")),
-            };
-            let schemas = || match value {
-                Value::Array(all) if !all.is_empty() => all
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| Node::compile(s, &format!("{here}/{i}")))
-                    .collect::<Result<Vec<_>, _>>(),
-                _ => Err(format!("`{here}` is not a non-empty array of schemas")),
-            };
-            let rule = match keyword.as_str() {
-                "type" => Rule::Type(types(value, &here)?),
-                "enum" => match value {
-                    Value::Array(values) => Rule::Enum(values.clone()),
-                    _ => return Err(format!("`{here}` is not an array")),
-                },
-                "const" => Rule::Const(value.clone()),
-                "minLength" => Rule::MinLength(count()?),
-                "maxLength" => Rule::MaxLength(count()?),
-                "pattern" => {
-                    let text = value
-                        .as_str()
-                        .ok_or_else(|| format!("`{here}` is not a string"))?;
-                    let regex = crate::pattern::compile(text)
-                        .map_err(|e| format!("`{here}` does not compile: {e}"))?;
-                    Rule::Pattern(Box::new(regex))
+    /// The slots of the `$ref`s this node applies to the value itself (not to a member).
+    fn refs_in_place(&self, out: &mut Vec<usize>) {
+        for rule in &self.rules {
+            match rule {
+                Rule::Ref(slot) => out.push(*slot),
+                Rule::AllOf(nodes) | Rule::AnyOf(nodes) | Rule::OneOf(nodes) => {
+                    nodes.iter().for_each(|n| n.refs_in_place(out));
                 }
-                "format" => match value.as_str().map(Format::parse) {
-                    Some(Some(f)) => Rule::Format(f),
-                    // An unknown format is an annotation.
-                    Some(None) => continue,
-                    None => return Err(format!("`{here}` is not a string")),
-                },
-                "minimum" => Rule::Minimum(number()?),
-                "maximum" => Rule::Maximum(number()?),
-                "exclusiveMinimum" => Rule::ExclusiveMinimum(number()?),
-                "exclusiveMaximum" => Rule::ExclusiveMaximum(number()?),
-                "multipleOf" => match number()? {
-                    n if n.as_f64().is_some_and(|f| f > 0.0) => Rule::MultipleOf(n),
-                    _ => return Err(format!("`{here}` is not above 0")),
-                },
-                "items" => Rule::Items(Box::new(Node::compile(value, &here)?)),
-                "minItems" => Rule::MinItems(count()?),
-                "maxItems" => Rule::MaxItems(count()?),
-                "uniqueItems" => match value {
-                    Value::Bool(true) => Rule::UniqueItems,
-                    Value::Bool(false) => continue,
-                    _ => return Err(format!("`{here}` is not a boolean")),
-                },
-                "properties" => match value {
-                    Value::Object(properties) => Rule::Properties(
-                        properties
-                            .iter()
-                            .map(|(name, s)| {
-                                let at = format!("{here}/{}", pointer::escape(name));
-                                Ok((name.clone(), Node::compile(s, &at)?))
-                            })
-                            .collect::<Result<_, String>>()?,
-                    ),
-                    _ => return Err(format!("`{here}` is not an object")),
-                },
-                "required" => match value {
-                    Value::Array(names) => Rule::Required(
-                        names
-                            .iter()
-                            .map(|n| n.as_str().map(str::to_owned))
-                            .collect::<Option<_>>()
-                            .ok_or_else(|| format!("`{here}` is not an array of names"))?,
-                    ),
-                    _ => return Err(format!("`{here}` is not an array")),
-                },
-                "additionalProperties" => {
-                    let known = keywords
-                        .get("properties")
-                        .and_then(Value::as_object)
-                        .map(|p| p.keys().cloned().collect())
-                        .unwrap_or_default();
-                    match value {
-                        Value::Bool(false) => Rule::Additional(known, None),
-                        other => {
-                            Rule::Additional(known, Some(Box::new(Node::compile(other, &here)?)))
-                        }
+                Rule::Not(node, _) => node.refs_in_place(out),
+                Rule::If(test, then, otherwise) => {
+                    test.refs_in_place(out);
+                    for branch in [then, otherwise].into_iter().flatten() {
+                        branch.refs_in_place(out);
                     }
                 }
-                "minProperties" => Rule::MinProperties(count()?),
-                "maxProperties" => Rule::MaxProperties(count()?),
-                "allOf" => Rule::AllOf(schemas()?),
-                "anyOf" => Rule::AnyOf(schemas()?),
-                "oneOf" => Rule::OneOf(schemas()?),
-                "not" => Rule::Not(Box::new(Node::compile(value, &here)?), value.clone()),
-                // Annotations: descriptions, titles, examples, defaults, `x-` extensions.
-                _ => continue,
-            };
-            rules.push(rule);
+                Rule::DependentSchemas(named) => {
+                    named.iter().for_each(|(_, n)| n.refs_in_place(out))
+                }
+                _ => {}
+            }
         }
-        Ok(Node {
-            rules: rules.into_boxed_slice(),
-        })
     }
 
     /// The schema of property `name` of this node's objects, when it names one.
@@ -483,10 +427,10 @@ impl Node {
 
     /// Whether `value` passes; with a sink, every problem is pushed to it and the walk goes
     /// on, without one it stops at the first.
-    fn visit(&self, value: Instance<'_>, at: &Path<'_>, out: &mut Sink) -> bool {
+    fn visit(&self, value: Instance<'_>, at: &Path<'_>, out: &mut Sink, targets: &[Node]) -> bool {
         let mut valid = true;
         for rule in &self.rules {
-            if !rule.visit(value, at, out) {
+            if !rule.visit(value, at, out, targets) {
                 valid = false;
                 if out.is_none() {
                     return false;
@@ -498,7 +442,7 @@ impl Node {
 }
 
 impl Rule {
-    fn visit(&self, value: Instance<'_>, at: &Path<'_>, out: &mut Sink) -> bool {
+    fn visit(&self, value: Instance<'_>, at: &Path<'_>, out: &mut Sink, targets: &[Node]) -> bool {
         let invalid = |out: &mut Sink, message: &dyn Fn(&str) -> String| {
             fail(out, at, Kind::Invalid, || message(&value.quoted()));
             false
@@ -592,7 +536,7 @@ impl Rule {
                 Some(items) => {
                     let mut valid = true;
                     for (i, item) in items.iter().enumerate() {
-                        if !node.visit(Instance::Value(item), &at.index(i), out) {
+                        if !node.visit(Instance::Value(item), &at.index(i), out, targets) {
                             valid = false;
                             if out.is_none() {
                                 return false;
@@ -627,7 +571,7 @@ impl Rule {
                 // In the value's order, as the caller wrote it.
                 for (name, field) in fields {
                     if let Some((_, node)) = properties.iter().find(|(n, _)| n == name)
-                        && !node.visit(Instance::Value(field), &at.key(name), out)
+                        && !node.visit(Instance::Value(field), &at.key(name), out, targets)
                     {
                         valid = false;
                         if out.is_none() {
@@ -692,7 +636,7 @@ impl Rule {
                     Some(node) => {
                         let mut valid = true;
                         for (name, field) in extra {
-                            if !node.visit(Instance::Value(field), &at.key(name), out) {
+                            if !node.visit(Instance::Value(field), &at.key(name), out, targets) {
                                 valid = false;
                                 if out.is_none() {
                                     return false;
@@ -718,7 +662,7 @@ impl Rule {
             Rule::AllOf(nodes) => {
                 let mut valid = true;
                 for node in nodes {
-                    if !node.visit(value, at, out) {
+                    if !node.visit(value, at, out, targets) {
                         valid = false;
                         if out.is_none() {
                             return false;
@@ -728,7 +672,7 @@ impl Rule {
                 valid
             }
             Rule::AnyOf(nodes) => {
-                nodes.iter().any(|n| n.visit(value, at, &mut None))
+                nodes.iter().any(|n| n.visit(value, at, &mut None, targets))
                     || invalid(out, &|v| {
                         format!(
                             "{v} is not valid under any of the schemas listed in the 'anyOf' keyword"
@@ -738,7 +682,7 @@ impl Rule {
             Rule::OneOf(nodes) => {
                 match nodes
                     .iter()
-                    .filter(|n| n.visit(value, at, &mut None))
+                    .filter(|n| n.visit(value, at, &mut None, targets))
                     .take(2)
                     .count()
                 {
@@ -756,18 +700,69 @@ impl Rule {
                 }
             }
             Rule::Not(node, schema) => {
-                !node.visit(value, at, &mut None)
+                !node.visit(value, at, &mut None, targets)
                     || invalid(out, &|v| format!("{schema} is not allowed for {v}"))
             }
+            Rule::If(test, then, otherwise) => {
+                let branch = if test.visit(value, at, &mut None, targets) {
+                    then
+                } else {
+                    otherwise
+                };
+                branch
+                    .as_ref()
+                    .is_none_or(|node| node.visit(value, at, out, targets))
+            }
+            Rule::DependentRequired(dependents) => {
+                let Some(fields) = value.object() else {
+                    return true;
+                };
+                let mut valid = true;
+                for (present, names) in dependents {
+                    if !fields.contains_key(present) {
+                        continue;
+                    }
+                    for name in names.iter().filter(|n| !fields.contains_key(*n)) {
+                        valid = false;
+                        if out.is_none() {
+                            return false;
+                        }
+                        fail(out, at, Kind::Required(name.clone()), || {
+                            let quoted = serde_json::to_string(name).unwrap_or_default();
+                            format!("{quoted} is a required property")
+                        });
+                    }
+                }
+                valid
+            }
+            Rule::DependentSchemas(dependents) => {
+                let Some(fields) = value.object() else {
+                    return true;
+                };
+                let mut valid = true;
+                for (present, node) in dependents {
+                    if fields.contains_key(present) && !node.visit(value, at, out, targets) {
+                        valid = false;
+                        if out.is_none() {
+                            return false;
+                        }
+                    }
+                }
+                valid
+            }
+            Rule::Ref(slot) => targets[*slot].visit(value, at, out, targets),
         }
     }
 }
 
-fn types(value: &Value, at: &str) -> Result<Types, String> {
+fn types(value: &Value) -> Result<Types, String> {
     let names: Vec<&Value> = match value {
         Value::Array(names) => names.iter().collect(),
         one => vec![one],
     };
+    if names.is_empty() {
+        return Err("is an empty list of types".into());
+    }
     let mut types = Types {
         mask: 0,
         names: Vec::new(),
@@ -776,7 +771,10 @@ fn types(value: &Value, at: &str) -> Result<Types, String> {
         let found = NAMES
             .iter()
             .position(|n| Some(*n) == name.as_str())
-            .ok_or_else(|| format!("`{at}`: {name} is not a JSON type"))?;
+            .ok_or_else(|| format!("{name} is not a JSON type"))?;
+        if types.mask & (1 << found) != 0 {
+            return Err(format!("names {name} twice"));
+        }
         types.mask |= 1 << found;
         types.names.push(NAMES[found]);
     }

@@ -70,13 +70,188 @@ fn a_long_value_is_quoted_cut() {
 
 #[test]
 fn applicators_outside_the_subset_do_not_compile() {
-    for keyword in ["$ref", "if", "prefixItems", "patternProperties"] {
+    for keyword in [
+        "prefixItems",
+        "patternProperties",
+        "$dynamicRef",
+        "contains",
+    ] {
         let schema = json!({"type": "object", "properties": {"a": {keyword: {}}}});
         let e = Checker::compile(&schema).expect_err(keyword);
-        assert!(
-            e.contains(&format!("/properties/a/{}", keyword.replace('/', "~1"))),
-            "{e}"
-        );
+        assert_eq!(e.at, format!("/properties/a/{keyword}"), "{e}");
     }
     assert!(Checker::compile(&json!({"pattern": "(?<=a)b"})).is_err());
+}
+
+#[test]
+fn a_malformed_keyword_is_refused_at_its_place() {
+    let cases = [
+        (
+            json!({"properties": {"a": {"minLength": -1}}}),
+            "/properties/a/minLength",
+            "is not a whole number of 0 or more",
+        ),
+        (
+            json!({"type": ["string", "string"]}),
+            "/type",
+            "names \"string\" twice",
+        ),
+        (json!({"type": []}), "/type", "is an empty list of types"),
+        (
+            json!({"required": ["a", "a"]}),
+            "/required",
+            "names `a` twice",
+        ),
+        (json!({"title": 3}), "/title", "is not a string"),
+        (
+            json!({"$defs": {"x": {"type": "strin"}}}),
+            "/$defs/x/type",
+            "\"strin\" is not a JSON type",
+        ),
+        (
+            json!({"$ref": "#/$defs/missing"}),
+            "/$ref",
+            "`#/$defs/missing` points at no schema of the document",
+        ),
+        (
+            json!({"$ref": "other.json#/a"}),
+            "/$ref",
+            "`other.json#/a` is not within the document: only `#…` references (a JSON pointer or an `$anchor`) are resolved",
+        ),
+        (
+            json!({"$ref": "#nowhere"}),
+            "/$ref",
+            "no `$anchor` is named `nowhere`",
+        ),
+        (
+            json!({"$defs": {"a": {"$anchor": "1x"}}}),
+            "/$defs/a/$anchor",
+            "is not an anchor name (a letter or `_`, then letters, digits, `-`, `.` or `_`)",
+        ),
+        (
+            json!({"$schema": "http://json-schema.org/draft-07/schema#"}),
+            "/$schema",
+            "is `http://json-schema.org/draft-07/schema#`; the checker reads JSON Schema 2020-12, `https://json-schema.org/draft/2020-12/schema`",
+        ),
+        (
+            json!({"properties": {"a": {"$id": "https://example.com/a"}}}),
+            "/properties/a/$id",
+            "`$id` below the root is not supported: it would move the base of the `$ref`s below it",
+        ),
+        (
+            json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}}),
+            "/$defs/a",
+            "refers back to itself through `$ref` without reading into the value",
+        ),
+        (
+            json!({"dependentRequired": {"a": "b"}}),
+            "/dependentRequired/a",
+            "is not an array",
+        ),
+        (
+            json!({"if": {}, "then": 3}),
+            "/then",
+            "is not a schema (an object or a boolean)",
+        ),
+    ];
+    for (schema, at, message) in cases {
+        let e = Checker::compile(&schema).expect_err(&schema.to_string());
+        assert_eq!(
+            (e.at.as_str(), e.message.as_str()),
+            (at, message),
+            "{schema}"
+        );
+    }
+}
+
+#[test]
+fn references_resolve_by_pointer_and_anchor_and_may_recur_through_members() {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {
+            "address": {"$anchor": "addressDef", "type": "object",
+                        "properties": {"city": {"type": "string"}}, "required": ["city"]},
+            "tree": {"type": "object", "properties": {
+                "kids": {"type": "array", "items": {"$ref": "#/$defs/tree"}}}},
+            "a~b": {"type": "integer"},
+        },
+        "properties": {
+            "home": {"$ref": "#/$defs/address"},
+            "work": {"$ref": "#addressDef"},
+            "tree": {"$ref": "#/%24defs/tree"},
+            "n": {"$ref": "#/$defs/a~0b"},
+        },
+    });
+    assert_eq!(
+        failures(schema.clone(), json!({"home": {"city": "Oslo"}, "n": 1})),
+        []
+    );
+    assert_eq!(
+        failures(
+            schema.clone(),
+            json!({"home": {}, "work": {"city": 3}, "n": "1"})
+        ),
+        [
+            (
+                "/home".to_owned(),
+                "\"city\" is a required property".to_owned()
+            ),
+            (
+                "/work/city".to_owned(),
+                "3 is not of type \"string\"".to_owned()
+            ),
+            (
+                "/n".to_owned(),
+                "\"1\" is not of type \"integer\"".to_owned()
+            ),
+        ]
+    );
+    let deep = json!({"tree": {"kids": [{"kids": [{"kids": [3]}]}]}});
+    assert_eq!(
+        failures(schema, deep),
+        [(
+            "/tree/kids/0/kids/0/kids/0".to_owned(),
+            "3 is not of type \"object\"".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn conditions_and_dependencies_apply_as_the_specification_reads_them() {
+    let schema = json!({
+        "type": "object",
+        "if": {"properties": {"by": {"const": "phone"}}, "required": ["by"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "dependentRequired": {"street": ["city", "zip"]},
+        "dependentSchemas": {"zip": {"properties": {"zip": {"pattern": "^[0-9]+$"}}}},
+    });
+    assert_eq!(
+        failures(schema.clone(), json!({"by": "phone", "phone": "1"})),
+        []
+    );
+    assert_eq!(
+        failures(schema.clone(), json!({"by": "phone", "email": "a@b"})),
+        [("".to_owned(), "\"phone\" is a required property".to_owned())]
+    );
+    assert_eq!(
+        failures(
+            schema.clone(),
+            json!({"email": "a@b", "street": "Main", "zip": "x"})
+        ),
+        [
+            ("".to_owned(), "\"city\" is a required property".to_owned()),
+            (
+                "/zip".to_owned(),
+                "\"x\" does not match \"^[0-9]+$\"".to_owned()
+            ),
+        ]
+    );
+    let checker = Checker::compile(&schema).expect("compiles");
+    let kinds: Vec<Kind> = checker
+        .failures(&json!({"street": "Main", "email": "e", "city": "c"}))
+        .into_iter()
+        .map(|f| f.kind)
+        .collect();
+    assert_eq!(kinds, [Kind::Required("zip".into())]);
 }

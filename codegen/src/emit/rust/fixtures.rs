@@ -63,7 +63,7 @@ pub(super) fn fixtures(w: &mut Code, c: &Contract) {
             w,
             2,
             "structured_output: {},",
-            matches!(t.output, OutputDef::Object { .. })
+            matches!(t.output, OutputDef::Object { .. } | OutputDef::Document(_))
         );
         w.line(1, &["},"]);
     }

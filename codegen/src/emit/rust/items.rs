@@ -58,18 +58,25 @@ impl Role {
 }
 
 pub(super) fn tool_items(w: &mut Code, c: &Contract, t: &ToolDef) {
-    let summary = format!("The arguments of `{}`.", t.name);
-    struct_item(
-        w,
-        c,
-        &t.args_type(),
-        &t.parameters,
-        &summary,
-        true,
-        Role::Arguments,
-    );
+    if t.input.is_some() {
+        document_alias(w, &t.args_type(), &format!("The arguments of `{}`", t.name));
+    } else {
+        let summary = format!("The arguments of `{}`.", t.name);
+        struct_item(
+            w,
+            c,
+            &t.args_type(),
+            &t.parameters,
+            &summary,
+            true,
+            Role::Arguments,
+        );
+    }
     for f in &t.parameters {
         type_items(w, c, &f.schema, "", false, Role::Arguments);
+    }
+    if let OutputDef::Document(_) = &t.output {
+        document_alias(w, &t.output_type(), &format!("What `{}` returns", t.name));
     }
     if let OutputDef::Object { fields, .. } = &t.output {
         let summary = format!("What `{}` returns.", t.name);
@@ -88,6 +95,18 @@ pub(super) fn tool_items(w: &mut Code, c: &Contract, t: &ToolDef) {
     }
     super::content::content_enum(w, t);
     tool_error(w, c, t);
+}
+
+/// The type of a value a JSON Schema document describes: JSON, checked against the document
+/// as published (arguments before the handler runs, a result before it is sent).
+fn document_alias(w: &mut Code, name: &str, what: &str) {
+    w.doc(
+        0,
+        &format!(
+            "{what}: a JSON object, as the tool's JSON Schema document in `tools.yaml` states it."
+        ),
+    );
+    ln!(w, 0, "pub type {name} = ::mcp_contract::serde_json::Value;");
 }
 
 /// The struct or enum a schema needs, and those of everything nested in it. Shared types are
@@ -154,7 +173,8 @@ pub(super) fn type_items(
         | Kind::Integer
         | Kind::Number
         | Kind::Boolean
-        | Kind::Json => {}
+        | Kind::Json
+        | Kind::Document(_) => {}
     }
 }
 
@@ -279,7 +299,7 @@ pub(super) fn rust_type(c: &Contract, schema: &Schema) -> String {
             .into(),
         Kind::Number => "f64".into(),
         Kind::Boolean => "bool".into(),
-        Kind::Json => "::mcp_contract::serde_json::Value".into(),
+        Kind::Json | Kind::Document(_) => "::mcp_contract::serde_json::Value".into(),
         Kind::Enum(e) => e.rust_name.clone(),
         Kind::Array(items) => format!("Vec<{}>", rust_type(c, items)),
         Kind::Object(o) => o.rust_name.clone(),

@@ -503,11 +503,13 @@ fn dispatch_arm(w: &mut Code, index: usize, t: &ToolDef) {
     );
     match (&t.output, t.content.is_empty()) {
         (OutputDef::Text, true) => ln!(w, 5, "Ok(args) => call::text({handled}),"),
-        (OutputDef::Object { .. }, true) => ln!(w, 5, "Ok(args) => call::structured({handled}),"),
+        (OutputDef::Object { .. } | OutputDef::Document(_), true) => {
+            ln!(w, 5, "Ok(args) => call::structured({handled}),")
+        }
         (output, false) => {
             let check = match output {
                 OutputDef::Text => "content",
-                OutputDef::Object { .. } => "structured_content",
+                OutputDef::Object { .. } | OutputDef::Document(_) => "structured_content",
             };
             ln!(w, 5, "Ok(args) => call::{check}(");
             ln!(w, 6, "&{}::DECLARED,", t.content_type());
@@ -542,8 +544,10 @@ fn trait_method_output(t: &ToolDef) -> String {
     let (structure, content) = (t.output_type(), t.content_type());
     match (&t.output, t.content.is_empty()) {
         (OutputDef::Text, true) => "String".into(),
-        (OutputDef::Object { .. }, true) => structure,
+        (OutputDef::Object { .. } | OutputDef::Document(_), true) => structure,
         (OutputDef::Text, false) => format!("Vec<{content}>"),
-        (OutputDef::Object { .. }, false) => format!("({structure}, Vec<{content}>)"),
+        (OutputDef::Object { .. } | OutputDef::Document(_), false) => {
+            format!("({structure}, Vec<{content}>)")
+        }
     }
 }

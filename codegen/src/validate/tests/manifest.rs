@@ -191,7 +191,7 @@ fn unknown_key_far_from_any_lists_the_keys() {
         d.help.as_deref(),
         Some(
             "the keys of a tool are: name, title, description, sentences, effect, hints, why, \
-             parameters, output, errors, groups, artifacts, complete_operation, _meta, icons, scopes, asks, task, app, \
+             parameters, input_schema, output, errors, groups, artifacts, complete_operation, _meta, icons, scopes, asks, task, app, \
              since, deprecated, aliases"
         )
     );
@@ -218,7 +218,7 @@ fn unknown_key_at_the_output_root() {
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("the keys of `output` are: type, description, properties, content")
+        Some("the keys of `output` are: type, description, properties, json_schema, content")
     );
 }
 

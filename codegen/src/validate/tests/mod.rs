@@ -16,6 +16,7 @@ mod access;
 mod apps;
 mod content;
 mod diagnostic;
+mod documents;
 mod examples;
 mod groups;
 mod headers;

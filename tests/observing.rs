@@ -192,9 +192,6 @@ async fn the_exported_spans_follow_the_conventions_over_http_and_stdio_on_both_r
         ] {
             assert_eq!(attribute(&span, key).as_deref(), value, "{context}: {key}");
         }
-        if std::env::var_os("OBSERVING_SHOW_SPAN").is_some() {
-            eprintln!("{span:#?}");
-        }
         let _ = client.cancel().await;
     }
     for revision in Revision::ALL {

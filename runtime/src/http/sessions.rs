@@ -27,7 +27,9 @@
 //! - **Ending.** `DELETE` forgets the record and closes this process's worker: `204 No
 //!   Content`, or `404 Not Found` for a session unknown or ended. A request of an ended
 //!   session gets `404`, after which the client starts a new one. A store that cannot be
-//!   reached gets `503` with `Retry-After`, never a guess.
+//!   reached gets `503` with `Retry-After`, never a guess. With feature `telemetry` the
+//!   process the `DELETE` reaches measures the session (`mcp.server.session.duration`), from
+//!   the opening time its record keeps, whichever process opened it.
 //!
 //! 2026-07-28 requests never reach the session manager: rmcp serves them statelessly.
 

@@ -63,6 +63,7 @@ impl Gauges {
     }
 
     /// Adds `count`, an HTTP route's sessions held here, to the sessions open.
+    #[cfg(feature = "http")]
     pub(crate) fn watch_sessions(&self, count: Count) {
         lock(&self.http).push(count);
     }

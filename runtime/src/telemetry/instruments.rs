@@ -3,7 +3,6 @@
 //! already there.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use opentelemetry::KeyValue;
 use opentelemetry::metrics::{Counter, Histogram, MeterProvider as _};
@@ -93,10 +92,12 @@ impl Instruments {
     /// Records a session opened at `opened_ms` (Unix milliseconds, of its record, written by
     /// whichever process opened it) that ends now; one whose opening is not known (0) is not
     /// measured.
+    #[cfg(feature = "http")]
     pub(crate) fn session_ended_at(&self, opened_ms: u64, transport: &'static str) {
         if opened_ms > 0 {
             let millis = crate::state::now_ms().saturating_sub(opened_ms);
-            self.session_ended(Duration::from_millis(millis).as_secs_f64(), transport);
+            let seconds = std::time::Duration::from_millis(millis).as_secs_f64();
+            self.session_ended(seconds, transport);
         }
     }
 

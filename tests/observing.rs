@@ -13,7 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use mcp_contract::rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};
+use mcp_contract::rmcp::model::{
+    CallToolRequestParams, MetaObject, PaginatedRequestParams, RequestMetaObject,
+};
 use mcp_contract::testing::{Revision, connect_http, http_request};
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
@@ -171,6 +173,25 @@ async fn the_exported_spans_follow_the_conventions_over_http_and_stdio_on_both_r
             attribute(&span, "mcp_contract.group").as_deref(),
             Some("read")
         );
+        // A request without a target is a span of its own, by the same rules.
+        trace += 1;
+        let meta = [("traceparent".to_owned(), Value::from(traceparent(trace)))];
+        let mut list = PaginatedRequestParams::default();
+        list.meta = Some(RequestMetaObject(MetaObject(meta.into_iter().collect())));
+        client.list_tools(Some(list)).await.expect("the tools");
+        let span = receiver.server_span(trace).await;
+        let context = revision.as_str();
+        assert_eq!(span.name, "tools/list", "{context}");
+        assert_eq!(span.parent_span_id, [1, 2, 3, 4, 5, 6, 7, 8], "{context}");
+        for (key, value) in [
+            ("mcp.method.name", Some("tools/list")),
+            ("mcp.protocol.version", Some(context)),
+            ("mcp_contract.group", Some("read")),
+            ("client.address", Some("127.0.0.1")),
+            ("gen_ai.tool.name", None),
+        ] {
+            assert_eq!(attribute(&span, key).as_deref(), value, "{context}: {key}");
+        }
         let _ = client.cancel().await;
     }
     for revision in Revision::ALL {
@@ -344,6 +365,13 @@ async fn prometheus_reads_each_tool_s_calls_and_errors_from_metrics() {
                 ),
                 // Never called, and there from the start.
                 (&[("gen_ai_tool_name", "write_file")], 0.0),
+                (
+                    &[
+                        ("gen_ai_tool_name", "write_file"),
+                        ("error_type", "stale_version"),
+                    ],
+                    0.0,
+                ),
                 (&[("gen_ai_prompt_name", "review_file")], 0.0),
             ],
         )

@@ -499,6 +499,8 @@ pub(crate) struct Field {
     pub default: Option<Value>,
     /// The `x-mcp-header` name, published on 2026-07-28.
     pub header: Option<Keyed<String>>,
+    /// `record: true`: a tool's parameter whose value its calls' spans may carry.
+    pub record: bool,
     /// Where the name is written, for tools that report on the contract (`diff`); emitters
     /// ignore it. A field of a shared type points into `types:`.
     pub span: Span,

@@ -30,12 +30,24 @@ pub struct ToolSpec {
     pub json: &'static str,
     /// The scopes a call requires itself (its groups may add theirs); empty for none.
     pub scopes: &'static [&'static str],
+    /// The codes of the errors it declares, in manifest order: each has its series in the
+    /// metrics from start-up (feature `telemetry`).
+    pub errors: &'static [&'static str],
+    /// The parameters whose values may be recorded on its calls' spans (the manifest's
+    /// `record: true`); the values of every other parameter never are.
+    pub recorded: &'static [&'static str],
 }
 
 impl ToolSpec {
-    /// The tool whose wire JSON is `json`, which requires no scope.
+    /// The tool whose wire JSON is `json`, which requires no scope, declares no error and
+    /// records no argument.
     pub const fn open(json: &'static str) -> ToolSpec {
-        ToolSpec { json, scopes: &[] }
+        ToolSpec {
+            json,
+            scopes: &[],
+            errors: &[],
+            recorded: &[],
+        }
     }
 }
 

@@ -243,6 +243,8 @@ impl Host {
                     config.max_request_body_bytes,
                 );
                 let state = server.tasks().state().clone();
+                #[cfg(feature = "telemetry")]
+                let instruments = server.instruments();
                 let factory = move || Ok(server.for_connection());
                 let one = match sessions {
                     None => Router::new().route_service(
@@ -255,6 +257,8 @@ impl Host {
                     ),
                     Some(limits) => {
                         let sessions = sessions::Sessions::new(limits, state);
+                        #[cfg(feature = "telemetry")]
+                        sessions.measured(instruments);
                         let max_body = config.max_request_body_bytes;
                         let mut config = config.with_legacy_session_mode(true);
                         config.session_store = Some(sessions.records());

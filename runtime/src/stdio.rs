@@ -103,7 +103,9 @@ impl<D: Dispatch> Server<D> {
         let (tasks, id) = (Arc::clone(connection.tasks()), connection.connection_id());
         let publish = connection.task_publish().map(Arc::new);
         #[cfg(feature = "telemetry")]
-        let (instruments, started) = (connection.instruments(), std::time::Instant::now());
+        let open = connection
+            .instruments()
+            .map(crate::telemetry::PipeOpen::new);
         let running = match connection
             .serve(LineTransport::new(read, write, &options, publish))
             .await
@@ -114,8 +116,8 @@ impl<D: Dispatch> Server<D> {
         };
         let ended = running.waiting().await;
         #[cfg(feature = "telemetry")]
-        if let Some(instruments) = instruments {
-            instruments.session_ended(started.elapsed().as_secs_f64(), "pipe");
+        if let Some(open) = open {
+            open.ended();
         }
         // The connection's tasks have nobody left to ask for their results.
         tasks.forget(&crate::tasks::Owner::Session(id)).await;

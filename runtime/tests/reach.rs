@@ -44,6 +44,8 @@ const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         json: r#"{"name":"drop","description":"Deletes.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
         scopes: &["admin"],
+        errors: &[],
+        recorded: &[],
     },
     ToolSpec::open(
         r#"{"name":"ping","description":"Answers.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,

@@ -8,10 +8,14 @@ use std::sync::{LazyLock, OnceLock};
 use mcp_contract::codegen::{
     AliasesSpec, BoxFuture, CallToolResult, ContractSpec, Dispatch, JsonObject, Published, ToolSpec,
 };
-use mcp_contract::http::Host;
-use mcp_contract::rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};
+use mcp_contract::http::{Host, SessionLimits};
+use mcp_contract::rmcp::model::{
+    CallToolRequestParams, MetaObject, PaginatedRequestParams, RequestMetaObject,
+};
 use mcp_contract::telemetry::Telemetry;
-use mcp_contract::testing::{Revision, connect, connect_http, http_request, serve_on_loopback};
+use mcp_contract::testing::{
+    RawResponse, Revision, connect, connect_http, http_request, serve_on_loopback,
+};
 use mcp_contract::{Server, ToolError};
 use opentelemetry::trace::{SpanId, SpanKind, Status, TraceId};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SpanData};
@@ -19,12 +23,22 @@ use serde_json::{Value, json};
 use tracing_subscriber::layer::SubscriberExt as _;
 
 const TOOLS: &[ToolSpec] = &[
-    ToolSpec::open(
-        r#"{"name":"lookup","description":"Looks one item up.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}}"#,
-    ),
+    ToolSpec {
+        errors: &["not_found", "forbidden"],
+        ..ToolSpec::open(
+            r#"{"name":"lookup","description":"Looks one item up.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}}"#,
+        )
+    },
     ToolSpec::open(
         r#"{"name":"idle","description":"Never called.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
     ),
+    // `key` is marked safe to record, `secret` is not.
+    ToolSpec {
+        recorded: &["key"],
+        ..ToolSpec::open(
+            r#"{"name":"fetch","description":"Fetches by key.","inputSchema":{"type":"object","properties":{"key":{"type":"string"},"secret":{"type":"string"}},"additionalProperties":false}}"#,
+        )
+    },
 ];
 
 static SPEC: ContractSpec = ContractSpec {
@@ -321,6 +335,14 @@ async fn metrics_count_each_tool_from_start_up_and_each_error_code() {
     let before = scrape().await;
     assert_eq!(sample(&before, idle), Some(0.0), "{before}");
     assert_eq!(sample(&before, found), Some(0.0), "{before}");
+    let forbidden = r#"mcp_contract_server_operations_total{error_type="forbidden",gen_ai_tool_name="lookup",mcp_method_name="tools/call"}"#;
+    for declared in [failed, forbidden] {
+        assert_eq!(
+            sample(&before, declared),
+            Some(0.0),
+            "each declared error code from start-up: {before}"
+        );
+    }
 
     let client = connect_http(&format!("http://{addr}/mcp"), Revision::V2026_07_28)
         .await
@@ -335,6 +357,7 @@ async fn metrics_count_each_tool_from_start_up_and_each_error_code() {
     assert_eq!(sample(&after, idle), Some(0.0), "{after}");
     assert_eq!(sample(&after, found), Some(2.0), "{after}");
     assert_eq!(sample(&after, failed), Some(1.0), "{after}");
+    assert_eq!(sample(&after, forbidden), Some(0.0), "{after}");
     let durations = after
         .lines()
         .filter(|l| l.starts_with("mcp_server_operation_duration_seconds_count{"))
@@ -410,4 +433,258 @@ async fn a_call_by_a_former_name_is_counted_and_named_as_its_tool() {
         .expect("the request's span");
     assert_eq!(server_span.name, "tools/call lookup");
     let _ = client.cancel().await;
+}
+
+/// A host with 2025-11-25 sessions for `server`.
+async fn serve_sessions(server: Server<Store>) -> SocketAddr {
+    serve_on_loopback(
+        Host::new()
+            .mount("/mcp", server)
+            .sessions(SessionLimits::default()),
+    )
+    .await
+}
+
+/// A raw 2025-11-25 POST of `method` with `params` (to which `_meta` gets `traceparent`), in
+/// `session` if given; the answer.
+async fn post_2025(
+    addr: SocketAddr,
+    session: Option<&str>,
+    method: &str,
+    mut params: Value,
+    trace: u128,
+) -> RawResponse {
+    params["_meta"] = json!({"traceparent": traceparent(trace)});
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": method, "params": params});
+    let mut headers = vec![
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    if let Some(session) = session {
+        headers.push(("mcp-session-id", session));
+    }
+    http_request(addr, "POST", "/mcp", &headers, body.to_string())
+        .await
+        .expect("an HTTP answer")
+}
+
+/// Opens a 2025-11-25 session, its `initialize` in `trace`; its id.
+async fn open_session(addr: SocketAddr, trace: u128) -> String {
+    let initialize = json!({
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    });
+    let answer = post_2025(addr, None, "initialize", initialize, trace).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let session = answer
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let headers = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+        ("mcp-session-id", session.as_str()),
+    ];
+    let accepted = http_request(addr, "POST", "/mcp", &headers, initialized.to_string())
+        .await
+        .expect("an HTTP answer");
+    assert_eq!(accepted.status, 202, "{}", accepted.body);
+    session
+}
+
+/// The one server span of `trace`.
+fn server_span(trace: u128) -> SpanData {
+    let spans = spans_of(trace);
+    let mut server = spans.iter().filter(|s| s.span_kind == SpanKind::Server);
+    let span = server
+        .next()
+        .unwrap_or_else(|| panic!("a server span in trace {trace:x}: {spans:#?}"))
+        .clone();
+    assert!(server.next().is_none(), "one server span: {spans:#?}");
+    span
+}
+
+#[tokio::test]
+async fn every_request_of_a_session_is_a_server_span_with_the_session_and_the_client() {
+    let (telemetry, _) = telemetry();
+    let addr = serve_sessions(Server::new(Store).telemetry(telemetry)).await;
+    let opened = 0x5e55_0000_u128;
+    let session = open_session(addr, opened).await;
+    let requests = [
+        ("initialize", None),
+        ("tools/list", None),
+        ("resources/list", None),
+        ("resources/templates/list", None),
+        // The contract has no prompts: the method is not found, and the span says so.
+        ("prompts/list", Some("-32601")),
+        ("ping", None),
+    ];
+    for (n, (method, error)) in requests.into_iter().enumerate() {
+        let trace = opened + n as u128;
+        if method != "initialize" {
+            let answer = post_2025(addr, Some(&session), method, json!({}), trace).await;
+            assert_eq!(answer.status, 200, "{method}: {}", answer.body);
+        }
+        let span = server_span(trace);
+        assert_eq!(span.name, method, "no target, so the method alone");
+        assert_eq!(span.parent_span_id, PARENT, "{method}: the client's span");
+        let expected = [
+            ("mcp.method.name", Some(method)),
+            ("mcp.protocol.version", Some("2025-11-25")),
+            ("mcp.session.id", Some(session.as_str())),
+            ("client.address", Some("127.0.0.1")),
+            ("network.transport", Some("tcp")),
+            ("network.protocol.name", Some("http")),
+            ("error.type", error),
+            ("gen_ai.tool.name", None),
+        ];
+        for (key, value) in expected {
+            assert_eq!(attribute(&span, key).as_deref(), value, "{method}: {key}");
+        }
+        let port = attribute(&span, "client.port").expect("client.port");
+        assert!(port.parse::<u16>().is_ok_and(|p| p > 0), "{method}: {port}");
+    }
+}
+
+#[tokio::test]
+async fn a_2026_request_over_stdio_has_no_session_and_no_client_address() {
+    let (telemetry, _) = telemetry();
+    let client = connect(
+        Server::new(Store).telemetry(telemetry),
+        Revision::V2026_07_28,
+    )
+    .await
+    .expect("connected");
+    let trace = 0x2026_0001_u128;
+    let mut meta = JsonObject::new();
+    meta.insert("traceparent".into(), traceparent(trace).into());
+    let mut params = PaginatedRequestParams::default();
+    params.meta = Some(RequestMetaObject(MetaObject(meta)));
+    client.list_tools(Some(params)).await.expect("the tools");
+    let span = server_span(trace);
+    assert_eq!(span.name, "tools/list");
+    assert_eq!(span.parent_span_id, PARENT);
+    assert_eq!(
+        attribute(&span, "network.transport").as_deref(),
+        Some("pipe")
+    );
+    for absent in [
+        "mcp.session.id",
+        "client.address",
+        "client.port",
+        "error.type",
+    ] {
+        assert_eq!(attribute(&span, absent), None, "{absent}");
+    }
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn only_the_arguments_the_manifest_marks_are_recorded() {
+    let (telemetry, _) = telemetry();
+    let client = connect(
+        Server::new(Store).telemetry(telemetry),
+        Revision::V2026_07_28,
+    )
+    .await
+    .expect("connected");
+    let trace = 0xa7_0001_u128;
+    let mut params = lookup("a", &traceparent(trace));
+    params.name = "fetch".into();
+    params.arguments = json!({"key": "k-visible", "secret": "s-hidden"})
+        .as_object()
+        .cloned();
+    client.call_tool(params).await.expect("a result");
+    let span = server_span(trace);
+    assert_eq!(
+        attribute(&span, "gen_ai.tool.call.arguments").as_deref(),
+        Some(r#"{"key":"k-visible"}"#)
+    );
+    let (_, exporter) = self::telemetry();
+    let everything = format!("{:?}", exporter.get_finished_spans().expect("spans"));
+    assert!(
+        !everything.contains("s-hidden"),
+        "an unmarked argument's value is in no exported span"
+    );
+    // A tool that marks none records no arguments at all.
+    let trace = 0xa7_0002_u128;
+    client
+        .call_tool(lookup("plain-value", &traceparent(trace)))
+        .await
+        .expect("a result");
+    assert_eq!(
+        attribute(&server_span(trace), "gen_ai.tool.call.arguments"),
+        None
+    );
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn an_http_session_is_measured_where_it_is_deleted() {
+    let telemetry = Telemetry::builder("http sessions")
+        .prometheus()
+        .build()
+        .expect("telemetry");
+    let sessions = r#"mcp_server_session_duration_seconds_count{network_transport="tcp"}"#;
+    let count = || sample(&telemetry.prometheus_text().expect("text"), sessions);
+    // Two hosts sharing one state, as two instances behind a load balancer: the session is
+    // opened on one and ended on the other.
+    let state = mcp_contract::state::State::default();
+    let server = || {
+        Server::new(Store)
+            .state(state.clone())
+            .telemetry(&telemetry)
+    };
+    let (first, second) = (
+        serve_sessions(server()).await,
+        serve_sessions(server()).await,
+    );
+    let session = open_session(first, 0x5e55_1000).await;
+    assert_eq!(count(), None, "no session is measured before it ends");
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let deleted = http_request(second, "DELETE", "/mcp", &headers, "")
+        .await
+        .expect("an HTTP answer");
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    assert_eq!(count(), Some(1.0), "measured where it ended");
+}
+
+#[tokio::test]
+async fn the_gauges_count_the_sessions_open_and_the_live_tasks_of_this_process() {
+    let telemetry = Telemetry::builder("gauges")
+        .prometheus()
+        .build()
+        .expect("telemetry");
+    let read = |series: &str| sample(&telemetry.prometheus_text().expect("text"), series);
+    let pipes = r#"mcp_contract_server_sessions{network_transport="pipe"}"#;
+    let http = r#"mcp_contract_server_sessions{network_transport="tcp"}"#;
+    let server = Server::new(Store).telemetry(&telemetry);
+    assert_eq!(read(pipes), Some(0.0));
+    assert_eq!(read(http), Some(0.0));
+    for status in ["working", "input_required"] {
+        let tasks = format!(r#"mcp_contract_server_tasks{{mcp_contract_task_status="{status}"}}"#);
+        assert_eq!(read(&tasks), Some(0.0), "{status}");
+    }
+    let mut clients = Vec::new();
+    for revision in Revision::ALL {
+        clients.push(connect(server.clone(), revision).await.expect("connected"));
+    }
+    assert_eq!(read(pipes), Some(2.0));
+    let addr = serve_sessions(server).await;
+    let _session = open_session(addr, 0x6a_0001).await;
+    assert_eq!(read(http), Some(1.0));
+    for client in clients {
+        let _ = client.cancel().await;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while read(pipes) != Some(0.0) {
+        assert!(std::time::Instant::now() < deadline, "{:?}", read(pipes));
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
 }

@@ -489,6 +489,9 @@ codes! {
         "An icon's `theme` is neither `light` nor `dark`.",
         "`theme: night` → `theme: dark`.",
         help "write `theme: light` for an icon drawn for a light background, `theme: dark` for a dark one, or leave it out";
+    RECORD_PLACEMENT = "record-placement", Error,
+        "`record:` on an output field, a nested field or a field of a shared type.",
+        "Move it to the tool's parameter, or remove it.";
     HEADER_PLACEMENT = "header-placement", Error,
         "`header:` on an output field or on a field of a shared type.",
         "Move it to the tool's parameter.";

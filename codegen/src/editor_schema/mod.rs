@@ -1206,6 +1206,10 @@ with_schema_keys! {
         /// token, unique in the tool regardless of case.
         #[schemars(pattern(HEADER_NAME))]
         pub(crate) header: Option<String>,
+        /// `true`: the argument's value may be recorded on the spans of the tool's calls
+        /// (`gen_ai.tool.call.arguments`, feature `telemetry`); by default only its name is.
+        /// A tool's own parameters only.
+        pub(crate) record: Option<bool>,
     }
 }
 

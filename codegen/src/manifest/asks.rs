@@ -88,6 +88,7 @@ fn field(name: Spanned<String>, node: &Node, de: &mut Decoder<'_>) -> Option<Que
             required,
             default,
             header: None,
+            record: None,
         },
         title,
         titles,

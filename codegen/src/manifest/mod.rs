@@ -416,6 +416,8 @@ pub(crate) struct Property {
     pub default: Option<Literal>,
     /// `header:` the `x-mcp-header` name the argument is mirrored under on HTTP.
     pub header: Option<Spanned<String>>,
+    /// `record:` whether the argument's value may be recorded on its calls' spans.
+    pub record: Option<Spanned<bool>>,
 }
 
 /// A value written in the manifest, an example or a default: its JSON, and where each of

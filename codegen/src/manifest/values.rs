@@ -22,6 +22,7 @@ pub(super) fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<P
             let required = f.get("required").and_then(|n| de.bool(n, "`required`"));
             let default = f.get("default").map(Literal::new);
             let header = f.get("header").and_then(|n| de.string(n, "`header`"));
+            let record = f.get("record").and_then(|n| de.bool(n, "`record`"));
             let schema = schema(&mut f, de);
             f.finish(de);
             Some(Property {
@@ -30,6 +31,7 @@ pub(super) fn properties(node: &Node, de: &mut Decoder<'_>, what: &str) -> Vec<P
                 required,
                 default,
                 header,
+                record,
             })
         })
         .collect()

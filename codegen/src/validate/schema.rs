@@ -117,6 +117,7 @@ impl Validator<'_> {
             });
         }
         self.header_placement(p, place);
+        let record = self.record(p, place, top_level);
         Some(Field {
             name: name.value.clone(),
             ident: field_ident,
@@ -128,6 +129,7 @@ impl Validator<'_> {
                 span: h.span,
                 key: p.schema.keys.span("header").unwrap_or(h.span),
             }),
+            record,
             span: name.span,
         })
     }
@@ -253,6 +255,24 @@ impl Validator<'_> {
                 },
             );
         }
+    }
+
+    /// `record:`, which only a tool's own parameter may carry: the value recorded is the
+    /// argument's, and a call's span has no place for a nested field or an output.
+    fn record(&mut self, p: &raw::Property, place: Place, top_level: bool) -> bool {
+        let Some(record) = &p.record else {
+            return false;
+        };
+        if place == Place::Input && top_level {
+            return record.value;
+        }
+        self.error(
+            &codes::RECORD_PLACEMENT,
+            format!("`{}` cannot carry `record`", p.name.value),
+            p.schema.keys.span("record").unwrap_or(record.span),
+            "only a tool's own parameters are recorded on its calls' spans; move `record:` to the parameter, or remove it",
+        );
+        false
     }
 
     /// Resolves one schema; `rust_name` names the struct or enum it may need.

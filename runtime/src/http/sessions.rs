@@ -27,7 +27,9 @@
 //! - **Ending.** `DELETE` forgets the record and closes this process's worker: `204 No
 //!   Content`, or `404 Not Found` for a session unknown or ended. A request of an ended
 //!   session gets `404`, after which the client starts a new one. A store that cannot be
-//!   reached gets `503` with `Retry-After`, never a guess.
+//!   reached gets `503` with `Retry-After`, never a guess. With feature `telemetry` the
+//!   process the `DELETE` reaches measures the session (`mcp.server.session.duration`), from
+//!   the opening time its record keeps, whichever process opened it.
 //!
 //! 2026-07-28 requests never reach the session manager: rmcp serves them statelessly.
 
@@ -205,6 +207,9 @@ pub(super) struct Sessions {
     me: Weak<Sessions>,
     /// The sweep of idle workers and the relay of answers, once a session came.
     chores: OnceLock<[tokio::task::AbortHandle; 2]>,
+    /// What the sessions' durations and the workers open are measured into.
+    #[cfg(feature = "telemetry")]
+    instruments: OnceLock<Arc<crate::telemetry::Instruments>>,
 }
 
 impl Drop for Sessions {
@@ -234,7 +239,20 @@ impl Sessions {
             origin: crate::state::random_id(),
             me: me.clone(),
             chores: OnceLock::new(),
+            #[cfg(feature = "telemetry")]
+            instruments: OnceLock::new(),
         })
+    }
+
+    /// Measures the sessions into `instruments` (a server's, once given its telemetry).
+    #[cfg(feature = "telemetry")]
+    pub(super) fn measured(&self, instruments: Option<Arc<crate::telemetry::Instruments>>) {
+        if let Some(instruments) = instruments {
+            let me = self.me.clone();
+            let held = move || me.upgrade().map_or(0, |s| lock(&s.workers).len() as u64);
+            instruments.gauges.watch_sessions(Box::new(held));
+            let _ = self.instruments.set(instruments);
+        }
     }
 
     /// What rmcp restores sessions from: the records in the state.
@@ -360,10 +378,20 @@ impl Sessions {
         }
     }
 
-    /// The answer to `DELETE` of the session `id`.
+    /// The answer to `DELETE` of the session `id`, measured where it ends, which may be
+    /// another process than the one that opened it.
     async fn end(&self, id: &str) -> Response {
+        #[cfg(feature = "telemetry")]
+        let opened = match self.instruments.get() {
+            Some(_) => self.state.store().session(id).await.ok().flatten(),
+            None => None,
+        };
         match self.state.store().remove_session(id).await {
             Ok(true) => {
+                #[cfg(feature = "telemetry")]
+                if let (Some(instruments), Some(record)) = (self.instruments.get(), opened) {
+                    instruments.session_ended_at(record.opened_ms, "tcp");
+                }
                 self.close_worker(&SessionId::from(id)).await;
                 StatusCode::NO_CONTENT.into_response()
             }
@@ -540,6 +568,7 @@ fn record(id: &SessionId, message: &ClientJsonRpcMessage) -> SessionRecord {
         log_level: None,
         subscriptions: Vec::new(),
         last_used_ms: now_ms(),
+        opened_ms: now_ms(),
     }
 }
 

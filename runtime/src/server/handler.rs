@@ -37,18 +37,25 @@ macro_rules! for_revision {
     };
 }
 
-/// Answers a request to `$method` with `$body`, the method's body (feature `telemetry`: inside
-/// the request's span, measured; see [`crate::telemetry`]). `$named` is the target as
-/// `(name, known)`: its own name and `true` when the contract has it (under a former name
-/// too), which alone names it in metrics; else the name asked for and `false`. Without the
-/// feature the body is the method's own, unwrapped, and `$named` is not evaluated.
+/// Answers the request `$context` (a `&RequestContext`) to `$method` with `$body`, the
+/// method's body: with feature `telemetry`, inside the request's span, measured (see
+/// [`crate::telemetry`]). Every request the handler answers goes through it, so that each is
+/// one span by the same rules. `$method` names a [`Method`](crate::telemetry::Method) variant;
+/// `$target` is `Some((name, known))` for a call, get or read: the target's own name and
+/// `true` when the contract has it (under a former name too), which alone names it in
+/// metrics, else the name asked for and `false`; `$uri` is a read's; `$arguments` a call's.
+/// Without the feature the body is the method's own, unwrapped, and the other arguments are
+/// not evaluated.
 macro_rules! observed {
-    ($server:expr, $context:expr, $method:ident, $named:expr, $uri:expr, $body:block) => {{
+    ($server:expr, $context:expr, $method:expr, $body:block) => {
+        observed!($server, $context, $method, None, None, None, $body)
+    };
+    ($server:expr, $context:expr, $method:expr, $target:expr, $uri:expr, $arguments:expr, $body:block) => {{
         #[cfg(feature = "telemetry")]
         {
-            let method = crate::telemetry::Method::$method;
-            let (target, known) = $named;
-            let operation = $server.operation(method, target, known, $uri, &$context);
+            #[allow(unused_imports)]
+            use crate::telemetry::Method::{self, CallTool, GetPrompt, ReadResource};
+            let operation = $server.operation($method, $target, $uri, $arguments, $context);
             let instruments = $server.pipeline.instruments.clone();
             operation.observe(instruments.as_deref(), async move $body).await
         }
@@ -73,13 +80,15 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        let mut result = self
-            .tasks()
-            .get(&request.task_id, &self.owner(&context))
-            .await?;
-        self.published()
-            .identify(revision(&context), &mut result.meta);
-        Ok(result)
+        observed!(self, &context, Method::Other("tasks/get"), {
+            let mut result = self
+                .tasks()
+                .get(&request.task_id, &self.owner(&context))
+                .await?;
+            self.published()
+                .identify(revision(&context), &mut result.meta);
+            Ok(result)
+        })
     }
 
     async fn update_task(
@@ -87,11 +96,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let (responses, owner) = (request.input_responses, self.owner(&context));
-        let rerun = |record: &_| self.rerun(record, context);
-        self.tasks()
-            .update(&request.task_id, &owner, responses, rerun)
-            .await
+        observed!(self, &context, Method::Other("tasks/update"), {
+            let (responses, owner) = (request.input_responses, self.owner(&context));
+            let rerun = |record: &_| self.rerun(record, context);
+            self.tasks()
+                .update(&request.task_id, &owner, responses, rerun)
+                .await
+        })
     }
 
     async fn cancel_task(
@@ -99,10 +110,12 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.tasks()
-            .cancel(&request.task_id, &self.owner(&context))
-            .await
-            .map(drop)
+        observed!(self, &context, Method::Other("tasks/cancel"), {
+            self.tasks()
+                .cancel(&request.task_id, &self.owner(&context))
+                .await
+                .map(drop)
+        })
     }
 
     async fn list_tools(
@@ -110,12 +123,14 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        // Older revisions keep the shape they know: no `x-mcp-header`, no cache hints.
-        let revision = revision(&context);
-        let reach = self.reach(caller(&context));
-        let mut result = ListToolsResult::with_all_items(reach.tools(revision));
-        for_revision!(self, reach, revision, result);
-        Ok(result)
+        observed!(self, &context, Method::Other("tools/list"), {
+            // Older revisions keep the shape they know: no `x-mcp-header`, no cache hints.
+            let revision = revision(&context);
+            let reach = self.reach(caller(&context));
+            let mut result = ListToolsResult::with_all_items(reach.tools(revision));
+            for_revision!(self, reach, revision, result);
+            Ok(result)
+        })
     }
 
     async fn list_resources(
@@ -123,11 +138,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let revision = revision(&context);
-        let reach = self.reach(caller(&context));
-        let mut result = ListResourcesResult::with_all_items(reach.resources());
-        for_revision!(self, reach, revision, result);
-        Ok(result)
+        observed!(self, &context, Method::Other("resources/list"), {
+            let revision = revision(&context);
+            let reach = self.reach(caller(&context));
+            let mut result = ListResourcesResult::with_all_items(reach.resources());
+            for_revision!(self, reach, revision, result);
+            Ok(result)
+        })
     }
 
     async fn list_resource_templates(
@@ -135,11 +152,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let revision = revision(&context);
-        let reach = self.reach(caller(&context));
-        let mut result = ListResourceTemplatesResult::with_all_items(reach.templates());
-        for_revision!(self, reach, revision, result);
-        Ok(result)
+        observed!(self, &context, Method::Other("resources/templates/list"), {
+            let revision = revision(&context);
+            let reach = self.reach(caller(&context));
+            let mut result = ListResourceTemplatesResult::with_all_items(reach.templates());
+            for_revision!(self, reach, revision, result);
+            Ok(result)
+        })
     }
 
     async fn read_resource(
@@ -150,12 +169,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         let found = self.reach(caller(&context)).find_resource(&request.uri);
         observed!(
             self,
-            context,
+            &context,
             ReadResource,
-            found.as_ref().map_or(("", false), |(i, _)| {
+            Some(found.as_ref().map_or(("", false), |(i, _)| {
                 (self.published().spec.resources[*i].name, true)
-            }),
+            })),
             Some(&request.uri),
+            None,
             {
                 let revision = revision(&context);
                 let uri = request.uri;
@@ -196,13 +216,14 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<CallToolResponse, ErrorData> {
         observed!(
             self,
-            context,
+            &context,
             CallTool,
-            match self.published().find(&request.name) {
+            Some(match self.published().find(&request.name) {
                 Some(i) => (self.published().tool_name(i), true),
                 None => (&*request.name, false),
-            },
+            }),
             None,
+            request.arguments.as_ref(),
             {
                 let revision = revision(&context);
                 let retry = Retry {
@@ -239,12 +260,14 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        self.published().advertised("prompts/list")?;
-        let revision = revision(&context);
-        let reach = self.reach(caller(&context));
-        let mut result = ListPromptsResult::with_all_items(reach.prompts());
-        for_revision!(self, reach, revision, result);
-        Ok(result)
+        observed!(self, &context, Method::Other("prompts/list"), {
+            self.published().advertised("prompts/list")?;
+            let revision = revision(&context);
+            let reach = self.reach(caller(&context));
+            let mut result = ListPromptsResult::with_all_items(reach.prompts());
+            for_revision!(self, reach, revision, result);
+            Ok(result)
+        })
     }
 
     /// An unknown prompt, a missing required argument, an unknown one or one that is not a
@@ -257,12 +280,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<GetPromptResponse, ErrorData> {
         observed!(
             self,
-            context,
+            &context,
             GetPrompt,
-            match self.published().find_prompt(&request.name) {
+            Some(match self.published().find_prompt(&request.name) {
                 Some(i) => (self.published().spec.prompts[i].name, true),
                 None => (&*request.name, false),
-            },
+            }),
+            None,
             None,
             {
                 let published = self.published();
@@ -298,34 +322,38 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        self.published().advertised("completion/complete")?;
-        let revision = revision(&context);
-        let completion = completion_of(&self.reach(caller(&context)), &request)?;
-        let values = match completion {
-            CompletionSpec::None => Vec::new(),
-            CompletionSpec::Values(values) => prompt::by_prefix(values, &request.argument.value),
-            CompletionSpec::Handler(handler) => {
-                let argument = request.argument.name;
-                let given = request
-                    .context
-                    .and_then(|c| c.arguments)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|(name, _)| *name != argument)
-                    .collect();
-                let completing = Completing {
-                    value: request.argument.value,
-                    arguments: given,
-                };
-                let completed = self
-                    .pipeline
-                    .complete(handler, &argument, completing, context);
-                completed.await
-            }
-        };
-        let mut result = CompleteResult::new(prompt::answer(values));
-        self.published().identify(revision, &mut result.meta);
-        Ok(result)
+        observed!(self, &context, Method::Other("completion/complete"), {
+            self.published().advertised("completion/complete")?;
+            let revision = revision(&context);
+            let completion = completion_of(&self.reach(caller(&context)), &request)?;
+            let values = match completion {
+                CompletionSpec::None => Vec::new(),
+                CompletionSpec::Values(values) => {
+                    prompt::by_prefix(values, &request.argument.value)
+                }
+                CompletionSpec::Handler(handler) => {
+                    let argument = request.argument.name;
+                    let given = request
+                        .context
+                        .and_then(|c| c.arguments)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|(name, _)| *name != argument)
+                        .collect();
+                    let completing = Completing {
+                        value: request.argument.value,
+                        arguments: given,
+                    };
+                    let completed = self
+                        .pipeline
+                        .complete(handler, &argument, completing, context);
+                    completed.await
+                }
+            };
+            let mut result = CompleteResult::new(prompt::answer(values));
+            self.published().identify(revision, &mut result.meta);
+            Ok(result)
+        })
     }
 
     /// A request rmcp could not read as its method's type: one the server answers on the
@@ -339,16 +367,18 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     ) -> Result<CustomResult, ErrorData> {
         #[cfg(feature = "http")]
         crate::tasks::unhide(&mut request, &context);
-        if crate::tasks::is_requested_task(&request) && revision(&context).has_initialize() {
-            return self.requested_task(request, context).await;
-        }
-        let params = request.params.as_ref();
-        self.published().advertised(&request.method)?;
-        let error = match crate::params::problem(&request.method, params, revision(&context)) {
-            Some(problem) => ErrorData::invalid_params(problem, None),
-            None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None),
-        };
-        Err(error)
+        observed!(self, &context, Method::named(&request.method), {
+            if crate::tasks::is_requested_task(&request) && revision(&context).has_initialize() {
+                return self.requested_task(request, context).await;
+            }
+            let params = request.params.as_ref();
+            self.published().advertised(&request.method)?;
+            let error = match crate::params::problem(&request.method, params, revision(&context)) {
+                Some(problem) => ErrorData::invalid_params(problem, None),
+                None => ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None),
+            };
+            Err(error)
+        })
     }
 
     /// `logging/setLevel` (2025-11-25; rmcp answers `-32601` on 2026-07-28 and when the
@@ -359,19 +389,21 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if !self.published().spec.logging {
-            return Err(ErrorData::new(
-                ErrorCode::METHOD_NOT_FOUND,
-                "logging/setLevel",
-                None,
-            ));
-        }
-        let level = serde_json::to_value(request.level)
-            .ok()
-            .and_then(|v| v.as_str().and_then(LogLevel::from_wire))
-            .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
-        let session = &self.pipeline.session;
-        session.set_level(level, &context).await.map_err(unstored)
+        observed!(self, &context, Method::Other("logging/setLevel"), {
+            if !self.published().spec.logging {
+                return Err(ErrorData::new(
+                    ErrorCode::METHOD_NOT_FOUND,
+                    "logging/setLevel",
+                    None,
+                ));
+            }
+            let level = serde_json::to_value(request.level)
+                .ok()
+                .and_then(|v| v.as_str().and_then(LogLevel::from_wire))
+                .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
+            let session = &self.pipeline.session;
+            session.set_level(level, &context).await.map_err(unstored)
+        })
     }
 
     /// `resources/subscribe` (2025-11-25) to a resource the manifest marks `subscribe: true`;
@@ -381,32 +413,34 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let uri = request.uri;
-        let published = self.published();
-        let reach = self.reach(caller(&context));
-        let hidden = published
-            .resource(&uri)
-            .is_some_and(|(i, _)| !reach.resource(i));
-        let subscribed = if hidden {
-            Err(Refused::NotSubscribable)
-        } else {
-            self.pipeline.session.subscribe(&context, &uri).await
-        };
-        match subscribed {
-            Ok(()) => Ok(()),
-            Err(Refused::NotSubscribable) => Err(ErrorData::invalid_params(
-                format!("`{uri}` is not a resource that announces its changes"),
-                Some(serde_json::json!({ "uri": uri })),
-            )),
-            Err(Refused::TooMany) => Err(ErrorData::invalid_params(
-                format!(
-                    "a connection may hold at most {MAX_SUBSCRIPTIONS} subscriptions; \
-                     unsubscribe from one first"
-                ),
-                None,
-            )),
-            Err(Refused::Store(e)) => Err(unstored(e)),
-        }
+        observed!(self, &context, Method::Other("resources/subscribe"), {
+            let uri = request.uri;
+            let published = self.published();
+            let reach = self.reach(caller(&context));
+            let hidden = published
+                .resource(&uri)
+                .is_some_and(|(i, _)| !reach.resource(i));
+            let subscribed = if hidden {
+                Err(Refused::NotSubscribable)
+            } else {
+                self.pipeline.session.subscribe(&context, &uri).await
+            };
+            match subscribed {
+                Ok(()) => Ok(()),
+                Err(Refused::NotSubscribable) => Err(ErrorData::invalid_params(
+                    format!("`{uri}` is not a resource that announces its changes"),
+                    Some(serde_json::json!({ "uri": uri })),
+                )),
+                Err(Refused::TooMany) => Err(ErrorData::invalid_params(
+                    format!(
+                        "a connection may hold at most {MAX_SUBSCRIPTIONS} subscriptions; \
+                         unsubscribe from one first"
+                    ),
+                    None,
+                )),
+                Err(Refused::Store(e)) => Err(unstored(e)),
+            }
+        })
     }
 
     /// `resources/unsubscribe` (2025-11-25); unsubscribing from what is not subscribed is
@@ -416,11 +450,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let session = &self.pipeline.session;
-        session
-            .unsubscribe(&context, &request.uri)
-            .await
-            .map_err(unstored)
+        observed!(self, &context, Method::Other("resources/unsubscribe"), {
+            let session = &self.pipeline.session;
+            session
+                .unsubscribe(&context, &request.uri)
+                .await
+                .map_err(unstored)
+        })
     }
 
     /// The tool rmcp checks a call's `Mcp-Param-*` headers against. rmcp asks without the
@@ -432,6 +468,17 @@ impl<D: Dispatch> ServerHandler for Server<D> {
             .map(|i| self.published().tools()[i].clone())
     }
 
+    /// `ping` (2025-11-25; rmcp answers `-32601` on 2026-07-28, which removed it).
+    async fn ping(
+        &self,
+        // Read only for its span.
+        #[cfg_attr(not(feature = "telemetry"), expect(unused_variables))] context: RequestContext<
+            RoleServer,
+        >,
+    ) -> Result<(), ErrorData> {
+        observed!(self, &context, Method::Other("ping"), { Ok(()) })
+    }
+
     /// `initialize` (2025-11-25), as rmcp answers it; the worker of an HTTP session, new or
     /// serving it again, takes the session's id, log level and subscriptions from its record.
     async fn initialize(
@@ -439,11 +486,13 @@ impl<D: Dispatch> ServerHandler for Server<D> {
         request: rmcp::model::InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::InitializeResult, ErrorData> {
-        if let Some(stored) = Stored::of(&context) {
-            self.pipeline.session.bind(stored, &context.peer);
-        }
-        context.peer.set_peer_info(request.clone());
-        self.negotiate_initialize(&request)
+        observed!(self, &context, Method::Other("initialize"), {
+            if let Some(stored) = Stored::of(&context) {
+                self.pipeline.session.bind(stored, &context.peer);
+            }
+            context.peer.set_peer_info(request.clone());
+            self.negotiate_initialize(&request)
+        })
     }
 
     /// A 2025-11-25 client finished `initialize`: from now on it hears of list changes.
@@ -470,38 +519,52 @@ impl<D: Dispatch> ServerHandler for Server<D> {
     /// the caller is known here, may name one it may not read; no update of that one is ever
     /// sent to it.)
     async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
-        let pipeline = &self.pipeline;
-        let reach = self.reach(caller(context.request_context()));
-        let accepted = context.accepted().resource_subscriptions.iter().flatten();
-        let _updates = pipeline.session.updates().listen(
-            self.published(),
-            context.sink().clone(),
-            reach.subscribable(accepted),
-        );
-        // A host that stops ends the stream with its final result, as 2026-07-28 has it.
-        let stopping = crate::request::stopping(context.request_context());
-        let listening = pipeline.lists.listen(context);
-        match stopping {
-            Some(stopping) => tokio::select! {
-                listened = listening => listened,
-                () = stopping.wait() => Ok(()),
-            },
-            None => listening.await,
-        }
+        observed!(
+            self,
+            context.request_context(),
+            Method::Other("subscriptions/listen"),
+            {
+                let pipeline = &self.pipeline;
+                let reach = self.reach(caller(context.request_context()));
+                let accepted = context.accepted().resource_subscriptions.iter().flatten();
+                let _updates = pipeline.session.updates().listen(
+                    self.published(),
+                    context.sink().clone(),
+                    reach.subscribable(accepted),
+                );
+                // A host that stops ends the stream with its final result, as 2026-07-28 has it.
+                let stopping = crate::request::stopping(context.request_context());
+                let listening = pipeline.lists.listen(context);
+                match stopping {
+                    Some(stopping) => tokio::select! {
+                        listened = listening => listened,
+                        () = stopping.wait() => Ok(()),
+                    },
+                    None => listening.await,
+                }
+            }
+        )
     }
 
     async fn discover(
         &self,
-        _context: RequestContext<RoleServer>,
+        // Read only for its span.
+        #[cfg_attr(not(feature = "telemetry"), expect(unused_variables))] context: RequestContext<
+            RoleServer,
+        >,
     ) -> Result<DiscoverResult, ErrorData> {
-        // `resources.subscribe` means `resourceSubscriptions` on `subscriptions/listen` here.
-        let info = self.get_info();
-        let mut result =
-            DiscoverResult::from_server_info(self.supported_protocol_versions().into_owned(), info);
-        if let Some((ttl, scope)) = self.published().cache_hint() {
-            result = result.with_ttl_ms(ttl).with_cache_scope(scope);
-        }
-        Ok(result)
+        observed!(self, &context, Method::Other("server/discover"), {
+            // `resources.subscribe` means `resourceSubscriptions` on `subscriptions/listen` here.
+            let info = self.get_info();
+            let mut result = DiscoverResult::from_server_info(
+                self.supported_protocol_versions().into_owned(),
+                info,
+            );
+            if let Some((ttl, scope)) = self.published().cache_hint() {
+                result = result.with_ttl_ms(ttl).with_cache_scope(scope);
+            }
+            Ok(result)
+        })
     }
 }
 

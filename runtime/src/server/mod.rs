@@ -68,6 +68,7 @@ impl<D: Dispatch> Server<D> {
     /// [`crate::tasks`].
     pub fn task_limits(mut self, limits: TaskLimits) -> Self {
         self.pipeline.tasks = Arc::new(Tasks::new(limits, self.tasks().state().clone()));
+        self.tasks_replaced();
         self
     }
 
@@ -81,7 +82,17 @@ impl<D: Dispatch> Server<D> {
         pipeline.session = Arc::new(Session::new(pipeline.published(), updates));
         pipeline.tasks = Arc::new(Tasks::new(pipeline.tasks.limits(), state.clone()));
         pipeline.sealer = Arc::new(pipeline.sealer.with_state(state));
+        self.tasks_replaced();
         self
+    }
+
+    /// The gauges count the server's tasks as they are now, whichever of the builder's
+    /// methods came first.
+    fn tasks_replaced(&self) {
+        #[cfg(feature = "telemetry")]
+        if let Some(instruments) = &self.pipeline.instruments {
+            instruments.gauges.watch_tasks(self.tasks());
+        }
     }
 
     /// The same server measuring every request into `telemetry`'s meters, each tool's,
@@ -91,6 +102,7 @@ impl<D: Dispatch> Server<D> {
     #[cfg(feature = "telemetry")]
     pub fn telemetry(mut self, telemetry: &crate::telemetry::Telemetry) -> Self {
         let instruments = crate::telemetry::Instruments::new(telemetry, self.published());
+        instruments.gauges.watch_tasks(self.tasks());
         self.pipeline.instruments = Some(Arc::new(instruments));
         self
     }
@@ -101,22 +113,29 @@ impl<D: Dispatch> Server<D> {
         self.pipeline.instruments.clone()
     }
 
-    /// The span of the request `context` to `method` for `target` (`known` when the
-    /// contract has it), begun; see [`crate::telemetry`].
+    /// The span of the request `context` to `method` for `target` (with whether the
+    /// contract has it), begun; `arguments` are a call's, of which only those the manifest
+    /// marks `record` are recorded. See [`crate::telemetry`].
     #[cfg(feature = "telemetry")]
     fn operation(
         &self,
         method: crate::telemetry::Method,
-        target: &str,
-        known: bool,
+        target: Option<(&str, bool)>,
         uri: Option<&str>,
+        arguments: Option<&JsonObject>,
         context: &RequestContext<RoleServer>,
     ) -> crate::telemetry::Operation {
-        let group = self
-            .view
-            .group
-            .map(|g| self.published().spec.groups[g].name);
-        crate::telemetry::Operation::begin(method, target, known, uri, group, context)
+        let spec = self.published().spec;
+        let group = self.view.group.map(|g| spec.groups[g].name);
+        let recorded = match (method, target) {
+            (crate::telemetry::Method::CallTool, Some((name, true))) => {
+                let tool = self.published().find(name);
+                tool.map_or(&[][..], |i| spec.tools[i].recorded)
+            }
+            _ => &[],
+        };
+        let arguments = crate::telemetry::recorded(recorded, arguments);
+        crate::telemetry::Operation::begin(method, target, uri, arguments, group, context)
     }
 
     pub(crate) fn dispatch(&self) -> &D {

@@ -235,6 +235,10 @@ pub struct SessionRecord {
     pub subscriptions: Vec<String>,
     /// When it was last used, Unix milliseconds.
     pub last_used_ms: u64,
+    /// When it was opened, Unix milliseconds (0 when not known): whichever process ends it
+    /// measures its duration from this.
+    #[serde(default)]
+    pub opened_ms: u64,
 }
 
 /// Session records, each forgotten once unused for the idle time it was stored with. A write

@@ -134,6 +134,16 @@ impl Tasks {
         self.limits
     }
 
+    /// The live tasks this process runs, as `(working, input_required)`: those whose handler
+    /// runs here, and those parked here until their client answers.
+    #[cfg(feature = "telemetry")]
+    pub(crate) fn live_here(&self) -> (u64, u64) {
+        let running = self.running();
+        let working = running.values().filter(|run| run.runs > 0).count();
+        let parked = running.len() - working;
+        (working as u64, parked as u64)
+    }
+
     /// The store the tasks' records are in.
     pub(crate) fn state(&self) -> &State {
         &self.state

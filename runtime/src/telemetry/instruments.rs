@@ -1,10 +1,14 @@
 //! The instruments of one contract: made when a server is given its [`Telemetry`], with a
-//! series for every tool, prompt and resource already there.
+//! series for every tool, prompt and resource, and for each error code a tool declares,
+//! already there.
+
+use std::sync::Arc;
 
 use opentelemetry::KeyValue;
 use opentelemetry::metrics::{Counter, Histogram, MeterProvider as _};
 
 use super::Telemetry;
+use super::gauges::Gauges;
 use super::operation::Method;
 use super::setup::SCOPE;
 use crate::published::Published;
@@ -20,8 +24,11 @@ pub(crate) struct Instruments {
     duration: Histogram<f64>,
     /// `mcp_contract.server.operations`: each request by method, target and `error.type`.
     operations: Counter<u64>,
-    /// `mcp.server.session.duration`: the conventions' histogram, of each stdio connection.
+    /// `mcp.server.session.duration`: the conventions' histogram, of each stdio connection
+    /// and each 2025-11-25 HTTP session.
     sessions: Histogram<f64>,
+    /// What the gauges of sessions open and live tasks read.
+    pub(crate) gauges: Arc<Gauges>,
 }
 
 impl Instruments {
@@ -48,22 +55,31 @@ impl Instruments {
             .with_boundaries(DURATION_BUCKETS.to_vec())
             .build();
         let spec = &published.spec;
-        let tools = published
-            .tools()
+        let tools = (spec.tools.iter().enumerate())
+            .map(|(i, t)| (Method::CallTool, published.tool_name(i), t.errors));
+        let prompts = spec
+            .prompts
             .iter()
-            .map(|t| (Method::CallTool, t.name.as_ref()));
-        let prompts = spec.prompts.iter().map(|p| (Method::GetPrompt, p.name));
-        let resources = spec
-            .resources
-            .iter()
-            .map(|r| (Method::ReadResource, r.name));
-        for (method, name) in tools.chain(prompts).chain(resources) {
-            operations.add(0, &method.labels(name));
+            .map(|p| (Method::GetPrompt, p.name, &[][..]));
+        let resources = (spec.resources.iter()).map(|r| (Method::ReadResource, r.name, &[][..]));
+        for (method, name, errors) in tools.chain(prompts).chain(resources) {
+            let labels = method.labels(name);
+            operations.add(0, &labels);
+            // Each error a tool declares reads 0 until it happens, so that a rate or an alert
+            // on it has a series from start-up.
+            for code in errors {
+                let mut failed = labels.clone();
+                failed.push(KeyValue::new("error.type", *code));
+                operations.add(0, &failed);
+            }
         }
+        let gauges = Arc::new(Gauges::default());
+        Gauges::register(&gauges, &meter);
         Instruments {
             duration,
             operations,
             sessions,
+            gauges,
         }
     }
 
@@ -71,6 +87,18 @@ impl Instruments {
     pub(crate) fn session_ended(&self, seconds: f64, transport: &'static str) {
         let labels = [KeyValue::new("network.transport", transport)];
         self.sessions.record(seconds, &labels);
+    }
+
+    /// Records a session opened at `opened_ms` (Unix milliseconds, of its record, written by
+    /// whichever process opened it) that ends now; one whose opening is not known (0) is not
+    /// measured.
+    #[cfg(feature = "http")]
+    pub(crate) fn session_ended_at(&self, opened_ms: u64, transport: &'static str) {
+        if opened_ms > 0 {
+            let millis = crate::state::now_ms().saturating_sub(opened_ms);
+            let seconds = std::time::Duration::from_millis(millis).as_secs_f64();
+            self.session_ended(seconds, transport);
+        }
     }
 
     /// Records one request: `labels` are its method and target's, `more` what the request

@@ -6,7 +6,9 @@ use std::time::Instant;
 use opentelemetry::KeyValue;
 use opentelemetry::propagation::{Extractor, TextMapPropagator as _};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
-use rmcp::model::{CallToolResponse, CallToolResult, GetPromptResponse, ReadResourceResponse};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, GetPromptResponse, JsonObject, ReadResourceResponse,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use tracing::Instrument as _;
@@ -15,7 +17,7 @@ use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 use super::Instruments;
 use crate::request;
 
-/// The methods that get a span, by their `mcp.method.name`.
+/// The method of a request, by its `mcp.method.name`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Method {
     /// `tools/call`, whose target is the tool.
@@ -24,33 +26,71 @@ pub(crate) enum Method {
     GetPrompt,
     /// `resources/read`, whose target is the manifest's name of the resource read.
     ReadResource,
+    /// Any other method, which has no target: one of [`KNOWN`], or [`OTHER`].
+    Other(&'static str),
 }
 
+/// The methods a server answers without a target, by name: a request's method is named on
+/// its span and in metrics only when it is one of these, since a client may send any.
+const KNOWN: &[&str] = &[
+    "initialize",
+    "ping",
+    "server/discover",
+    "tools/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "completion/complete",
+    "logging/setLevel",
+    "subscriptions/listen",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+    "tasks/update",
+    "tools/call",
+];
+
+/// The name of a method not in [`KNOWN`], as the conventions name a value of an open set
+/// that is not one of its well-known ones.
+pub(crate) const OTHER: &str = "_OTHER";
+
 impl Method {
+    /// The method `name` a client sent, when it has no target of its own: its name if the
+    /// runtime knows it, else [`OTHER`].
+    pub(crate) fn named(name: &str) -> Self {
+        Method::Other(KNOWN.iter().find(|k| **k == name).copied().unwrap_or(OTHER))
+    }
+
     fn name(self) -> &'static str {
         match self {
             Method::CallTool => "tools/call",
             Method::GetPrompt => "prompts/get",
             Method::ReadResource => "resources/read",
+            Method::Other(name) => name,
         }
     }
 
     /// The attribute naming the target: the conventions' for tools and prompts; the manifest's
     /// name of a resource, which the conventions do not have (they name its URI, unbounded).
-    fn target_key(self) -> &'static str {
+    fn target_key(self) -> Option<&'static str> {
         match self {
-            Method::CallTool => "gen_ai.tool.name",
-            Method::GetPrompt => "gen_ai.prompt.name",
-            Method::ReadResource => "mcp_contract.resource.name",
+            Method::CallTool => Some("gen_ai.tool.name"),
+            Method::GetPrompt => Some("gen_ai.prompt.name"),
+            Method::ReadResource => Some("mcp_contract.resource.name"),
+            Method::Other(_) => None,
         }
     }
 
     /// The labels every measurement of a request to `target` carries.
-    pub(crate) fn labels(self, target: &str) -> [KeyValue; 2] {
-        [
-            KeyValue::new("mcp.method.name", self.name()),
-            KeyValue::new(self.target_key(), target.to_owned()),
-        ]
+    pub(crate) fn labels(self, target: &str) -> Vec<KeyValue> {
+        let mut labels = vec![KeyValue::new("mcp.method.name", self.name())];
+        if let Some(key) = self.target_key() {
+            labels.push(KeyValue::new(key, target.to_owned()));
+        }
+        labels
     }
 }
 
@@ -58,30 +98,34 @@ impl Method {
 pub(crate) struct Operation {
     span: tracing::Span,
     started: Instant,
-    labels: [KeyValue; 2],
+    labels: Vec<KeyValue>,
     more: [KeyValue; 2],
 }
 
 impl Operation {
-    /// The span of the request `context` to `method` for `target` (the tool or prompt name, or
-    /// the resource's name in the manifest; `uri` for a read), served by the route of
-    /// `group`, parented to the trace context its client sent. A target the contract does not
-    /// have (`known` false) is named on the span only: in metrics, names a client makes up
-    /// would make series without bound.
+    /// The span of the request `context` to `method`, parented to the trace context its
+    /// client sent. `target` is the tool or prompt name, or the resource's name in the
+    /// manifest, with whether the contract has it: a target it does not have is named on the
+    /// span only, since in metrics names a client makes up would make series without bound.
+    /// `uri` is a read's; `arguments` the JSON of the arguments the manifest marks `record`;
+    /// `group` the group whose route serves the request.
     pub(crate) fn begin(
         method: Method,
-        target: &str,
-        known: bool,
+        target: Option<(&str, bool)>,
         uri: Option<&str>,
+        arguments: Option<String>,
         group: Option<&str>,
         context: &RequestContext<RoleServer>,
     ) -> Self {
         let revision = request::revision(context).as_str();
         let (transport, protocol) = transport(context);
-        let name = match method {
-            Method::ReadResource => method.name().to_owned(),
-            _ => format!("{} {target}", method.name()),
+        let name = match (method, target) {
+            (Method::CallTool | Method::GetPrompt, Some((target, _))) => {
+                format!("{} {target}", method.name())
+            }
+            _ => method.name().to_owned(),
         };
+        let client = client(context);
         let span = tracing::info_span!(
             "mcp.server",
             otel.name = name,
@@ -89,20 +133,26 @@ impl Operation {
             otel.status_code = tracing::field::Empty,
             mcp.method.name = method.name(),
             mcp.protocol.version = revision,
+            mcp.session.id = session(context),
             jsonrpc.request.id = %context.id,
             gen_ai.operation.name = tracing::field::Empty,
             gen_ai.tool.name = tracing::field::Empty,
+            gen_ai.tool.call.arguments = arguments,
             gen_ai.prompt.name = tracing::field::Empty,
             mcp.resource.uri = uri,
             mcp_contract.resource.name = tracing::field::Empty,
             mcp_contract.group = group,
+            client.address = client.map(|a| tracing::field::display(a.ip())),
+            client.port = client.map(|a| i64::from(a.port())),
             network.transport = transport,
             network.protocol.name = protocol,
             error.type = tracing::field::Empty,
             rpc.response.status_code = tracing::field::Empty,
             trace_id = tracing::field::Empty,
         );
-        span.record(method.target_key(), target);
+        if let (Some(key), Some((target, _))) = (method.target_key(), target) {
+            span.record(key, target);
+        }
         if method == Method::CallTool {
             span.record("gen_ai.operation.name", "execute_tool");
         }
@@ -119,10 +169,11 @@ impl Operation {
         if trace != opentelemetry::trace::TraceId::INVALID {
             span.record("trace_id", trace.to_string());
         }
+        let known = target.map_or("", |(name, known)| if known { name } else { "" });
         Operation {
             span,
             started: Instant::now(),
-            labels: method.labels(if known { target } else { "" }),
+            labels: method.labels(known),
             more: [
                 KeyValue::new("mcp.protocol.version", revision),
                 KeyValue::new("network.transport", transport),
@@ -162,6 +213,17 @@ impl Operation {
     }
 }
 
+/// `gen_ai.tool.call.arguments` of a call with `arguments`: the JSON object of those named in
+/// `recorded` (the manifest's `record: true`), or `None` when it has none of them. The value of
+/// any other argument is never recorded.
+pub(crate) fn recorded(recorded: &[&str], arguments: Option<&JsonObject>) -> Option<String> {
+    let arguments = arguments?;
+    let kept: JsonObject = (recorded.iter())
+        .filter_map(|name| Some(((*name).to_owned(), arguments.get(*name)?.clone())))
+        .collect();
+    (!kept.is_empty()).then(|| serde_json::Value::Object(kept).to_string())
+}
+
 /// A request's answer, which may tell of a failure without being a protocol error.
 pub(crate) trait Outcome {
     /// The `error.type` of a failure the answer tells of, if any.
@@ -181,9 +243,25 @@ impl Outcome for CallToolResponse {
     }
 }
 
-impl Outcome for ReadResourceResponse {}
+/// The answers that tell of no failure but by a protocol error.
+macro_rules! no_failure {
+    ($($answer:ty),* $(,)?) => { $(impl Outcome for $answer {})* };
+}
 
-impl Outcome for GetPromptResponse {}
+no_failure!(
+    (),
+    ReadResourceResponse,
+    GetPromptResponse,
+    rmcp::model::InitializeResult,
+    rmcp::model::DiscoverResult,
+    rmcp::model::ListToolsResult,
+    rmcp::model::ListResourcesResult,
+    rmcp::model::ListResourceTemplatesResult,
+    rmcp::model::ListPromptsResult,
+    rmcp::model::CompleteResult,
+    rmcp::model::CustomResult,
+    rmcp::model::GetTaskResult,
+);
 
 /// The code of the first error of `result`'s envelope: from its structured content, or from
 /// its text for a tool that carries the envelope as text only.
@@ -213,6 +291,25 @@ fn transport(context: &RequestContext<RoleServer>) -> (&'static str, Option<&'st
     }
     let _ = context;
     ("pipe", None)
+}
+
+/// The id of the 2025-11-25 HTTP session `context` belongs to (2026-07-28 has none).
+fn session(context: &RequestContext<RoleServer>) -> Option<&str> {
+    crate::session::Stored::of(context).map(|stored| stored.record.id.as_str())
+}
+
+/// The address of the HTTP client `context` came from, when the host knows it (a router
+/// served with `ConnectInfo`, as [`Host::serve`](crate::http::Host::serve) does).
+fn client(context: &RequestContext<RoleServer>) -> Option<std::net::SocketAddr> {
+    #[cfg(feature = "http")]
+    if let Some(parts) = context.extensions.get::<axum::http::request::Parts>() {
+        let info = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>();
+        return info.map(|i| i.0);
+    }
+    let _ = context;
+    None
 }
 
 /// The trace context the client sent: `traceparent` (and `tracestate`) in the request's

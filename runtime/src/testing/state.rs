@@ -383,6 +383,7 @@ async fn a_session_is_kept_while_used_and_forgotten_when_idle(state: State) {
         log_level: Some("warning".into()),
         subscriptions: vec!["file:///a%2Fb".into()],
         last_used_ms: now_ms(),
+        opened_ms: now_ms(),
     };
     let idle = Duration::from_millis(400);
     store.put_session(session.clone(), idle).await.expect("put");
@@ -426,6 +427,7 @@ async fn sessions_are_bounded_and_idle_ones_make_room(state: State) {
         log_level: None,
         subscriptions: Vec::new(),
         last_used_ms: now_ms(),
+        opened_ms: now_ms(),
     };
     let (short, long) = (Duration::from_millis(300), Duration::from_secs(60));
     assert_eq!(

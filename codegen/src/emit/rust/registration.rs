@@ -273,6 +273,13 @@ fn spec(w: &mut Code, c: &Contract) {
         for t in &c.tools {
             let json = serde_json::to_string(&tool_json(c, t)).unwrap_or_default();
             w.line(2, &["::mcp_contract::codegen::ToolSpec {"]);
+            let errors: Vec<String> = t.errors.iter().map(|&e| c.errors[e].code.clone()).collect();
+            ln!(w, 3, "errors: &[{}],", strings(&errors));
+            let recorded: Vec<String> = (t.parameters.iter())
+                .filter(|p| p.record)
+                .map(|p| p.name.clone())
+                .collect();
+            ln!(w, 3, "recorded: &[{}],", strings(&recorded));
             ln!(w, 3, "json: {},", text::json_text(&json));
             ln!(w, 3, "scopes: &[{}],", strings(&t.scopes));
             w.line(2, &["},"]);

@@ -32,6 +32,7 @@ mod placeholders;
 mod planning;
 mod prompts;
 mod questions;
+mod record;
 mod refused;
 mod resources;
 mod schema;

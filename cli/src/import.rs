@@ -70,18 +70,12 @@ const CONSTRAINTS: [&str; 9] = [
     "enum",
 ];
 
-/// Keywords a manifest has no place for, and why the import does not copy them.
-const FORBIDDEN: [(&str, &str); 6] = [
-    (
-        "default",
-        "a `default` keyword: a manifest states a default in the description, where every client reads it",
-    ),
-    ("$ref", "`$ref`: a manifest inlines its shared types"),
-    ("$defs", "`$defs`: a manifest inlines its shared types"),
-    ("oneOf", "`oneOf`: a manifest has no unions"),
-    ("allOf", "`allOf`: a manifest has no intersections"),
-    ("const", "`const`: use an `enum` of one value"),
-];
+/// Keywords a manifest has no place for, and why the import does not copy them. What only a
+/// JSON Schema document says (`oneOf`, `$ref`, …) is carried as one ([`needs_document`]).
+const FORBIDDEN: [(&str, &str); 1] = [(
+    "default",
+    "a `default` keyword: a manifest states a default in the description, where every client reads it",
+)];
 
 /// The manifest that publishes `tools_list` (a `tools/list` result) for a server named
 /// `server_name`.
@@ -191,7 +185,9 @@ impl Writer {
             );
         }
         self.forbidden(&name, "inputSchema", input);
-        if let Some(props) = input["properties"].as_object().filter(|p| !p.is_empty()) {
+        if needs_document(input) {
+            let _ = writeln!(self.out, "    input_schema: {input}");
+        } else if let Some(props) = input["properties"].as_object().filter(|p| !p.is_empty()) {
             self.out.push_str("    parameters:\n");
             let required = names(&input["required"]);
             for (pname, schema) in props {
@@ -200,6 +196,15 @@ impl Writer {
             }
         }
         match tool["outputSchema"]["properties"].as_object() {
+            // An output's fields need no description of their own inside a whole document, so
+            // one that a field's document would have to carry makes the output one.
+            _ if needs_document_within(&tool["outputSchema"]) => {
+                let _ = writeln!(
+                    self.out,
+                    "    output:\n      json_schema: {}",
+                    tool["outputSchema"]
+                );
+            }
             Some(props) => {
                 self.forbidden(&name, "outputSchema", &tool["outputSchema"]);
                 self.out.push_str("    output:\n");
@@ -318,6 +323,11 @@ impl Writer {
         property: bool,
     ) {
         self.forbidden(tool, at, schema);
+        // What the manifest's types cannot say is carried as the JSON Schema document it is.
+        if needs_document(schema) {
+            let _ = writeln!(self.out, "{:indent$}json_schema: {schema}", "");
+            return;
+        }
         let schema = self.branch(tool, at, schema);
         let kind = match &schema["type"] {
             Value::String(t) => match t.as_str() {
@@ -464,6 +474,42 @@ impl Writer {
         }
         schema.clone()
     }
+}
+
+/// Keywords only a JSON Schema document (`json_schema:`, `input_schema:`) can say.
+const DOCUMENT_ONLY: &[&str] = &[
+    "$schema",
+    "$ref",
+    "$defs",
+    "$anchor",
+    "allOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "const",
+    "dependentRequired",
+    "dependentSchemas",
+    "prefixItems",
+    "contains",
+    "patternProperties",
+    "propertyNames",
+];
+
+/// Whether `schema` says what the manifest's types cannot: a keyword only a document has, or
+/// a union other than a nullable one.
+fn needs_document(schema: &Value) -> bool {
+    let union = (schema["anyOf"].as_array())
+        .is_some_and(|b| b.iter().filter(|b| b["type"] != "null").count() != 1);
+    union || DOCUMENT_ONLY.iter().any(|k| schema.get(k).is_some())
+}
+
+/// Whether `schema` or a schema of its properties or items needs a document.
+fn needs_document_within(schema: &Value) -> bool {
+    needs_document(schema)
+        || (schema["properties"].as_object()).is_some_and(|p| p.values().any(needs_document_within))
+        || schema.get("items").is_some_and(needs_document_within)
 }
 
 /// A value of `kind` that fits `schema` where it can, for a comparison that needs an example

@@ -637,6 +637,11 @@ fn the_conformance_fixture_is_verified_over_http() {
         .filter_map(|n| n["tool"].as_str())
         .collect();
     assert!(not_called.contains(&"failing_job"), "{report:#}");
+    // A whole input document without `examples` gives no call known to be valid.
+    assert!(
+        not_called.contains(&"json_schema_2020_12_tool"),
+        "{report:#}"
+    );
     assert!(
         not_called.contains(&"test_missing_capability"),
         "{report:#}"

@@ -43,6 +43,9 @@ pub struct ToolProbe {
     pub errors: Vec<ErrorProbe>,
     /// Whether it runs only as a task (`task: required`), so a plain call is refused.
     pub task_required: bool,
+    /// For a tool whose whole input is a JSON Schema document (`input_schema:`), the
+    /// document's own `examples`: its parameters are not the manifest's to list.
+    pub input_examples: Option<Vec<Value>>,
     /// Where its name is written.
     pub span: Span,
 }
@@ -82,6 +85,14 @@ impl ToolProbe {
     /// `{}` for a tool without parameters. `None` when a required parameter has no example
     /// (a manifest `check` accepts always has them).
     pub fn example_calls(&self) -> Option<Vec<serde_json::Map<String, Value>>> {
+        if let Some(examples) = &self.input_examples {
+            // A document's examples are whole argument objects; without one, no call is known
+            // to be valid.
+            let calls: Vec<_> = (examples.iter())
+                .filter_map(|e| e.as_object().cloned())
+                .collect();
+            return (!calls.is_empty()).then_some(calls);
+        }
         if (self.parameters.iter()).any(|p| p.required && p.examples.is_empty()) {
             return None;
         }
@@ -138,6 +149,11 @@ impl Contract {
                     })
                     .collect(),
                 task_required: t.task == crate::model::TaskMode::Required,
+                input_examples: t.input.as_ref().map(|d| {
+                    (d.get("examples").and_then(Value::as_array))
+                        .cloned()
+                        .unwrap_or_default()
+                }),
                 span: t.span,
             })
             .collect();

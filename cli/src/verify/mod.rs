@@ -233,6 +233,10 @@ impl Run<'_> {
     /// `false` when the tool cannot be called by this client at all.
     async fn examples(&mut self, tool: &ToolProbe, output_schema: Option<&Value>) -> bool {
         let Some(calls) = tool.example_calls() else {
+            if tool.input_examples.is_some() {
+                self.report
+                    .not_called(&tool.name, "its input document gives no `examples`");
+            }
             return true;
         };
         let checker = output_schema.and_then(|s| Checker::compile(s).ok());

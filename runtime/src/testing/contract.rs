@@ -498,7 +498,7 @@ async fn arguments_first(
                         .await,
                 ),
             };
-            for (arguments, answer) in [(&arguments, &result), (&valid, &*served)] {
+            for (arguments, answer) in [(&arguments, &result), (&valid, served)] {
                 let by_alias = client
                     .call_tool(CallToolRequestParams::new(*alias).with_arguments(arguments.clone()))
                     .await;

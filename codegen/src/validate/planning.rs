@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use mcp_contract_spec::check::InDocument;
 use mcp_contract_spec::planning::{
     self as spec, CompositionProblem, Consumed, Encoding, Mode, Produced, WORKSPACE_DIRECTORY,
     is_kind,
@@ -151,10 +152,13 @@ impl Validator<'_> {
         contract: &Contract,
         tool: &ToolDef,
     ) -> ArtifactsDef {
-        let input = SchemaRef::Fields(contract, &tool.parameters);
-        // A document's pointers are not followed: it is JSON the manifest does not type.
+        let input = match &tool.input {
+            Some(document) => SchemaRef::Document(InDocument::new(document)),
+            None => SchemaRef::Fields(contract, &tool.parameters),
+        };
         let output = match &tool.output {
-            OutputDef::Text | OutputDef::Document(_) => None,
+            OutputDef::Text => None,
+            OutputDef::Document(document) => Some(SchemaRef::Document(InDocument::new(document))),
             OutputDef::Object { fields, .. } => Some(SchemaRef::Fields(contract, fields)),
         };
         // A pointer into a schema that lost a property to a rule may lead to that property.
@@ -378,11 +382,13 @@ enum SchemaRef<'c> {
     Fields(&'c Contract, &'c [Field]),
     /// One schema.
     Schema(&'c Contract, &'c Schema),
+    /// A schema of a JSON Schema document written as is, read by its own keywords.
+    Document(InDocument<'c>),
 }
 
 impl<'c> SchemaRef<'c> {
-    /// The schema with shared types looked up and objects as their fields, so `Named` and
-    /// `Object` never remain.
+    /// The schema with shared types looked up, objects as their fields and documents as
+    /// documents, so `Named`, `Object` and `Document` never remain.
     fn resolved(self) -> SchemaRef<'c> {
         let SchemaRef::Schema(c, schema) = self else {
             return self;
@@ -390,6 +396,7 @@ impl<'c> SchemaRef<'c> {
         match &schema.kind {
             Kind::Named(i) => SchemaRef::Schema(c, &c.types[*i].schema).resolved(),
             Kind::Object(o) => SchemaRef::Fields(c, &o.fields),
+            Kind::Document(document) => SchemaRef::Document(InDocument::new(document)),
             _ => self,
         }
     }
@@ -399,15 +406,17 @@ impl SchemaNode for SchemaRef<'_> {
     fn type_name(&self) -> Option<&str> {
         Some(match self.resolved() {
             SchemaRef::Fields(..) => "object",
+            SchemaRef::Document(document) => return document.json_type(),
             SchemaRef::Schema(_, s) => match s.kind {
                 Kind::String | Kind::Enum(_) => "string",
                 Kind::Integer => "integer",
                 Kind::Number => "number",
                 Kind::Boolean => "boolean",
-                Kind::Json | Kind::Document(_) => "json",
+                Kind::Json => "json",
                 Kind::Array(_) => "array",
-                // Left by `resolved` as `Fields`, or as the shared type's own schema.
-                Kind::Object(_) | Kind::Named(_) => "object",
+                // Left by `resolved` as `Fields` or `Document`, or as the shared type's own
+                // schema.
+                Kind::Object(_) | Kind::Named(_) | Kind::Document(_) => "object",
             },
         })
     }
@@ -418,13 +427,16 @@ impl SchemaNode for SchemaRef<'_> {
                 .iter()
                 .find(|f| f.name == name)
                 .map(|f| SchemaRef::Schema(c, &f.schema)),
+            SchemaRef::Document(document) => document.property(name).map(SchemaRef::Document),
             SchemaRef::Schema(..) => None,
         }
     }
 
     fn items(&self) -> Option<Self> {
-        let SchemaRef::Schema(c, schema) = self.resolved() else {
-            return None;
+        let (c, schema) = match self.resolved() {
+            SchemaRef::Schema(c, schema) => (c, schema),
+            SchemaRef::Document(document) => return document.items().map(SchemaRef::Document),
+            SchemaRef::Fields(..) => return None,
         };
         let Kind::Array(items) = &schema.kind else {
             return None;

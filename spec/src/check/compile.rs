@@ -397,6 +397,19 @@ impl<'d> Compiler<'d> {
     }
 }
 
+/// The schema a `$ref` names within `document`: `#` and a JSON pointer (percent-encoded as a
+/// URI fragment), or `#` and an `$anchor`; `None` when it names none.
+pub(super) fn referenced<'v>(document: &'v Value, reference: &str) -> Option<&'v Value> {
+    let fragment = percent_decoded(reference.strip_prefix('#')?)?;
+    if fragment.is_empty() || fragment.starts_with('/') {
+        return resolve(document, &fragment);
+    }
+    schema_objects(document)
+        .into_iter()
+        .find(|(_, schema)| schema.get("$anchor").and_then(Value::as_str) == Some(&fragment))
+        .and_then(|(at, _)| resolve(document, &at))
+}
+
 /// The value at JSON `pointer` in `document`.
 fn resolve<'v>(document: &'v Value, pointer: &str) -> Option<&'v Value> {
     document.pointer(pointer)

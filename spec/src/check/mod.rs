@@ -18,10 +18,12 @@
 //! crate over every published schema (`testing::assert_checks`).
 
 mod compile;
+mod document;
 mod format;
 mod number;
 
 pub use compile::{DIALECT, schema_objects};
+pub use document::InDocument;
 
 use std::fmt::Write as _;
 

@@ -5,6 +5,8 @@
 //! test) and, for most, its help; it also pins the number of diagnostics, so a rule that fires
 //! twice, or drags another one along, fails here.
 
+use mcp_contract_spec::planning::Consumed;
+
 use super::{loads, produced, produces, refused, single, structured, tool, tool_named, with};
 use crate::model::ArtifactsDef;
 use crate::render_all;
@@ -478,4 +480,131 @@ fn composition_cycle_among_many_tools_that_wrap_each_other_is_found_quickly() {
     assert_eq!(diags.len(), 12, "{}", render_all(&diags, &source));
     assert!(diags.iter().all(|d| d.code == "composition-cycle"));
     assert_eq!(diags[0].message, "`t0` encapsulates itself: t0 → t1 → t0");
+}
+
+/// A tool whose whole input and output are JSON Schema documents that reach their objects
+/// through `$ref` (a JSON pointer in the input, an `$anchor` in the output) and `allOf`;
+/// `artifacts` continues the tool from line 30.
+fn documents(artifacts: &str) -> String {
+    format!(
+        "\
+server:
+  name: demo
+tools:
+  - name: fetch
+    title: Fetch
+    description: Fetches a folder.
+    hints: {{read_only: true, destructive: false, idempotent: true, open_world: false}}
+    input_schema:
+      type: object
+      properties:
+        target: {{$ref: '#/$defs/target'}}
+      $defs:
+        target:
+          type: object
+          properties:
+            dir: {{type: string}}
+      additionalProperties: false
+    output:
+      json_schema:
+        type: object
+        properties:
+          folder: {{$ref: '#folder'}}
+        allOf: [{{properties: {{ids: {{type: array, items: {{type: string}}}}}}}}]
+        $defs:
+          folder:
+            $anchor: folder
+            type: object
+            properties:
+              path: {{type: string}}
+{artifacts}"
+    )
+}
+
+#[test]
+fn a_pointer_follows_a_document_s_properties_items_and_refs() {
+    let c = loads(&documents(
+        "    artifacts:
+      produces:
+        - kind: workspace.directory
+          pointer: /folder/path
+        - kind: workspace.directory
+          pointer: /ids/0
+      consumes:
+        - kind: workspace.directory
+          pointer: /target/dir
+",
+    ));
+    assert_eq!(
+        tool_named(&c, "fetch").artifacts,
+        Some(ArtifactsDef {
+            produces: vec![
+                produced("workspace.directory", "/folder/path", false),
+                produced("workspace.directory", "/ids/0", false),
+            ],
+            consumes: vec![Consumed {
+                kind: "workspace.directory".into(),
+                pointer: "/target/dir".into(),
+                required: false,
+            }],
+        })
+    );
+}
+
+#[test]
+fn a_pointer_into_a_document_is_held_to_it() {
+    // Line 33 is the produced pointer, 36 the consumed one.
+    let artifacts = |produced: &str, consumed: &str| {
+        documents(&format!(
+            "    artifacts:
+      produces:
+        - kind: workspace.directory
+          pointer: {produced}
+      consumes:
+        - kind: workspace.directory
+          pointer: {consumed}
+"
+        ))
+    };
+    single(
+        &artifacts("/folder/nope", "/target/dir"),
+        "bad-pointer",
+        "`/folder/nope` does not resolve in the tool's output schema: there is no property `nope`",
+        "tools.yaml:33:20",
+    );
+    single(
+        &artifacts("/folder/path", "/target/dir/x"),
+        "bad-pointer",
+        "`/target/dir/x` does not resolve in the tool's input schema: `x` goes into a string, which has no fields",
+        "tools.yaml:36:20",
+    );
+    single(
+        &artifacts("/folder", "/target/dir"),
+        "bad-artifact-field",
+        "`/folder` is not a string field",
+        "tools.yaml:33:20",
+    );
+}
+
+#[test]
+fn a_pointer_reaches_into_a_parameter_document() {
+    let text = structured(
+        "    artifacts:
+      consumes:
+        - kind: workspace.directory
+          pointer: /where/dir
+",
+    )
+    .replace(
+        "      path:\n        type: string\n        description: Where to look.\n        example: src\n",
+        "      where:\n        json_schema:\n          description: Where to look.\n          type: object\n          properties:\n            dir: {type: string}\n          examples: [{dir: src}]\n",
+    );
+    let c = loads(&text);
+    assert_eq!(
+        tool_named(&c, "find")
+            .artifacts
+            .as_ref()
+            .map(|a| &a.consumes[0].pointer),
+        Some(&"/where/dir".to_owned())
+    );
 }

@@ -1,0 +1,107 @@
+//! A whole JSON Schema document as pointer resolution reads it: the document a manifest
+//! publishes as written (`input_schema:`, `output: {json_schema}`, a parameter's
+//! `json_schema:`), where an artifact pointer may lead through `$ref`s and `allOf`.
+
+use serde_json::Value;
+
+use super::compile::referenced;
+use crate::pointer::SchemaNode;
+
+/// How many `$ref`s in a row are followed. A document whose references loop is refused where
+/// it is checked; this bound only keeps reading one that never was from running forever.
+const REFS_IN_A_ROW: usize = 64;
+
+/// One schema of a document, with the document its `$ref`s resolve in.
+#[derive(Debug, Clone, Copy)]
+pub struct InDocument<'v> {
+    document: &'v Value,
+    node: &'v Value,
+}
+
+impl<'v> InDocument<'v> {
+    /// The document's root schema.
+    pub fn new(document: &'v Value) -> InDocument<'v> {
+        InDocument {
+            document,
+            node: document,
+        }
+    }
+
+    /// This schema.
+    pub fn schema(&self) -> &'v Value {
+        self.node
+    }
+
+    /// The `type` keyword when it names one type, for as long as the document lives.
+    pub fn json_type(&self) -> Option<&'v str> {
+        self.find(|node| node.get("type"))?.as_str()
+    }
+
+    fn at(self, node: &'v Value) -> InDocument<'v> {
+        InDocument { node, ..self }
+    }
+
+    /// This schema, then each schema its `$ref` reaches in turn: in 2020-12 a `$ref` applies
+    /// beside its siblings, so a keyword may stand on any of them.
+    fn chain(self) -> impl Iterator<Item = &'v Value> {
+        std::iter::successors(Some(self.node), move |node| {
+            referenced(self.document, node.get("$ref")?.as_str()?)
+        })
+        .take(REFS_IN_A_ROW)
+    }
+
+    /// The first schema of the chain, or of an `allOf` branch's chain, where `keyword` stands.
+    fn find(self, keyword: impl Fn(&'v Value) -> Option<&'v Value> + Copy) -> Option<&'v Value> {
+        self.chain().find_map(|node| {
+            keyword(node).or_else(|| {
+                node.get("allOf")?
+                    .as_array()?
+                    .iter()
+                    .find_map(|branch| self.at(branch).chain().find_map(keyword))
+            })
+        })
+    }
+}
+
+impl SchemaNode for InDocument<'_> {
+    fn type_name(&self) -> Option<&str> {
+        self.json_type()
+    }
+
+    fn property(&self, name: &str) -> Option<Self> {
+        self.find(|node| node.get("properties")?.get(name))
+            .map(|node| self.at(node))
+    }
+
+    fn items(&self) -> Option<Self> {
+        self.find(|node| node.get("items"))
+            .map(|node| self.at(node))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::pointer::resolve;
+
+    #[test]
+    fn a_reference_that_loops_is_read_as_an_open_schema_and_ends() {
+        let document = json!({"$ref": "#", "properties": {"a": {"$ref": "#/properties/a"}}});
+        let at = resolve(InDocument::new(&document), "/a").unwrap();
+        assert_eq!(at.json_type(), None);
+        assert_eq!(at.property("b").map(|b| b.schema()), None);
+    }
+
+    #[test]
+    fn a_reference_is_percent_decoded_and_an_anchor_found_anywhere() {
+        let document = json!({
+            "properties": {"a b": {"$ref": "#/$defs/a%20b"}, "c": {"$ref": "#deep"}},
+            "$defs": {"a b": {"type": "string"}, "x": {"items": {"$anchor": "deep", "type": "integer"}}},
+        });
+        let root = InDocument::new(&document);
+        assert_eq!(resolve(root, "/a b").unwrap().json_type(), Some("string"));
+        assert_eq!(resolve(root, "/c").unwrap().json_type(), Some("integer"));
+    }
+}

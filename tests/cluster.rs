@@ -117,13 +117,7 @@ struct Answer {
 impl Answer {
     fn of(raw: RawResponse) -> Answer {
         let served_by = raw.header("x-served-by").unwrap_or("direct").to_owned();
-        let messages = match raw.json() {
-            Some(message) => vec![message],
-            None => (raw.body.lines())
-                .filter_map(|line| line.strip_prefix("data:"))
-                .filter_map(|data| serde_json::from_str(data.trim()).ok())
-                .collect(),
-        };
+        let messages = raw.messages();
         Answer {
             raw,
             served_by,

@@ -569,12 +569,7 @@ async fn over_http_a_handler_sees_the_headers_and_reports_progress() {
 
     let meta = json!({"progressToken": "p-1", "io.modelcontextprotocol/logLevel": "warning"});
     let work = post("tools/call", params(new, json!({"name": "work"}), meta)).await;
-    let text = work.body.clone();
-    let messages: Vec<Value> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .filter_map(|l| serde_json::from_str(l.trim()).ok())
-        .collect();
+    let messages = work.messages();
     let methods: Vec<&str> = messages
         .iter()
         .map(|m| m["method"].as_str().unwrap_or("(answer)"))
@@ -587,7 +582,8 @@ async fn over_http_a_handler_sees_the_headers_and_reports_progress() {
             "notifications/message",
             "(answer)"
         ],
-        "{text}"
+        "{}",
+        work.body
     );
 }
 

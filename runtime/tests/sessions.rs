@@ -27,7 +27,8 @@ use mcp_contract::rmcp::transport::StreamableHttpClientTransport;
 use mcp_contract::rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt as _};
 use mcp_contract::state::State;
 use mcp_contract::testing::{
-    Fault, FaultyStore, Part, RawResponse, http_request, serve_on_loopback,
+    Fault, FaultyStore, Part, RawResponse, http_request, open_session_2025, post_2025,
+    serve_on_loopback,
 };
 use mcp_contract::{Context, Elicitation, Server};
 use serde_json::{Value, json};
@@ -117,48 +118,24 @@ async fn serve(server: Server<Handler>, limits: SessionLimits) -> SocketAddr {
 
 /// A 2025-11-25 POST of `body` to `addr`, in `session` if given.
 async fn post(addr: SocketAddr, session: Option<&str>, body: Value) -> RawResponse {
-    let mut headers = vec![
-        ("content-type", "application/json"),
-        ("accept", "application/json, text/event-stream"),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    if let Some(session) = session {
-        headers.push(("mcp-session-id", session));
-    }
-    http_request(addr, "POST", "/mcp", &headers, body.to_string())
+    post_2025(addr, "/mcp", session, &body)
         .await
         .expect("an HTTP answer")
 }
 
 fn initialize_body(id: u64) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"},
-    }})
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": initialize_params()})
+}
+
+fn initialize_params() -> Value {
+    json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}})
 }
 
 /// Opens a session on `addr`: `initialize`, then `notifications/initialized`.
 async fn open(addr: SocketAddr) -> String {
-    let answer = post(addr, None, initialize_body(1)).await;
-    assert_eq!(answer.status, 200, "{}", answer.body);
-    let session = answer
-        .header("mcp-session-id")
+    open_session_2025(addr, "/mcp", initialize_params())
+        .await
         .expect("a session")
-        .to_owned();
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let accepted = post(addr, Some(&session), initialized).await;
-    assert_eq!(accepted.status, 202, "{}", accepted.body);
-    session
-}
-
-/// The JSON-RPC messages of an answer: its JSON body, or its event stream's data.
-fn messages(answer: &RawResponse) -> Vec<Value> {
-    if let Some(json) = answer.json() {
-        return vec![json];
-    }
-    (answer.body.lines())
-        .filter_map(|l| l.strip_prefix("data:"))
-        .filter_map(|d| serde_json::from_str(d.trim()).ok())
-        .collect()
 }
 
 /// Calls `greet` in `session` on `addr`; the result's structured content.
@@ -166,7 +143,7 @@ async fn greet(addr: SocketAddr, session: &str) -> Value {
     let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "greet", "arguments": {}}});
     let answer = post(addr, Some(session), call).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
-    let last = messages(&answer).pop().expect("an answer");
+    let last = answer.messages().pop().expect("an answer");
     assert_eq!(last["id"], 7, "{last}");
     last["result"]["structuredContent"].clone()
 }

@@ -14,7 +14,8 @@ use mcp_contract::rmcp::model::{
 };
 use mcp_contract::telemetry::Telemetry;
 use mcp_contract::testing::{
-    RawResponse, Revision, connect, connect_http, http_request, serve_on_loopback,
+    RawResponse, Revision, connect, connect_http, http_request, open_session_2025, post_2025,
+    serve_on_loopback,
 };
 use mcp_contract::{Server, ToolError};
 use opentelemetry::trace::{SpanId, SpanKind, Status, TraceId};
@@ -447,7 +448,7 @@ async fn serve_sessions(server: Server<Store>) -> SocketAddr {
 
 /// A raw 2025-11-25 POST of `method` with `params` (to which `_meta` gets `traceparent`), in
 /// `session` if given; the answer.
-async fn post_2025(
+async fn post(
     addr: SocketAddr,
     session: Option<&str>,
     method: &str,
@@ -456,15 +457,7 @@ async fn post_2025(
 ) -> RawResponse {
     params["_meta"] = json!({"traceparent": traceparent(trace)});
     let body = json!({"jsonrpc": "2.0", "id": 3, "method": method, "params": params});
-    let mut headers = vec![
-        ("content-type", "application/json"),
-        ("accept", "application/json, text/event-stream"),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    if let Some(session) = session {
-        headers.push(("mcp-session-id", session));
-    }
-    http_request(addr, "POST", "/mcp", &headers, body.to_string())
+    post_2025(addr, "/mcp", session, &body)
         .await
         .expect("an HTTP answer")
 }
@@ -474,25 +467,11 @@ async fn open_session(addr: SocketAddr, trace: u128) -> String {
     let initialize = json!({
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "probe", "version": "1"},
+        "_meta": {"traceparent": traceparent(trace)},
     });
-    let answer = post_2025(addr, None, "initialize", initialize, trace).await;
-    assert_eq!(answer.status, 200, "{}", answer.body);
-    let session = answer
-        .header("mcp-session-id")
-        .expect("a session")
-        .to_owned();
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let headers = [
-        ("content-type", "application/json"),
-        ("accept", "application/json, text/event-stream"),
-        ("mcp-protocol-version", "2025-11-25"),
-        ("mcp-session-id", session.as_str()),
-    ];
-    let accepted = http_request(addr, "POST", "/mcp", &headers, initialized.to_string())
+    open_session_2025(addr, "/mcp", initialize)
         .await
-        .expect("an HTTP answer");
-    assert_eq!(accepted.status, 202, "{}", accepted.body);
-    session
+        .expect("a session")
 }
 
 /// The one server span of `trace`.
@@ -525,7 +504,7 @@ async fn every_request_of_a_session_is_a_server_span_with_the_session_and_the_cl
     for (n, (method, error)) in requests.into_iter().enumerate() {
         let trace = opened + n as u128;
         if method != "initialize" {
-            let answer = post_2025(addr, Some(&session), method, json!({}), trace).await;
+            let answer = post(addr, Some(&session), method, json!({}), trace).await;
             assert_eq!(answer.status, 200, "{method}: {}", answer.body);
         }
         let span = server_span(trace);

@@ -69,6 +69,71 @@ impl RawResponse {
     pub fn json(&self) -> Option<serde_json::Value> {
         serde_json::from_str(&self.body).ok()
     }
+
+    /// The JSON-RPC messages of an MCP answer: its JSON body, or the `data` of each event of
+    /// its event stream, in order.
+    pub fn messages(&self) -> Vec<serde_json::Value> {
+        if let Some(json) = self.json() {
+            return vec![json];
+        }
+        (self.body.lines())
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str(data.trim()).ok())
+            .collect()
+    }
+}
+
+/// POSTs one JSON-RPC `message` to `path` on `addr` as a 2025-11-25 client does: as JSON,
+/// accepting JSON or an event stream, with the revision's header, and in `session` when given.
+///
+/// # Errors
+///
+/// As [`http_request`].
+pub async fn post_2025(
+    addr: SocketAddr,
+    path: &str,
+    session: Option<&str>,
+    message: &serde_json::Value,
+) -> io::Result<RawResponse> {
+    let mut headers = vec![
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    if let Some(session) = session {
+        headers.push(("mcp-session-id", session));
+    }
+    http_request(addr, "POST", path, &headers, message.to_string()).await
+}
+
+/// Opens a 2025-11-25 session at `path` on `addr`: `initialize` with `params` (whose `_meta`
+/// may carry a trace), then `notifications/initialized`; the session's id.
+///
+/// # Errors
+///
+/// As [`http_request`], and when the host gives no session or refuses either message (the
+/// error holds its status and body).
+pub async fn open_session_2025(
+    addr: SocketAddr,
+    path: &str,
+    params: serde_json::Value,
+) -> io::Result<String> {
+    let initialize =
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params});
+    let answer = post_2025(addr, path, None, &initialize).await?;
+    let refused = |what: &str, answer: &RawResponse| {
+        io::Error::other(format!("{what}: {} {}", answer.status, answer.body))
+    };
+    let session = match answer.header("mcp-session-id") {
+        Some(session) if answer.status == 200 => session.to_owned(),
+        _ => return Err(refused("initialize", &answer)),
+    };
+    let initialized = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let accepted = post_2025(addr, path, Some(&session), &initialized).await?;
+    if accepted.status != 202 {
+        return Err(refused("notifications/initialized", &accepted));
+    }
+    Ok(session)
 }
 
 /// Sends one HTTP/1.1 request to `addr` (a server on this machine) with exactly `headers` and

@@ -31,7 +31,9 @@ pub use contract::assert_contract;
 pub use faulty::{Fault, FaultyStore, Part};
 pub use haproxy::{Haproxy, LISTEN_VAR};
 #[cfg(feature = "http-testing")]
-pub use http::{RawResponse, connect_http, http_request, serve_on_loopback};
+pub use http::{
+    RawResponse, connect_http, http_request, open_session_2025, post_2025, serve_on_loopback,
+};
 pub use lines::{Lines, serve_lines, serve_lines_with};
 pub use mcp_contract_spec::Revision;
 pub use state::{state_checks, state_suite};

@@ -1260,6 +1260,7 @@ fn kind_name(kind: &Kind) -> &'static str {
         Kind::Object(_) => "object",
         Kind::Named(_) => "shared type",
         Kind::Document(_) => "JSON Schema document",
+        Kind::Union(_) => "one_of",
     }
 }
 

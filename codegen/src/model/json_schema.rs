@@ -141,6 +141,7 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
             Value::Object(o) => o,
             _ => Map::new(),
         },
+        Kind::Union(union) => union_schema(contract, union, side),
     };
     if let Some(d) = description.or_else(|| schema.description.clone())
         && !d.is_empty()
@@ -163,5 +164,56 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
 fn type_only(ty: &str) -> Map<String, Value> {
     let mut o = Map::new();
     o.insert("type".into(), json!(ty));
+    o
+}
+
+/// A tagged union: `oneOf` its variants, each an object whose tag is a required string
+/// `const`, first among its properties; so a value matches one variant at most, and the tag
+/// says which. Its examples, written without the tag, are published with it.
+fn union_schema(contract: &Contract, union: &UnionDef, side: Side) -> Map<String, Value> {
+    let variants = union.variants.iter().map(|variant| {
+        let mut schema = node(contract, &variant.schema, side, None);
+        let tag = Value::from(variant.value.clone());
+        if let Value::Object(o) = &mut schema {
+            let mut properties = Map::new();
+            properties.insert(
+                union.tag.clone(),
+                json!({"type": "string", "const": tag.clone()}),
+            );
+            if let Some(Value::Object(fields)) = o.shift_remove("properties") {
+                properties.extend(fields);
+            }
+            let mut required = vec![Value::from(union.tag.clone())];
+            if let Some(Value::Array(names)) = o.shift_remove("required") {
+                required.extend(names);
+            }
+            let mut tagged = Map::new();
+            for (key, value) in std::mem::take(o) {
+                match key.as_str() {
+                    "type" => {
+                        tagged.insert(key, value);
+                        tagged.insert("properties".into(), properties.clone().into());
+                        tagged.insert("required".into(), required.clone().into());
+                    }
+                    "examples" => {
+                        let examples = value.as_array().into_iter().flatten().map(|e| {
+                            let mut with_tag = Map::new();
+                            with_tag.insert(union.tag.clone(), tag.clone());
+                            with_tag.extend(e.as_object().cloned().unwrap_or_default());
+                            Value::from(with_tag)
+                        });
+                        tagged.insert(key, examples.collect::<Vec<_>>().into());
+                    }
+                    _ => {
+                        tagged.insert(key, value);
+                    }
+                }
+            }
+            *o = tagged;
+        }
+        schema
+    });
+    let mut o = type_only("object");
+    o.insert("oneOf".into(), variants.collect::<Vec<_>>().into());
     o
 }

@@ -407,7 +407,7 @@ impl SchemaNode for SchemaRef<'_> {
                 Kind::Json | Kind::Document(_) => "json",
                 Kind::Array(_) => "array",
                 // Left by `resolved` as `Fields`, or as the shared type's own schema.
-                Kind::Object(_) | Kind::Named(_) => "object",
+                Kind::Object(_) | Kind::Named(_) | Kind::Union(_) => "object",
             },
         })
     }

@@ -128,6 +128,16 @@ pub fn variant(value: Value) -> Reading<String> {
     String::read(value)
 }
 
+/// The value of a tagged union's tag, `name`, which names the variant a generated `Read` impl
+/// reads the object as; the object is left whole, and its variant's struct takes its fields.
+pub fn tag(value: &Value, name: &'static str) -> Reading<String> {
+    match value.get(name) {
+        Some(Value::String(tag)) => Ok(tag.clone()),
+        Some(_) => Err(Unread::expected("a string").within(Segment::Field(name))),
+        None => Err(Unread::expected("a value").within(Segment::Field(name))),
+    }
+}
+
 /// A string that names none of the enum's values.
 pub fn unknown_variant<T>() -> Reading<T> {
     Err(Unread::expected("one of the enum's values"))

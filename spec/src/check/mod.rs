@@ -198,7 +198,8 @@ enum Rule {
     MaxProperties(u64),
     AllOf(Vec<Node>),
     AnyOf(Vec<Node>),
-    OneOf(Vec<Node>),
+    /// `oneOf`, and the tag that tells its branches apart when they are a tagged union.
+    OneOf(Vec<Node>, Option<Tagged>),
     Not(Box<Node>, Value),
     /// `if`, with `then` and `else` when written.
     If(Box<Node>, Option<Box<Node>>, Option<Box<Node>>),
@@ -363,7 +364,7 @@ impl Node {
         for rule in &self.rules {
             match rule {
                 Rule::Ref(slot) => out.push(*slot),
-                Rule::AllOf(nodes) | Rule::AnyOf(nodes) | Rule::OneOf(nodes) => {
+                Rule::AllOf(nodes) | Rule::AnyOf(nodes) | Rule::OneOf(nodes, _) => {
                     nodes.iter().for_each(|n| n.refs_in_place(out));
                 }
                 Rule::Not(node, _) => node.refs_in_place(out),
@@ -679,7 +680,43 @@ impl Rule {
                         )
                     })
             }
-            Rule::OneOf(nodes) => {
+            Rule::OneOf(nodes, Some(tagged)) => {
+                let named = value
+                    .object()
+                    .and_then(|o| o.get(&tagged.tag))
+                    .and_then(Value::as_str)
+                    .and_then(|tag| tagged.values.iter().position(|v| v == tag));
+                let Some(branch) = named else {
+                    return invalid(out, &|v| tagged.unnamed(v));
+                };
+                // The tag names the one branch the value can match: its problems are the
+                // value's, told at the union's place (where `oneOf` fails) with their own.
+                if out.is_none() {
+                    return nodes[branch].visit(value, at, out, targets);
+                }
+                let mut inner = Some(Vec::new());
+                if nodes[branch].visit(value, at, &mut inner, targets) {
+                    return true;
+                }
+                let here = at.pointer();
+                let problems: Vec<String> = inner
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|f| match f.at.strip_prefix(&here) {
+                        Some("") | None => f.message,
+                        Some(below) => format!("at `{below}`: {}", f.message),
+                    })
+                    .collect();
+                invalid(out, &|v| {
+                    format!(
+                        "{v} is not a valid {} (its {}): {}",
+                        json_string(&tagged.values[branch]),
+                        json_string(&tagged.tag),
+                        problems.join("; ")
+                    )
+                })
+            }
+            Rule::OneOf(nodes, None) => {
                 match nodes
                     .iter()
                     .filter(|n| n.visit(value, at, &mut None, targets))
@@ -753,6 +790,67 @@ impl Rule {
             Rule::Ref(slot) => targets[*slot].visit(value, at, out, targets),
         }
     }
+}
+
+/// The tag of a `oneOf` whose branches are a tagged union: each an object schema that
+/// requires the same property and holds it to a string `const` of its own. A value's tag then
+/// names the only branch it can match, so a refusal can say what is wrong within that one, or
+/// which tags there are.
+#[derive(Debug)]
+pub(crate) struct Tagged {
+    tag: String,
+    /// Each branch's tag value, in order.
+    values: Vec<String>,
+}
+
+impl Tagged {
+    /// The tag of `branches` (`oneOf`'s value), when they are a tagged union.
+    pub(crate) fn of(branches: &Value) -> Option<Tagged> {
+        let branches = branches.as_array()?;
+        let first = branches.first()?;
+        let required = first.get("required")?.as_array()?;
+        let tag_value = |branch: &Value, tag: &str| -> Option<String> {
+            let listed = branch
+                .get("required")?
+                .as_array()?
+                .iter()
+                .any(|r| r.as_str() == Some(tag));
+            let value = branch.get("properties")?.get(tag)?.get("const")?.as_str()?;
+            listed.then(|| value.to_owned())
+        };
+        required.iter().filter_map(Value::as_str).find_map(|tag| {
+            let values: Vec<String> = branches
+                .iter()
+                .map(|b| tag_value(b, tag))
+                .collect::<Option<_>>()?;
+            let distinct = values
+                .iter()
+                .enumerate()
+                .all(|(i, v)| !values[..i].contains(v));
+            distinct.then(|| Tagged {
+                tag: tag.to_owned(),
+                values,
+            })
+        })
+    }
+
+    /// The sentence for a value whose tag names no branch.
+    fn unnamed(&self, value: &str) -> String {
+        let values: Vec<String> = self.values.iter().map(|v| json_string(v)).collect();
+        let list = match values.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => values.join(""),
+        };
+        format!(
+            "{value} is none of the variants: its {} must be {list}",
+            json_string(&self.tag)
+        )
+    }
+}
+
+/// `text` as a JSON string, as the messages quote names.
+fn json_string(text: &str) -> String {
+    Value::from(text).to_string()
 }
 
 fn types(value: &Value) -> Result<Types, String> {

@@ -198,8 +198,8 @@ enum Rule {
     MaxProperties(u64),
     AllOf(Vec<Node>),
     AnyOf(Vec<Node>),
-    /// `oneOf`, and the tag that tells its branches apart when they are a tagged union.
-    OneOf(Vec<Node>, Option<Tagged>),
+    /// `oneOf`, and how a refusal names its branches.
+    OneOf(Vec<Node>, Variants),
     Not(Box<Node>, Value),
     /// `if`, with `then` and `else` when written.
     If(Box<Node>, Option<Box<Node>>, Option<Box<Node>>),
@@ -680,7 +680,7 @@ impl Rule {
                         )
                     })
             }
-            Rule::OneOf(nodes, Some(tagged)) => {
+            Rule::OneOf(nodes, Variants::Tagged(tagged)) => {
                 let named = value
                     .object()
                     .and_then(|o| o.get(&tagged.tag))
@@ -716,25 +716,41 @@ impl Rule {
                     )
                 })
             }
-            Rule::OneOf(nodes, None) => {
-                match nodes
+            Rule::OneOf(nodes, Variants::Untagged(labels)) => {
+                let Some(out) = out else {
+                    let mut passing = nodes
+                        .iter()
+                        .filter(|n| n.visit(value, at, &mut None, targets));
+                    return passing.next().is_some() && passing.next().is_none();
+                };
+                let passing: Vec<&str> = nodes
                     .iter()
-                    .filter(|n| n.visit(value, at, &mut None, targets))
-                    .take(2)
-                    .count()
-                {
-                    1 => true,
-                    0 => invalid(out, &|v| {
+                    .zip(labels)
+                    .filter(|(n, _)| n.visit(value, at, &mut None, targets))
+                    .map(|(_, label)| label.as_str())
+                    .collect();
+                let message = match passing.as_slice() {
+                    [_] => return true,
+                    [] => {
+                        let all: Vec<&str> = labels.iter().map(String::as_str).collect();
                         format!(
-                            "{v} is not valid under any of the schemas listed in the 'oneOf' keyword"
+                            "{} is not valid under any of the schemas listed in the 'oneOf' keyword ({})",
+                            value.quoted(),
+                            listed(&all, "or")
                         )
-                    }),
-                    _ => invalid(out, &|v| {
-                        format!(
-                            "{v} is valid under more than one of the schemas listed in the 'oneOf' keyword"
-                        )
-                    }),
-                }
+                    }
+                    several => format!(
+                        "{} is valid under more than one of the schemas listed in the 'oneOf' keyword ({})",
+                        value.quoted(),
+                        listed(several, "and")
+                    ),
+                };
+                out.push(Failure {
+                    at: at.pointer(),
+                    kind: Kind::Invalid,
+                    message,
+                });
+                false
             }
             Rule::Not(node, schema) => {
                 !node.visit(value, at, &mut None, targets)
@@ -792,6 +808,38 @@ impl Rule {
     }
 }
 
+/// How a refusal of `oneOf` names its branches: by the tag's values, when they are a tagged
+/// union; else by their `title`s, or their JSON (cut to [`QUOTED_CHARS`]).
+#[derive(Debug)]
+pub(crate) enum Variants {
+    Tagged(Tagged),
+    Untagged(Vec<String>),
+}
+
+impl Variants {
+    /// The names of `branches` (`oneOf`'s value).
+    pub(crate) fn of(branches: &Value) -> Variants {
+        if let Some(tagged) = Tagged::of(branches) {
+            return Variants::Tagged(tagged);
+        }
+        let labels = branches.as_array().into_iter().flatten().map(|branch| {
+            match branch.get("title").and_then(Value::as_str) {
+                Some(title) => json_string(title),
+                None => quoted(branch.to_string()),
+            }
+        });
+        Variants::Untagged(labels.collect())
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`, with `and` or `or`.
+fn listed(names: &[&str], and: &str) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} {and} {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
 /// The tag of a `oneOf` whose branches are a tagged union: each an object schema that
 /// requires the same property and holds it to a string `const` of its own. A value's tag then
 /// names the only branch it can match, so a refusal can say what is wrong within that one, or
@@ -837,10 +885,8 @@ impl Tagged {
     /// The sentence for a value whose tag names no branch.
     fn unnamed(&self, value: &str) -> String {
         let values: Vec<String> = self.values.iter().map(|v| json_string(v)).collect();
-        let list = match values.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => values.join(""),
-        };
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        let list = listed(&values, "or");
         format!(
             "{value} is none of the variants: its {} must be {list}",
             json_string(&self.tag)

@@ -312,3 +312,16 @@ fn every_broken_union_is_reported_at_once() {
         ],
     );
 }
+
+#[test]
+fn an_example_holding_an_integer_its_variant_s_rust_type_cannot_is_refused_there() {
+    single(
+        &edit(
+            "{kind: insert, before: 18446744073709551616, text: hello}",
+            VARIANTS,
+        ),
+        "invalid-example",
+        "this example holds an integer at `/before` that the generated `u64` cannot",
+        "tools.yaml:12:41",
+    );
+}

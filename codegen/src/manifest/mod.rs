@@ -527,8 +527,11 @@ pub(crate) struct OneOf {
     /// `tag:` the property whose value names the variant; `None` when untagged (reported).
     pub tag: Option<Spanned<String>>,
     /// `variants:` each tag value with its object's schema, in order, spanned as a whole.
-    pub variants: Option<Spanned<Vec<(Spanned<String>, Schema)>>>,
+    pub variants: Option<Spanned<Vec<Variant>>>,
 }
+
+/// One variant of a `one_of`: its tag value, and its object's schema.
+pub(crate) type Variant = (Spanned<String>, Schema);
 
 /// A JSON Schema 2020-12 document given whole (`json_schema:`, `input_schema:`), published
 /// exactly as written.

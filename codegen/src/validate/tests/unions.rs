@@ -325,3 +325,21 @@ fn an_example_holding_an_integer_its_variant_s_rust_type_cannot_is_refused_there
         "tools.yaml:12:41",
     );
 }
+
+#[test]
+fn a_form_field_is_never_a_union() {
+    let text = with(
+        "    asks:
+      confirm_ping:
+        message: Ping?
+        fields:
+          pick: {one_of: {tag: kind, variants: {a: {type: object, properties: {x: {type: string}}}}}}
+",
+    );
+    single(
+        &text,
+        "bad-form-field",
+        "the form field `pick` cannot be a `one_of` union",
+        "tools.yaml:13:18",
+    );
+}

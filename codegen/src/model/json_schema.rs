@@ -168,50 +168,49 @@ fn type_only(ty: &str) -> Map<String, Value> {
 }
 
 /// A tagged union: `oneOf` its variants, each an object whose tag is a required string
-/// `const`, first among its properties; so a value matches one variant at most, and the tag
-/// says which. Its examples, written without the tag, are published with it.
+/// `const`, first among its properties and in `required`; so a value matches one variant at
+/// most, and the tag says which. A variant's examples, written without the tag, are published
+/// with it.
 fn union_schema(contract: &Contract, union: &UnionDef, side: Side) -> Map<String, Value> {
     let variants = union.variants.iter().map(|variant| {
-        let mut schema = node(contract, &variant.schema, side, None);
         let tag = Value::from(variant.value.clone());
-        if let Value::Object(o) = &mut schema {
-            let mut properties = Map::new();
-            properties.insert(
-                union.tag.clone(),
-                json!({"type": "string", "const": tag.clone()}),
-            );
-            if let Some(Value::Object(fields)) = o.shift_remove("properties") {
-                properties.extend(fields);
-            }
-            let mut required = vec![Value::from(union.tag.clone())];
-            if let Some(Value::Array(names)) = o.shift_remove("required") {
-                required.extend(names);
-            }
-            let mut tagged = Map::new();
-            for (key, value) in std::mem::take(o) {
-                match key.as_str() {
-                    "type" => {
-                        tagged.insert(key, value);
-                        tagged.insert("properties".into(), properties.clone().into());
-                        tagged.insert("required".into(), required.clone().into());
-                    }
-                    "examples" => {
-                        let examples = value.as_array().into_iter().flatten().map(|e| {
-                            let mut with_tag = Map::new();
-                            with_tag.insert(union.tag.clone(), tag.clone());
-                            with_tag.extend(e.as_object().cloned().unwrap_or_default());
-                            Value::from(with_tag)
-                        });
-                        tagged.insert(key, examples.collect::<Vec<_>>().into());
-                    }
-                    _ => {
-                        tagged.insert(key, value);
-                    }
+        let tagged = |rest: &Value| {
+            let mut o = Map::new();
+            o.insert(union.tag.clone(), tag.clone());
+            o.extend(rest.as_object().cloned().unwrap_or_default());
+            Value::from(o)
+        };
+        let Value::Object(object) = node(contract, &variant.schema, side, None) else {
+            return Value::Null; // an object's node is always an object
+        };
+        let lists_required = object.contains_key("required");
+        let mut out = Map::new();
+        for (key, value) in object {
+            let value = match key.as_str() {
+                "properties" => {
+                    let mut properties = Map::new();
+                    properties.insert(
+                        union.tag.clone(),
+                        json!({"type": "string", "const": tag.clone()}),
+                    );
+                    properties.extend(value.as_object().cloned().unwrap_or_default());
+                    properties.into()
                 }
+                "required" => {
+                    let mut names = vec![Value::from(union.tag.clone())];
+                    names.extend(value.as_array().cloned().unwrap_or_default());
+                    names.into()
+                }
+                "examples" => value.as_array().into_iter().flatten().map(tagged).collect(),
+                _ => value,
+            };
+            let properties = key == "properties";
+            out.insert(key, value);
+            if properties && !lists_required {
+                out.insert("required".into(), json!([union.tag]));
             }
-            *o = tagged;
         }
-        schema
+        Value::from(out)
     });
     let mut o = type_only("object");
     o.insert("oneOf".into(), variants.collect::<Vec<_>>().into());

@@ -275,6 +275,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_union_s_tag_is_read_in_place_and_its_absence_named_where_it_belongs() {
+        let value = json!({"kind": "insert", "before": 1});
+        assert_eq!(tag(&value, "kind"), Ok("insert".to_owned()));
+        assert_eq!(value["before"], 1, "the object stays whole for its variant");
+        let missing = tag(&json!({"before": 1}), "kind").expect_err("no tag");
+        assert_eq!(
+            (missing.at(), missing.expectation()),
+            ("/kind".to_owned(), "a value")
+        );
+        let number = tag(&json!({"kind": 1}), "kind").expect_err("not a string");
+        assert_eq!(number.expectation(), "a string");
+    }
+
+    #[test]
     fn a_narrow_integer_reads_what_fits_it_and_refuses_what_does_not() {
         assert_eq!(u8::read(json!(50)), Ok(50));
         assert_eq!(u8::read(json!(255.0)), Ok(255));

@@ -108,7 +108,7 @@ types:
         removed:
           type: object
           properties:
-            line: {type: integer, minimum: 1, description: The line.}
+            line: {type: integer, minimum: 1, description: The line., required: false}
 ",
     )
     .replace("    output: text\n", "");
@@ -125,6 +125,15 @@ types:
         change["oneOf"][1]["properties"]["op"],
         json!({"type": "string", "const": "removed"})
     );
+    // With no field required, the tag is, after the properties.
+    let keys: Vec<&str> = change["oneOf"][1]
+        .as_object()
+        .expect("a variant")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["type", "properties", "required"]);
+    assert_eq!(change["oneOf"][1]["required"], json!(["op"]));
 }
 
 #[test]

@@ -21,6 +21,7 @@ mod lifecycle;
 mod prompt;
 mod question;
 mod task;
+mod union;
 
 pub(crate) use access::{AccessDef, ScopeDef};
 pub(crate) use app::{AppDef, Csp, Permission, ToolAppDef, Visibility};
@@ -34,6 +35,7 @@ pub(crate) use lifecycle::{Alias, DeprecationDef, Lifecycle};
 pub(crate) use prompt::{CompletionDef, PromptArgumentDef, PromptDef};
 pub(crate) use question::{FormField, QuestionDef, QuestionMode};
 pub(crate) use task::TaskMode;
+pub(crate) use union::{UnionDef, VariantDef};
 
 /// A whole validated manifest.
 #[derive(Debug, Clone)]
@@ -563,6 +565,8 @@ pub(crate) enum Kind {
     /// A JSON Schema document (`json_schema:`), published as written: `serde_json::Value` in
     /// Rust.
     Document(Box<Value>),
+    /// A tagged union (`one_of:`): `oneOf` of objects, a Rust enum with data.
+    Union(UnionDef),
 }
 
 /// A string enum and its Rust enum.

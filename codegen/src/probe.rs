@@ -217,7 +217,7 @@ impl Contract {
             // A document may allow several types; no single wrong one is certain.
             Kind::Json | Kind::Document(_) => return None,
             Kind::Array(_) => "array",
-            Kind::Object(_) => "object",
+            Kind::Object(_) | Kind::Union(_) => "object",
             Kind::Named(i) => return self.types.get(*i).and_then(|t| self.json_type(&t.schema)),
         })
     }

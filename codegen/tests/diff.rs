@@ -605,8 +605,89 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             format!("{BASE}composition:\n  meta_key: [demo, planning]\n"),
             vec![],
         ),
+        (
+            "a parameter's union gains a variant",
+            unioned(UNION_A, "op", REPLACED),
+            unioned(UNION_AB, "op", REPLACED),
+            vec!["UNION_VARIANT_ADDED tools.yaml:69:13"],
+        ),
+        (
+            "a parameter's union loses a variant",
+            unioned(UNION_AB, "op", REPLACED),
+            unioned(UNION_A, "op", REPLACED),
+            vec!["UNION_VARIANT_NO_DELETE tools.yaml:62:7"],
+        ),
+        (
+            "an output's union gains a variant",
+            unioned(UNION_A, "op", REPLACED),
+            unioned(UNION_A, "op", &format!("{REPLACED}{INSERTED}")),
+            vec!["OUTPUT_UNION_VARIANT_NO_ADD tools.yaml:77:15"],
+        ),
+        (
+            "an output's union loses a variant",
+            unioned(UNION_A, "op", &format!("{REPLACED}{INSERTED}")),
+            unioned(UNION_A, "op", REPLACED),
+            vec!["OUTPUT_UNION_VARIANT_REMOVED tools.yaml:71:9"],
+        ),
+        (
+            "a union's tag changes",
+            unioned(UNION_A, "op", REPLACED),
+            unioned(UNION_A, "did", REPLACED),
+            vec!["UNION_TAG_NO_CHANGE tools.yaml:71:9"],
+        ),
+        (
+            "a variant's field is judged as an object's",
+            unioned(UNION_A, "op", REPLACED),
+            unioned(
+                &UNION_A.replace("description: X.}", "description: X., maximum: 5}"),
+                "op",
+                REPLACED,
+            ),
+            vec!["CONSTRAINT_NO_TIGHTEN tools.yaml:68:89"],
+        ),
         ("no change", b(), b(), vec![]),
     ]
+}
+
+/// A union parameter's variants: `a` alone, on line 68.
+const UNION_A: &str =
+    "            a: {type: object, properties: {x: {type: integer, description: X.}}}\n";
+/// `a`, then `b` on line 69.
+const UNION_AB: &str =
+    "            a: {type: object, properties: {x: {type: integer, description: X.}}}
+            b: {type: object, properties: {y: {type: string, description: Y.}}}
+";
+/// An output union's variant, one line.
+const REPLACED: &str =
+    "              replaced: {type: object, properties: {n: {type: integer, description: N.}}}\n";
+/// Another.
+const INSERTED: &str =
+    "              inserted: {type: object, properties: {at: {type: integer, description: At.}}}\n";
+
+/// [`BASE`] with `ping` taking the union `edit` (named on line 62, tag `kind`) of
+/// `variants` and answering with the union `change` (named on line 71 after one variant, tag `tag`) of
+/// `output`.
+fn unioned(variants: &str, tag: &str, output: &str) -> String {
+    edit(
+        "    output: text\n",
+        &format!(
+            "    parameters:
+      edit:
+        description: The edit.
+        example: {{kind: a, x: 1}}
+        one_of:
+          tag: kind
+          variants:
+{variants}    output:
+      properties:
+        change:
+          description: The change.
+          one_of:
+            tag: {tag}
+            variants:
+{output}"
+        ),
+    )
 }
 
 /// [`BASE`] with `ping` as a complete operation, its contract published at `path`, written on

@@ -11,7 +11,9 @@ pub use rmcp::model::{CallToolResult, IconTheme, JsonObject};
 pub use serde_json::Value;
 
 pub use crate::__codegen_tool_error as tool_error;
-pub use crate::call::read::{Object, Read, Reading, Unread, deserialize, unknown_variant, variant};
+pub use crate::call::read::{
+    Object, Read, Reading, Unread, deserialize, tag, unknown_variant, variant,
+};
 pub use crate::content::{Block, Declared};
 pub use crate::contract::{
     AccessSpec, AliasesSpec, AppSpec, CompletionSpec, ContractSpec, GroupSpec, IconSpec,

@@ -284,6 +284,20 @@ codes! {
     JSON_SCHEMA_PLACEMENT = "json-schema-placement", Error,
         "A JSON Schema document breaks what its place needs: `json_schema:` beside other schema keys or a `default`, `input_schema:` beside `parameters:`, a tool's whole input or output whose root is not `type: object` (an input's without `additionalProperties: false`), or `$ref`, `$defs`, `$anchor`, `$schema` or `$id` in the document of one parameter or field, where they would resolve against the tool's whole schema.",
         "Move `description:` into the document; give a document that refers to its `$defs` as the tool's whole `input_schema:`.";
+    UNTAGGED_UNION = "untagged-union", Error,
+        "A `one_of` without a `tag:`, or written as a list of schemas: clients and models cannot tell untagged shapes apart, and Rust cannot read them unambiguously.",
+        "`one_of: {tag: kind, variants: {replace: {type: object, properties: {…}}, insert: {type: InsertLines}}}`.",
+        help "name the property that tells the variants apart and key each variant by its value: `one_of: {tag: kind, variants: {replace: {type: object, description: …, properties: {…}}, insert: {type: InsertLines}}}`";
+    BAD_UNION_TAG = "bad-union-tag", Error,
+        "A union's tag is not a property name (`tag: {const: x}`, `tag: 1`), a variant's tag value is not a string (`1:`, `true:`), or a variant has a property named as the tag, whose value the variant's key already gives.",
+        "`tag: kind`, `variants: {\"1\": {…}}`, and no `kind` among a variant's properties.";
+    UNION_VARIANT_TYPE = "union-variant-type", Error,
+        "A variant of a `one_of` is not an object: each is `type: object` with `properties`, or a shared object type, so its tag can stand beside its fields.",
+        "`path: {type: object, properties: {path: {type: string, …}}}` in place of `path: {type: string}`.";
+    EMPTY_UNION = "empty-union", Error,
+        "`one_of` with no variants.",
+        "List at least one variant under `variants:`.",
+        help "key each variant by its tag value under `variants:`";
     EMPTY_RANGE = "empty-range", Error,
         "`minLength` > `maxLength`, `minItems` > `maxItems` or `minimum` > `maximum` (of a schema or a placeholder).",
         "Swap or fix the bounds.";

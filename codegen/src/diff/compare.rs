@@ -9,7 +9,7 @@ use super::rules::*;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
     CompletionDef, ContentKind, Contract, Date, Field, IconDef, Kind, Lifecycle, NamedType,
-    OutputDef, PromptDef, ResourceDef, ResourceUri, Schema, ToolDef,
+    OutputDef, PromptDef, ResourceDef, ResourceUri, Schema, ToolDef, UnionDef,
 };
 use crate::source::Span;
 use mcp_contract_spec::Hint;
@@ -1159,6 +1159,7 @@ impl<'c> Differ<'c> {
             (Kind::Object(oo), Kind::Object(no)) => {
                 self.fields(&oo.fields, &no.fields, path, dir, depth + 1);
             }
+            (Kind::Union(ou), Kind::Union(nu)) => self.union(ou, nu, path, name, dir, at, depth),
             (Kind::Document(od), Kind::Document(nd)) if od == nd => {}
             (Kind::Document(_), _) | (_, Kind::Document(_)) => self.push(
                 &JSON_SCHEMA_CHANGED,
@@ -1185,6 +1186,75 @@ impl<'c> Differ<'c> {
                     at,
                 );
             }
+        }
+    }
+
+    /// Compares two tagged unions: the tag, the variants by their tag values (a new one widens
+    /// what a call may pass and what a result may hold, so it is compatible for an input and
+    /// breaking for an output; a removed one the reverse), and each variant kept, as an object.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the place (path, name, span) travels with the pair being compared"
+    )]
+    fn union(
+        &mut self,
+        o: &UnionDef,
+        n: &UnionDef,
+        path: &str,
+        name: &str,
+        dir: Direction,
+        at: Span,
+        depth: usize,
+    ) {
+        if o.tag != n.tag {
+            self.push(
+                &UNION_TAG_NO_CHANGE,
+                format!("`{name}` is now told apart by `{}`, not `{}`", n.tag, o.tag),
+                path.to_owned(),
+                Side::New,
+                at,
+            );
+            return;
+        }
+        let has = |u: &UnionDef, value: &str| u.variants.iter().any(|v| v.value == value);
+        for gone in o.variants.iter().filter(|v| !has(n, &v.value)) {
+            let rule = match dir {
+                Direction::Input => &UNION_VARIANT_NO_DELETE,
+                Direction::Output => &OUTPUT_UNION_VARIANT_REMOVED,
+            };
+            let message = format!("`{name}` no longer has the variant `{}`", gone.value);
+            self.push(rule, message, path.to_owned(), Side::New, at);
+        }
+        for new in &n.variants {
+            let here = format!("{path}.one_of[{}]", new.value);
+            let Some(old) = o.variants.iter().find(|v| v.value == new.value) else {
+                let rule = match dir {
+                    Direction::Input => &UNION_VARIANT_ADDED,
+                    Direction::Output => &OUTPUT_UNION_VARIANT_NO_ADD,
+                };
+                let message = format!("`{name}` has the new variant `{}`", new.value);
+                self.push(rule, message, here, Side::New, new.span);
+                continue;
+            };
+            let variant = format!("{name}.{}", new.value);
+            if old.schema.description != new.schema.description {
+                self.push(
+                    &DESCRIPTION_CHANGED,
+                    format!("`{variant}` changed its description"),
+                    here.clone(),
+                    Side::New,
+                    new.span,
+                );
+            }
+            self.schema(
+                &old.schema,
+                &new.schema,
+                &here,
+                &variant,
+                dir,
+                new.span,
+                depth + 1,
+            );
         }
     }
 
@@ -1260,6 +1330,7 @@ fn kind_name(kind: &Kind) -> &'static str {
         Kind::Object(_) => "object",
         Kind::Named(_) => "shared type",
         Kind::Document(_) => "JSON Schema document",
+        Kind::Union(_) => "one_of",
     }
 }
 

@@ -110,6 +110,12 @@ rules! {
     OUTPUT_FIELD_NO_DELETE = Major, "Clients reading the field from structured content find nothing.";
     /// An output field's type changed.
     OUTPUT_FIELD_SAME_TYPE = Major, "Clients decoding the field with the old type fail.";
+    /// A parameter's union (`one_of`) lost a variant.
+    UNION_VARIANT_NO_DELETE = Major, "Calls passing the variant's tag are refused.";
+    /// An output's union (`one_of`) gained a variant.
+    OUTPUT_UNION_VARIANT_NO_ADD = Major, "Clients that decode results by the tags they know (a Rust enum, a `switch`) meet one they cannot read.";
+    /// A union's tag property changed.
+    UNION_TAG_NO_CHANGE = Major, "Every value carries its tag under the old name: calls are refused, and clients find no tag in results.";
     /// A JSON Schema document given whole (`json_schema:`, `input_schema:`) changed, or a
     /// schema became one or stopped being one.
     JSON_SCHEMA_CHANGED = Major, "A document is compared as written, not keyword by keyword: any change may refuse a call or a result that passed, so it is reviewed as breaking.";
@@ -181,6 +187,10 @@ rules! {
     APP_FRAME_CHANGED = Minor, "Hosts build the frame with the new policy; an origin or permission removed while the HTML still uses it fails inside the app (its HTML and settings ship together).";
     /// An optional parameter was added.
     PARAMETER_ADDED = Minor, "Existing calls leave it out and keep working.";
+    /// A parameter's union (`one_of`) gained a variant.
+    UNION_VARIANT_ADDED = Minor, "Callers may pass the new variant; every call that matched a variant still does.";
+    /// An output's union (`one_of`) lost a variant.
+    OUTPUT_UNION_VARIANT_REMOVED = Minor, "Clients stop meeting the variant; every result still carries a tag they know.";
     /// An enum value was added.
     ENUM_VALUE_ADDED = Minor, "Callers may pass a new value; clients matching exhaustively on results may meet it.";
     /// An output field was added.

@@ -1169,6 +1169,10 @@ macro_rules! with_schema_keys {
             /// value is a `serde_json::Value` in Rust, checked against the document.
             #[serde(rename = "json_schema")]
             pub json_schema: Option<Value>,
+            /// A tagged union, in place of `type`: objects told apart by the string their
+            /// `tag` property holds, published as `oneOf`, a Rust enum with data.
+            #[serde(rename = "one_of")]
+            pub one_of: Option<OneOf>,
             /// The fewest items an `array` may have.
             pub min_items: Option<Count>,
             /// The most items an `array` may have.
@@ -1183,10 +1187,11 @@ with_schema_keys! {
     #[schemars(extend("dependentSchemas" = {
         "default": { "properties": { "required": { "const": false } } },
     }))]
-    // A `json_schema` document says its type and description itself.
+    // A `json_schema` document says its type and description itself; a `one_of` is the type.
     #[schemars(extend(
-        "if" = { "not": { "required": ["json_schema"] } },
-        "then" = { "required": ["type", "description"] }
+        "if" = { "anyOf": [{ "required": ["json_schema"] }, { "required": ["one_of"] }] },
+        "then" = { "if": { "required": ["json_schema"] }, "else": { "required": ["description"] } },
+        "else" = { "required": ["type", "description"] }
     ))]
     pub(crate) struct Property {
         /// What the value means, for the model that fills it in or reads it. Inside the
@@ -1237,15 +1242,29 @@ with_schema_keys! {
 }
 
 with_schema_keys! {
-    /// A schema: a shared type or an array's items.
+    /// A schema: a shared type, an array's items or a union's variant.
     #[schemars(extend(
-        "if" = { "not": { "required": ["json_schema"] } },
+        "if" = { "not": { "anyOf": [{ "required": ["json_schema"] }, { "required": ["one_of"] }] } },
         "then" = { "required": ["type"] }
     ))]
     pub(crate) struct Schema {
         /// What the value means.
         pub(crate) description: Option<String>,
     }
+}
+
+/// `one_of:` a tagged union. Untagged unions are refused: clients and models cannot tell
+/// untagged shapes apart, and Rust cannot read them unambiguously.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OneOf {
+    /// The property whose string value names the variant, such as `kind`; published in each
+    /// variant as a required `const`.
+    pub(crate) tag: PropertyName,
+    /// Each variant by its tag value, in order: `type: object` with `properties` (which do
+    /// not include the tag), or a shared object type. At least one.
+    #[schemars(extend("minProperties" = 1))]
+    pub(crate) variants: Names<String, Schema>,
 }
 
 /// A value's type.

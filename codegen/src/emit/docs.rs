@@ -798,7 +798,9 @@ fn questions(out: &mut String, q: &QuestionDef) -> fmt::Result {
             Kind::Integer => "integer".into(),
             Kind::Number => "number".into(),
             Kind::Boolean => "boolean".into(),
-            Kind::Json | Kind::Object(_) | Kind::Named(_) | Kind::Document(_) => String::new(),
+            Kind::Json | Kind::Object(_) | Kind::Named(_) | Kind::Document(_) | Kind::Union(_) => {
+                String::new()
+            }
         };
         for (keyword, value) in field.schema.constraints.iter() {
             let _ = write!(kind, "; `{}: {}`", keyword.name(), value.to_json());
@@ -1033,6 +1035,18 @@ fn type_name(c: &Contract, s: &Schema) -> String {
         }
         Kind::Array(items) => format!("array of {}", type_name(c, items)),
         Kind::Object(_) => "object".into(),
+        Kind::Union(u) => {
+            let values: Vec<String> = u
+                .variants
+                .iter()
+                .map(|v| format!("`{}`", v.value))
+                .collect();
+            format!(
+                "one of the objects `{}` names: {}",
+                u.tag,
+                values.join(", ")
+            )
+        }
         Kind::Named(i) => {
             let t = &c.types[*i];
             format!("`{}` ({})", t.name, type_name(c, &t.schema))

@@ -512,9 +512,26 @@ pub(crate) struct Schema {
     pub constraints: Vec<(Keyword, Spanned<Limit>)>,
     /// `json_schema:` the whole schema as a JSON Schema document, in place of the other keys.
     pub document: Option<Document>,
+    /// `one_of:` a tagged union, in place of `type:`.
+    pub one_of: Option<OneOf>,
     /// Every key of its mapping, where a property's own keys (`default`, `header`) stand too.
     pub keys: Keys,
 }
+
+/// `one_of: {tag, variants}`: a tagged union, objects told apart by the string a tag property
+/// holds. An untagged one is reported while reading and stands with no tag.
+#[derive(Debug)]
+pub(crate) struct OneOf {
+    /// Where the key `one_of` is written.
+    pub key: Span,
+    /// `tag:` the property whose value names the variant; `None` when untagged (reported).
+    pub tag: Option<Spanned<String>>,
+    /// `variants:` each tag value with its object's schema, in order, spanned as a whole.
+    pub variants: Option<Spanned<Vec<Variant>>>,
+}
+
+/// One variant of a `one_of`: its tag value, and its object's schema.
+pub(crate) type Variant = (Spanned<String>, Schema);
 
 /// A JSON Schema 2020-12 document given whole (`json_schema:`, `input_schema:`), published
 /// exactly as written.

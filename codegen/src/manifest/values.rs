@@ -3,7 +3,7 @@
 //! them; they call nothing back.
 
 use super::reader::{Decoder, Fields};
-use super::{Document, DocumentSource, Literal, Property, Schema};
+use super::{Document, DocumentSource, Literal, OneOf, Property, Schema};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::keyword::{KEYWORDS, Limit, Operand};
 use crate::source::Spanned;
@@ -80,6 +80,9 @@ pub(super) fn schema(f: &mut Fields<'_>, de: &mut Decoder<'_>) -> Schema {
     s.document = f
         .get("json_schema")
         .and_then(|n| document(n, s.keys.span("json_schema").unwrap_or(n.span), de));
+    s.one_of = f
+        .get("one_of")
+        .map(|n| one_of(n, s.keys.span("one_of").unwrap_or(n.span), de));
     for def in &KEYWORDS {
         let Some(n) = f.get(def.name) else { continue };
         let what = format!("`{}`", def.name);
@@ -120,4 +123,87 @@ pub(super) fn document(
         }
     };
     Some(Document { key, source })
+}
+
+/// `one_of: {tag, variants}`. The untagged forms, a list of schemas (JSON Schema's `oneOf`)
+/// or a mapping without `tag:`, are refused here, with the tagged form as help: neither a
+/// client nor a model can tell untagged shapes apart, nor can Rust read them unambiguously.
+fn one_of(node: &Node, key: crate::source::Span, de: &mut Decoder<'_>) -> OneOf {
+    let mut union = OneOf {
+        key,
+        tag: None,
+        variants: None,
+    };
+    let untagged = |de: &mut Decoder<'_>, message: &str| {
+        de.diags.push(
+            Diagnostic::new(&codes::UNTAGGED_UNION, message, key)
+                .label("no tag tells the variants apart"),
+        );
+    };
+    if let NodeKind::Seq(_) = node.kind {
+        untagged(de, "`one_of` is a list of schemas: an untagged union");
+        return union;
+    }
+    let Some(mut f) = de.fields(node, "`one_of`") else {
+        return union;
+    };
+    match f.get("tag") {
+        None => untagged(de, "`one_of` has no `tag`: an untagged union"),
+        Some(n) => match &n.kind {
+            NodeKind::Str(tag) => union.tag = Some(Spanned::new(tag.clone(), n.span)),
+            _ => de.diags.push(
+                Diagnostic::new(
+                    &codes::BAD_UNION_TAG,
+                    format!(
+                        "the tag of `one_of` must be the name of a property, found {}",
+                        n.kind_name()
+                    ),
+                    n.span,
+                )
+                .label("expected a property name"),
+            ),
+        },
+    }
+    union.variants = f.require(de, "variants").map(|n| {
+        let mut variants = Vec::new();
+        let entries: &[(Node, Node)] = match &n.kind {
+            NodeKind::Map(entries) => entries,
+            _ => {
+                de.mismatch(n, "a mapping", "`variants`");
+                &[]
+            }
+        };
+        for (value, body) in entries {
+            // The tag's value is published as a string `const`: a key YAML reads as a number
+            // or a boolean would be a string a client does not expect.
+            if !matches!(value.kind, NodeKind::Str(_)) {
+                de.diags.push(
+                    Diagnostic::new(
+                        &codes::BAD_UNION_TAG,
+                        format!(
+                            "the variant `{}` is {}, not a string: its tag is published as a string `const`",
+                            value.key_text(),
+                            value.kind_name()
+                        ),
+                        value.span,
+                    )
+                    .label("not a string")
+                    .help(format!(
+                        "quote it, if the tag's value is this text: `\"{}\":`",
+                        value.key_text()
+                    )),
+                );
+                continue;
+            }
+            let Some(mut v) = de.fields(body, "a variant") else {
+                continue;
+            };
+            let schema = schema(&mut v, de);
+            v.finish(de);
+            variants.push((Spanned::new(value.key_text(), value.span), schema));
+        }
+        Spanned::new(variants, n.span)
+    });
+    f.finish(de);
+    union
 }

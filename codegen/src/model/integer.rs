@@ -178,6 +178,9 @@ impl Contract {
                     self.integer_out_of_range(&f.schema, v, &format!("{at}/{}", f.name))
                 })
             }),
+            (Kind::Union(u), v) => u
+                .variant(v)
+                .and_then(|variant| self.integer_out_of_range(&variant.schema, v, at)),
             _ => None,
         }
     }

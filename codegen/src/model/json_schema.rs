@@ -141,6 +141,7 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
             Value::Object(o) => o,
             _ => Map::new(),
         },
+        Kind::Union(union) => union_schema(contract, union, side),
     };
     if let Some(d) = description.or_else(|| schema.description.clone())
         && !d.is_empty()
@@ -163,5 +164,55 @@ fn node(contract: &Contract, schema: &Schema, side: Side, description: Option<St
 fn type_only(ty: &str) -> Map<String, Value> {
     let mut o = Map::new();
     o.insert("type".into(), json!(ty));
+    o
+}
+
+/// A tagged union: `oneOf` its variants, each an object whose tag is a required string
+/// `const`, first among its properties and in `required`; so a value matches one variant at
+/// most, and the tag says which. A variant's examples, written without the tag, are published
+/// with it.
+fn union_schema(contract: &Contract, union: &UnionDef, side: Side) -> Map<String, Value> {
+    let variants = union.variants.iter().map(|variant| {
+        let tag = Value::from(variant.value.clone());
+        let tagged = |rest: &Value| {
+            let mut o = Map::new();
+            o.insert(union.tag.clone(), tag.clone());
+            o.extend(rest.as_object().cloned().unwrap_or_default());
+            Value::from(o)
+        };
+        let Value::Object(object) = node(contract, &variant.schema, side, None) else {
+            return Value::Null; // an object's node is always an object
+        };
+        let lists_required = object.contains_key("required");
+        let mut out = Map::new();
+        for (key, value) in object {
+            let value = match key.as_str() {
+                "properties" => {
+                    let mut properties = Map::new();
+                    properties.insert(
+                        union.tag.clone(),
+                        json!({"type": "string", "const": tag.clone()}),
+                    );
+                    properties.extend(value.as_object().cloned().unwrap_or_default());
+                    properties.into()
+                }
+                "required" => {
+                    let mut names = vec![Value::from(union.tag.clone())];
+                    names.extend(value.as_array().cloned().unwrap_or_default());
+                    names.into()
+                }
+                "examples" => value.as_array().into_iter().flatten().map(tagged).collect(),
+                _ => value,
+            };
+            let properties = key == "properties";
+            out.insert(key, value);
+            if properties && !lists_required {
+                out.insert("required".into(), json!([union.tag]));
+            }
+        }
+        Value::from(out)
+    });
+    let mut o = type_only("object");
+    o.insert("oneOf".into(), variants.collect::<Vec<_>>().into());
     o
 }

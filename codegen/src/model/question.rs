@@ -116,7 +116,9 @@ impl FormField {
             Kind::Number => as_map(json!({"type": "number"})),
             Kind::Boolean => as_map(json!({"type": "boolean"})),
             // Refused by validation: a form holds primitives only.
-            Kind::Json | Kind::Document(_) | Kind::Object(_) | Kind::Named(_) => Map::new(),
+            Kind::Json | Kind::Document(_) | Kind::Object(_) | Kind::Named(_) | Kind::Union(_) => {
+                Map::new()
+            }
         };
         if let Some(title) = &self.title {
             o.insert("title".into(), title.clone().into());

@@ -125,6 +125,9 @@ fn without_annotations(schema: &mut Value) {
     if let Some(Value::Object(properties)) = node.get_mut("properties") {
         properties.values_mut().for_each(without_annotations);
     }
+    if let Some(Value::Array(variants)) = node.get_mut("oneOf") {
+        variants.iter_mut().for_each(without_annotations);
+    }
 }
 
 /// Gives nested properties that have no examples the values their parent's examples hold.

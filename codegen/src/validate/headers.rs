@@ -127,7 +127,7 @@ impl Validator<'_> {
                 span,
                 "headers carry strings, integers and booleans only",
             ),
-            Kind::Array(_) | Kind::Object(_) | Kind::Named(_) => self.error(
+            Kind::Array(_) | Kind::Object(_) | Kind::Named(_) | Kind::Union(_) => self.error(
                 &codes::HEADER_TYPE,
                 format!("the header `{name}` is on a value with structure"),
                 span,

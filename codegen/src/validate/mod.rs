@@ -43,6 +43,7 @@ mod tasks;
 mod tests;
 mod tools;
 mod types;
+mod unions;
 mod vocabulary;
 
 /// Checks a decoded manifest and builds the contract from it.

@@ -242,6 +242,11 @@ fn scalar(c: &Contract, schema: &Schema) -> Option<&'static str> {
         Kind::Number => Some("number"),
         Kind::Boolean => Some("boolean"),
         Kind::Named(i) => scalar(c, &c.types.get(*i)?.schema),
-        Kind::Json | Kind::Document(_) | Kind::Enum(_) | Kind::Array(_) | Kind::Object(_) => None,
+        Kind::Json
+        | Kind::Document(_)
+        | Kind::Enum(_)
+        | Kind::Array(_)
+        | Kind::Object(_)
+        | Kind::Union(_) => None,
     }
 }

@@ -415,8 +415,8 @@ impl SchemaNode for SchemaRef<'_> {
                 Kind::Json => "json",
                 Kind::Array(_) => "array",
                 // Left by `resolved` as `Fields` or `Document`, or as the shared type's own
-                // schema.
-                Kind::Object(_) | Kind::Named(_) | Kind::Document(_) => "object",
+                // schema; a union is an object whatever its variant.
+                Kind::Object(_) | Kind::Named(_) | Kind::Document(_) | Kind::Union(_) => "object",
             },
         })
     }

@@ -197,6 +197,13 @@ impl Validator<'_> {
                 document.key,
             );
         }
+        if let Some(one_of) = &s.one_of {
+            refuse(
+                self,
+                format!("the form field `{name}` cannot be a `one_of` union"),
+                one_of.key,
+            );
+        }
         let ty = s.ty.as_ref().map(|t| t.value.as_str());
         match ty {
             Some("string" | "integer" | "number" | "boolean") | None => {}

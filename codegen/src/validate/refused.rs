@@ -70,6 +70,12 @@ impl Refused {
                         .iter()
                         .any(|f| self.schema_within(types, &f.schema, seen))
             }
+            Kind::Union(u) => {
+                self.objects.contains(&u.rust_name)
+                    || u.variants
+                        .iter()
+                        .any(|v| self.schema_within(types, &v.schema, seen))
+            }
             Kind::String
             | Kind::Integer
             | Kind::Number

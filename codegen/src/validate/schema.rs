@@ -286,6 +286,9 @@ impl Validator<'_> {
         if let Some(document) = &s.document {
             return self.document_schema(s, document);
         }
+        if let Some(one_of) = &s.one_of {
+            return self.union_schema(s, one_of, rust_name, place, scope);
+        }
         let Some(ty) = &s.ty else {
             self.error(
                 &codes::MISSING_FIELD,

@@ -85,6 +85,10 @@ fn reaches(types: &[NamedType], schema: &Schema, target: usize, seen: &mut Vec<u
             .fields
             .iter()
             .any(|f| reaches(types, &f.schema, target, seen)),
+        Kind::Union(u) => u
+            .variants
+            .iter()
+            .any(|v| reaches(types, &v.schema, target, seen)),
         _ => false,
     }
 }

@@ -128,6 +128,16 @@ pub fn variant(value: Value) -> Reading<String> {
     String::read(value)
 }
 
+/// The value of a tagged union's tag, `name`, which names the variant a generated `Read` impl
+/// reads the object as; the object is left whole, and its variant's struct takes its fields.
+pub fn tag(value: &Value, name: &'static str) -> Reading<String> {
+    match value.get(name) {
+        Some(Value::String(tag)) => Ok(tag.clone()),
+        Some(_) => Err(Unread::expected("a string").within(Segment::Field(name))),
+        None => Err(Unread::expected("a value").within(Segment::Field(name))),
+    }
+}
+
 /// A string that names none of the enum's values.
 pub fn unknown_variant<T>() -> Reading<T> {
     Err(Unread::expected("one of the enum's values"))
@@ -263,6 +273,20 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_union_s_tag_is_read_in_place_and_its_absence_named_where_it_belongs() {
+        let value = json!({"kind": "insert", "before": 1});
+        assert_eq!(tag(&value, "kind"), Ok("insert".to_owned()));
+        assert_eq!(value["before"], 1, "the object stays whole for its variant");
+        let missing = tag(&json!({"before": 1}), "kind").expect_err("no tag");
+        assert_eq!(
+            (missing.at(), missing.expectation()),
+            ("/kind".to_owned(), "a value")
+        );
+        let number = tag(&json!({"kind": 1}), "kind").expect_err("not a string");
+        assert_eq!(number.expectation(), "a string");
+    }
 
     #[test]
     fn a_narrow_integer_reads_what_fits_it_and_refuses_what_does_not() {

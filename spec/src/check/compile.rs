@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::{Node, Rule, SchemaError, UNSUPPORTED, types};
+use super::{Node, Rule, SchemaError, UNSUPPORTED, Variants, types};
 use crate::Format;
 use crate::pointer;
 
@@ -277,7 +277,7 @@ impl<'d> Compiler<'d> {
                 "maxProperties" => Rule::MaxProperties(count()?),
                 "allOf" => Rule::AllOf(self.schemas(value, &here)?),
                 "anyOf" => Rule::AnyOf(self.schemas(value, &here)?),
-                "oneOf" => Rule::OneOf(self.schemas(value, &here)?),
+                "oneOf" => Rule::OneOf(self.schemas(value, &here)?, Variants::of(value)),
                 "not" => Rule::Not(Box::new(self.node(value, &here)?), value.clone()),
                 "if" => {
                     let mut branch = |key: &str| {

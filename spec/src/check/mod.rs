@@ -200,7 +200,8 @@ enum Rule {
     MaxProperties(u64),
     AllOf(Vec<Node>),
     AnyOf(Vec<Node>),
-    OneOf(Vec<Node>),
+    /// `oneOf`, and how a refusal names its branches.
+    OneOf(Vec<Node>, Variants),
     Not(Box<Node>, Value),
     /// `if`, with `then` and `else` when written.
     If(Box<Node>, Option<Box<Node>>, Option<Box<Node>>),
@@ -365,7 +366,7 @@ impl Node {
         for rule in &self.rules {
             match rule {
                 Rule::Ref(slot) => out.push(*slot),
-                Rule::AllOf(nodes) | Rule::AnyOf(nodes) | Rule::OneOf(nodes) => {
+                Rule::AllOf(nodes) | Rule::AnyOf(nodes) | Rule::OneOf(nodes, _) => {
                     nodes.iter().for_each(|n| n.refs_in_place(out));
                 }
                 Rule::Not(node, _) => node.refs_in_place(out),
@@ -681,25 +682,77 @@ impl Rule {
                         )
                     })
             }
-            Rule::OneOf(nodes) => {
-                match nodes
-                    .iter()
-                    .filter(|n| n.visit(value, at, &mut None, targets))
-                    .take(2)
-                    .count()
-                {
-                    1 => true,
-                    0 => invalid(out, &|v| {
-                        format!(
-                            "{v} is not valid under any of the schemas listed in the 'oneOf' keyword"
-                        )
-                    }),
-                    _ => invalid(out, &|v| {
-                        format!(
-                            "{v} is valid under more than one of the schemas listed in the 'oneOf' keyword"
-                        )
-                    }),
+            Rule::OneOf(nodes, Variants::Tagged(tagged)) => {
+                let named = value
+                    .object()
+                    .and_then(|o| o.get(&tagged.tag))
+                    .and_then(Value::as_str)
+                    .and_then(|tag| tagged.values.iter().position(|v| v == tag));
+                let Some(branch) = named else {
+                    return invalid(out, &|v| tagged.unnamed(v));
+                };
+                // The tag names the one branch the value can match: its problems are the
+                // value's, told at the union's place (where `oneOf` fails) with their own.
+                if out.is_none() {
+                    return nodes[branch].visit(value, at, out, targets);
                 }
+                let mut inner = Some(Vec::new());
+                if nodes[branch].visit(value, at, &mut inner, targets) {
+                    return true;
+                }
+                let here = at.pointer();
+                let problems: Vec<String> = inner
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|f| match f.at.strip_prefix(&here) {
+                        Some("") | None => f.message,
+                        Some(below) => format!("at `{below}`: {}", f.message),
+                    })
+                    .collect();
+                invalid(out, &|v| {
+                    format!(
+                        "{v} is not a valid {} (its {}): {}",
+                        json_string(&tagged.values[branch]),
+                        json_string(&tagged.tag),
+                        problems.join("; ")
+                    )
+                })
+            }
+            Rule::OneOf(nodes, Variants::Untagged(labels)) => {
+                let Some(out) = out else {
+                    let mut passing = nodes
+                        .iter()
+                        .filter(|n| n.visit(value, at, &mut None, targets));
+                    return passing.next().is_some() && passing.next().is_none();
+                };
+                let passing: Vec<&str> = nodes
+                    .iter()
+                    .zip(labels)
+                    .filter(|(n, _)| n.visit(value, at, &mut None, targets))
+                    .map(|(_, label)| label.as_str())
+                    .collect();
+                let message = match passing.as_slice() {
+                    [_] => return true,
+                    [] => {
+                        let all: Vec<&str> = labels.iter().map(String::as_str).collect();
+                        format!(
+                            "{} is not valid under any of the schemas listed in the 'oneOf' keyword ({})",
+                            value.quoted(),
+                            listed(&all, "or")
+                        )
+                    }
+                    several => format!(
+                        "{} is valid under more than one of the schemas listed in the 'oneOf' keyword ({})",
+                        value.quoted(),
+                        listed(several, "and")
+                    ),
+                };
+                out.push(Failure {
+                    at: at.pointer(),
+                    kind: Kind::Invalid,
+                    message,
+                });
+                false
             }
             Rule::Not(node, schema) => {
                 !node.visit(value, at, &mut None, targets)
@@ -755,6 +808,97 @@ impl Rule {
             Rule::Ref(slot) => targets[*slot].visit(value, at, out, targets),
         }
     }
+}
+
+/// How a refusal of `oneOf` names its branches: by the tag's values, when they are a tagged
+/// union; else by their `title`s, or their JSON (cut to [`QUOTED_CHARS`]).
+#[derive(Debug)]
+pub(crate) enum Variants {
+    Tagged(Tagged),
+    Untagged(Vec<String>),
+}
+
+impl Variants {
+    /// The names of `branches` (`oneOf`'s value).
+    pub(crate) fn of(branches: &Value) -> Variants {
+        if let Some(tagged) = Tagged::of(branches) {
+            return Variants::Tagged(tagged);
+        }
+        let labels = branches.as_array().into_iter().flatten().map(|branch| {
+            match branch.get("title").and_then(Value::as_str) {
+                Some(title) => json_string(title),
+                None => quoted(branch.to_string()),
+            }
+        });
+        Variants::Untagged(labels.collect())
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`, with `and` or `or`.
+fn listed(names: &[&str], and: &str) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} {and} {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// The tag of a `oneOf` whose branches are a tagged union: each an object schema that
+/// requires the same property and holds it to a string `const` of its own. A value's tag then
+/// names the only branch it can match, so a refusal can say what is wrong within that one, or
+/// which tags there are.
+#[derive(Debug)]
+pub(crate) struct Tagged {
+    tag: String,
+    /// Each branch's tag value, in order.
+    values: Vec<String>,
+}
+
+impl Tagged {
+    /// The tag of `branches` (`oneOf`'s value), when they are a tagged union.
+    pub(crate) fn of(branches: &Value) -> Option<Tagged> {
+        let branches = branches.as_array()?;
+        let first = branches.first()?;
+        let required = first.get("required")?.as_array()?;
+        let tag_value = |branch: &Value, tag: &str| -> Option<String> {
+            let listed = branch
+                .get("required")?
+                .as_array()?
+                .iter()
+                .any(|r| r.as_str() == Some(tag));
+            let value = branch.get("properties")?.get(tag)?.get("const")?.as_str()?;
+            listed.then(|| value.to_owned())
+        };
+        required.iter().filter_map(Value::as_str).find_map(|tag| {
+            let values: Vec<String> = branches
+                .iter()
+                .map(|b| tag_value(b, tag))
+                .collect::<Option<_>>()?;
+            let distinct = values
+                .iter()
+                .enumerate()
+                .all(|(i, v)| !values[..i].contains(v));
+            distinct.then(|| Tagged {
+                tag: tag.to_owned(),
+                values,
+            })
+        })
+    }
+
+    /// The sentence for a value whose tag names no branch.
+    fn unnamed(&self, value: &str) -> String {
+        let values: Vec<String> = self.values.iter().map(|v| json_string(v)).collect();
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        let list = listed(&values, "or");
+        format!(
+            "{value} is none of the variants: its {} must be {list}",
+            json_string(&self.tag)
+        )
+    }
+}
+
+/// `text` as a JSON string, as the messages quote names.
+fn json_string(text: &str) -> String {
+    Value::from(text).to_string()
 }
 
 fn types(value: &Value) -> Result<Types, String> {

@@ -255,3 +255,84 @@ fn conditions_and_dependencies_apply_as_the_specification_reads_them() {
         .collect();
     assert_eq!(kinds, [Kind::Required("zip".into())]);
 }
+
+/// `edit`: a tagged union, as the generator publishes one.
+fn tagged_union() -> Value {
+    let variant = |tag: &str, field: &str| {
+        json!({"type": "object", "properties": {
+            "kind": {"type": "string", "const": tag},
+            field: {"type": "integer", "minimum": 1},
+        }, "required": ["kind", field], "additionalProperties": false})
+    };
+    json!({"type": "object", "properties": {"edit": {"type": "object", "oneOf": [
+        variant("replace", "start"),
+        variant("insert", "before"),
+    ]}}})
+}
+
+#[test]
+fn a_tagged_union_refuses_a_value_whose_tag_names_no_variant_with_the_variants() {
+    let want = |v: &str| {
+        vec![(
+            "/edit".to_owned(),
+            format!("{v} is none of the variants: its \"kind\" must be \"replace\" or \"insert\""),
+        )]
+    };
+    assert_eq!(
+        failures(tagged_union(), json!({"edit": {"kind": "delete"}})),
+        want("{\"kind\":\"delete\"}")
+    );
+    assert_eq!(
+        failures(tagged_union(), json!({"edit": {"start": 1}})),
+        want("{\"start\":1}")
+    );
+    let mut not_an_object = want("3");
+    not_an_object.insert(
+        0,
+        ("/edit".to_owned(), "3 is not of type \"object\"".to_owned()),
+    );
+    assert_eq!(failures(tagged_union(), json!({"edit": 3})), not_an_object);
+}
+
+#[test]
+fn a_tagged_union_refuses_a_value_by_the_problems_within_the_variant_its_tag_names() {
+    assert_eq!(
+        failures(
+            tagged_union(),
+            json!({"edit": {"kind": "replace", "start": 0, "before": 2}})
+        ),
+        [(
+            "/edit".to_owned(),
+            "{\"kind\":\"replace\",\"start\":0,\"before\":2} is not a valid \"replace\" (its \"kind\"): at `/start`: 0 is less than the minimum of 1; Additional properties are not allowed ('before' was unexpected)".to_owned()
+        )]
+    );
+    assert_eq!(
+        failures(
+            tagged_union(),
+            json!({"edit": {"kind": "insert", "before": 2}})
+        ),
+        []
+    );
+}
+
+#[test]
+fn an_untagged_one_of_names_the_branches_a_value_matches_or_all_of_them() {
+    let schema = json!({"type": "object", "oneOf": [
+        {"title": "By name", "required": ["name"]},
+        {"required": ["size"]},
+    ]});
+    assert_eq!(
+        failures(schema.clone(), json!({"name": "a", "size": 1})),
+        [(
+            String::new(),
+            "{\"name\":\"a\",\"size\":1} is valid under more than one of the schemas listed in the 'oneOf' keyword (\"By name\" and {\"required\":[\"size\"]})".to_owned()
+        )]
+    );
+    assert_eq!(
+        failures(schema, json!({})),
+        [(
+            String::new(),
+            "{} is not valid under any of the schemas listed in the 'oneOf' keyword (\"By name\" or {\"required\":[\"size\"]})".to_owned()
+        )]
+    );
+}

@@ -168,6 +168,14 @@ pub(super) fn type_items(
             }
         }
         Kind::Array(items) => type_items(w, c, items, name, top, role),
+        Kind::Union(union) => union_items(
+            w,
+            c,
+            schema,
+            union,
+            if top { name } else { &union.rust_name },
+            role,
+        ),
         Kind::Named(_)
         | Kind::String
         | Kind::Integer
@@ -175,6 +183,82 @@ pub(super) fn type_items(
         | Kind::Boolean
         | Kind::Json
         | Kind::Document(_) => {}
+    }
+}
+
+/// A tagged union's enum, one variant per tag value holding its object's struct (generated
+/// here for a variant written in place, `{Union}{Variant}`), serialized with the tag beside
+/// the struct's fields (serde's internal tagging) and read by the struct the tag names.
+fn union_items(
+    w: &mut Code,
+    c: &Contract,
+    schema: &Schema,
+    union: &UnionDef,
+    name: &str,
+    role: Role,
+) {
+    for variant in &union.variants {
+        if let Kind::Object(obj) = &variant.schema.kind {
+            let summary = variant
+                .schema
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("The `{}` variant of [`{name}`].", variant.value));
+            struct_item(w, c, &obj.rust_name, &obj.fields, &summary, false, role);
+            for f in &obj.fields {
+                type_items(w, c, &f.schema, "", false, role);
+            }
+        }
+    }
+    match &schema.description {
+        Some(d) => w.doc(0, d),
+        None => w.doc(0, &format!("`{name}`.")),
+    }
+    let names: Vec<&str> = union.variants.iter().map(|v| v.ident.as_str()).collect();
+    w.allows(0, lints::variant_names(name, &names));
+    role.derive(w, "Debug, Clone, PartialEq");
+    if role.serde_derives().is_some() {
+        ln!(w, 0, "#[serde(tag = {})]", string(&union.tag));
+    }
+    ln!(w, 0, "pub enum {name} {{");
+    for variant in &union.variants {
+        let text = match &variant.schema.description {
+            Some(d) => format!("`{}: {}`: {d}", union.tag, variant.value),
+            None => format!("`{}: {}`", union.tag, variant.value),
+        };
+        w.doc(1, &text);
+        if role.serde_derives().is_some() {
+            ln!(w, 1, "#[serde(rename = {})]", string(&variant.value));
+        }
+        ln!(
+            w,
+            1,
+            "{}({}),",
+            variant.ident,
+            rust_type(c, &variant.schema)
+        );
+    }
+    w.line(0, &["}"]);
+    if role.reads() {
+        read_open(w, name);
+        ln!(
+            w,
+            2,
+            "match ::mcp_contract::codegen::tag(&v, {})?.as_str() {{",
+            string(&union.tag)
+        );
+        for variant in &union.variants {
+            ln!(
+                w,
+                3,
+                "{} => ::mcp_contract::codegen::Read::read(v).map(Self::{}),",
+                string(&variant.value),
+                variant.ident
+            );
+        }
+        w.line(3, &["_ => ::mcp_contract::codegen::unknown_variant(),"]);
+        w.line(2, &["}"]);
+        read_close(w);
     }
 }
 
@@ -303,10 +387,11 @@ pub(super) fn rust_type(c: &Contract, schema: &Schema) -> String {
         Kind::Enum(e) => e.rust_name.clone(),
         Kind::Array(items) => format!("Vec<{}>", rust_type(c, items)),
         Kind::Object(o) => o.rust_name.clone(),
+        Kind::Union(u) => u.rust_name.clone(),
         Kind::Named(i) => {
             let t = &c.types[*i];
             match &t.schema.kind {
-                Kind::Object(_) | Kind::Enum(_) => t.name.clone(),
+                Kind::Object(_) | Kind::Enum(_) | Kind::Union(_) => t.name.clone(),
                 _ => rust_type(c, &t.schema),
             }
         }
@@ -321,6 +406,7 @@ pub(super) fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> String
             match &t.schema.kind {
                 Kind::Object(o) => object_expr(c, &t.name, &o.fields, v),
                 Kind::Enum(e) => enum_text(&t.name, e, v).unwrap_or_default(),
+                Kind::Union(u) => union_expr(c, &t.name, u, v),
                 _ => value_expr(c, &t.schema, v),
             }
         }
@@ -347,7 +433,20 @@ pub(super) fn value_expr(c: &Contract, schema: &Schema, value: &Value) -> String
             format!("vec![{}]", elems.join(", "))
         }
         (Kind::Object(o), v) => object_expr(c, &o.rust_name, &o.fields, v),
+        (Kind::Union(u), v) => union_expr(c, &u.rust_name, u, v),
         _ => "Default::default()".into(),
+    }
+}
+
+/// `Union::Variant(…)` for a union's (validated) value: the variant its tag names.
+fn union_expr(c: &Contract, name: &str, union: &UnionDef, value: &Value) -> String {
+    match union.variant(value) {
+        Some(variant) => format!(
+            "{name}::{}({})",
+            variant.ident,
+            value_expr(c, &variant.schema, value)
+        ),
+        None => "Default::default()".into(),
     }
 }
 

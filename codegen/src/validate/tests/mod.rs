@@ -40,6 +40,7 @@ mod server;
 mod tasks;
 mod tools;
 mod types;
+mod unions;
 mod vocabulary;
 
 /// The smallest manifest that loads: one tool with text output and its four hints.

@@ -1017,7 +1017,11 @@ fn check(path: &std::path::Path, today: Date, profiles: &[Profile]) -> ExitCode 
             if !loaded.warnings.is_empty() {
                 eprintln!("{}", render_all(&loaded.warnings, &source));
             }
-            if loaded.warnings.iter().any(|d| d.severity == Severity::Error) {
+            if loaded
+                .warnings
+                .iter()
+                .any(|d| d.severity == Severity::Error)
+            {
                 return ExitCode::from(INVALID);
             }
             let tools = loaded.contract.tool_names().count();

@@ -373,8 +373,15 @@ impl Builder {
         loaded.warnings.extend(late);
         // The manifest's own profiles: warnings, or under `strict` errors that stop the build.
         loaded.warnings.extend(loaded.contract.portability(&[]));
-        if loaded.warnings.iter().any(|d| d.severity == Severity::Error) {
-            return Err(Error::Invalid(diagnostic::render_all(&loaded.warnings, &source)));
+        if loaded
+            .warnings
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+        {
+            return Err(Error::Invalid(diagnostic::render_all(
+                &loaded.warnings,
+                &source,
+            )));
         }
         let out_dir = self
             .out_dir

@@ -47,6 +47,68 @@ impl SchemaNode for &Value {
     }
 }
 
+/// A node of a published schema with the document it stands in, so that a `$ref` within the
+/// document (`#/$defs/Name`, or any `#/…` pointer) is followed: a pointer resolves the same
+/// whether a type is written in place or referred to.
+#[derive(Debug, Clone, Copy)]
+pub struct InDocument<'a> {
+    root: &'a Value,
+    node: &'a Value,
+}
+
+impl<'a> InDocument<'a> {
+    /// The root of `document`.
+    pub fn new(document: &'a Value) -> Self {
+        InDocument {
+            root: document,
+            node: document,
+        }
+    }
+
+    /// The schema this node stands for, its `$ref`s followed.
+    pub fn schema(self) -> &'a Value {
+        self.target().node
+    }
+
+    /// The node its `$ref` points at, followed again while it is one (at most a document's
+    /// depth of hops, so a loop ends); itself when it has none.
+    fn target(self) -> Self {
+        let mut at = self;
+        for _ in 0..32 {
+            let Some(next) = (at.node.get("$ref").and_then(Value::as_str))
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(|p| self.root.pointer(p))
+            else {
+                break;
+            };
+            at.node = next;
+        }
+        at
+    }
+
+    fn at(self, node: &'a Value) -> Self {
+        InDocument {
+            root: self.root,
+            node,
+        }
+    }
+}
+
+impl SchemaNode for InDocument<'_> {
+    fn type_name(&self) -> Option<&str> {
+        self.schema().get("type").and_then(Value::as_str)
+    }
+
+    fn property(&self, name: &str) -> Option<Self> {
+        let node = self.schema().get("properties")?.get(name)?;
+        Some(self.at(node))
+    }
+
+    fn items(&self) -> Option<Self> {
+        Some(self.at(self.schema().get("items")?))
+    }
+}
+
 /// Why a pointer does not resolve; the text says where it stops.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PointerProblem {
@@ -149,6 +211,40 @@ mod tests {
                 "untyped": {"properties": {"inner": {"type": "string"}}}
             }
         })
+    }
+
+    /// Pointers resolve through `$ref`s into the document's `$defs` as through the same
+    /// schemas written in place, and fail the same where they fail.
+    #[test]
+    fn pointers_follow_refs_as_the_schemas_written_in_place() {
+        let entry = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+        let inline = json!({"type": "object", "properties": {
+            "main": entry,
+            "all": {"type": "array", "items": entry}
+        }});
+        let defs = json!({"type": "object", "properties": {
+            "main": {"$ref": "#/$defs/Entry", "description": "The main one."},
+            "all": {"type": "array", "items": {"$ref": "#/$defs/Entry"}}
+        }, "$defs": {"Entry": entry}});
+        for pointer in [
+            "/main/path",
+            "/all/3/path",
+            "/main",
+            "/main/size",
+            "/all/x",
+            "/main/path/0",
+        ] {
+            let a = resolve(InDocument::new(&inline), pointer).map(InDocument::schema);
+            let b = resolve(InDocument::new(&defs), pointer).map(InDocument::schema);
+            assert_eq!(a, b, "{pointer}");
+            assert_eq!(a, resolve(&inline, pointer), "{pointer}");
+        }
+        // A loop of references ends.
+        let looped = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}});
+        assert_eq!(
+            resolve(InDocument::new(&looped), "/x/y").map(|_| ()),
+            Err(PointerProblem::NoProperty("y".into()))
+        );
     }
 
     #[test]

@@ -51,8 +51,9 @@ pub enum Profile {
 
 impl Profile {
     /// Every profile's name, as the manifest and the command line write it.
-    pub const NAMES: [&'static str; 6] =
-        ["claude", "copilot", "gemini", "openai", "portable", "strict"];
+    pub const NAMES: [&'static str; 6] = [
+        "claude", "copilot", "gemini", "openai", "portable", "strict",
+    ];
 
     /// Its name.
     pub fn name(self) -> &'static str {

@@ -83,9 +83,8 @@ const OPENAI_ENUM_VALUES: usize = 500;
 
 /// The lints of every client `profiles` and the manifest's own `server.profiles` select.
 pub(crate) fn lint(contract: &Contract, profiles: &[Profile]) -> Vec<Diagnostic> {
-    let selection = Selection::of(
-        (contract.server.profiles.iter().map(|(p, _)| p)).chain(profiles),
-    );
+    let selection =
+        Selection::of((contract.server.profiles.iter().map(|(p, _)| p)).chain(profiles));
     if selection.clients.is_empty() {
         return Vec::new();
     }
@@ -186,7 +185,10 @@ impl Lints<'_> {
         if length > CLAUDE_NAME {
             self.report(
                 &codes::PORTABLE_PREFIXED_NAME,
-                format!("the tool `{}` is `{prefixed}` to Claude Code: {length} characters", tool.name),
+                format!(
+                    "the tool `{}` is `{prefixed}` to Claude Code: {length} characters",
+                    tool.name
+                ),
                 name_at,
                 &format!(
                     "keep the server's and the tool's names together within {} characters",
@@ -226,13 +228,18 @@ impl Lints<'_> {
         {
             self.report(
                 &codes::PORTABLE_ROOT_COMPOSITION,
-                format!("the tool `{}`'s `inputSchema` has `{keyword}` at its root", tool.name),
+                format!(
+                    "the tool `{}`'s `inputSchema` has `{keyword}` at its root",
+                    tool.name
+                ),
                 root.span,
                 "state the alternatives on properties, or with `if`/`then`/`else` at the root",
             );
         }
         let referring = ["$ref", "$defs"].into_iter().find_map(|keyword| {
-            let (at, _) = objects.iter().find(|(_, keys)| keys.contains_key(keyword))?;
+            let (at, _) = objects
+                .iter()
+                .find(|(_, keys)| keys.contains_key(keyword))?;
             Some((at, keyword))
         });
         if let Some((at, keyword)) = referring {
@@ -250,7 +257,9 @@ impl Lints<'_> {
         }
         let mut seen: Vec<Span> = Vec::new();
         for (at, keys) in &objects {
-            let union = ["anyOf", "oneOf"].into_iter().find(|k| keys.contains_key(*k));
+            let union = ["anyOf", "oneOf"]
+                .into_iter()
+                .find(|k| keys.contains_key(*k));
             if let Some(keyword) = union
                 && under_items(at)
             {
@@ -394,7 +403,11 @@ fn listed(noun: &str, names: &[&str]) -> String {
     let shown: Vec<String> = names.iter().take(5).map(|n| format!("`{n}`")).collect();
     let more = if names.len() > 5 { ", …" } else { "" };
     let plural = if names.len() == 1 { "" } else { "s" };
-    format!("{} {noun}{plural} ({}{more})", names.len(), shown.join(", "))
+    format!(
+        "{} {noun}{plural} ({}{more})",
+        names.len(),
+        shown.join(", ")
+    )
 }
 
 #[cfg(test)]

@@ -87,7 +87,12 @@ fn portable_defs_fires_where_shared_types_publish_defs() {
         d.message,
         "the schemas of 1 tool (`ping`) refer to shared types with `$ref` into `$defs`"
     );
-    assert!(d.label.as_deref().unwrap().starts_with("gemini: Gemini rejects `$defs`"));
+    assert!(
+        d.label
+            .as_deref()
+            .unwrap()
+            .starts_with("gemini: Gemini rejects `$defs`")
+    );
     // With nothing to refer to, `defs` publishes no `$ref`, and nothing is said.
     let unused = manifest("  shared_types: defs", "    output: text");
     assert_eq!(lints(&unused, &[Profile::Portable]), []);
@@ -126,7 +131,12 @@ fn portable_union_in_items_fires_at_the_parameter() {
           examples: [[a, 1]]
     output: text",
     );
-    let d = alone(&text, "portable-union-in-items", Client::Gemini, "tools.yaml:10:7");
+    let d = alone(
+        &text,
+        "portable-union-in-items",
+        Client::Gemini,
+        "tools.yaml:10:7",
+    );
     assert_eq!(
         d.message,
         "the parameter `ids` of `ping` has `anyOf` inside array items at `inputSchema/properties/ids/items`"
@@ -146,8 +156,16 @@ fn portable_root_composition_fires_at_the_input_document() {
       anyOf: [{required: [a]}, {required: [b]}]
     output: text",
     );
-    let d = alone(&text, "portable-root-composition", Client::Claude, "tools.yaml:9:5");
-    assert_eq!(d.message, "the tool `ping`'s `inputSchema` has `anyOf` at its root");
+    let d = alone(
+        &text,
+        "portable-root-composition",
+        Client::Claude,
+        "tools.yaml:9:5",
+    );
+    assert_eq!(
+        d.message,
+        "the tool `ping`'s `inputSchema` has `anyOf` at its root"
+    );
 }
 
 #[test]
@@ -166,7 +184,10 @@ fn portable_tool_count_fires_at_the_first_tool_over_the_cap() {
         Client::Copilot,
         &format!("tools.yaml:{line}:11"),
     );
-    assert_eq!(d.message, "the server publishes 129 tools; `t127` is the 129th");
+    assert_eq!(
+        d.message,
+        "the server publishes 129 tools; `t127` is the 129th"
+    );
     assert!(d.help.as_deref().unwrap().contains("groups"));
 }
 
@@ -174,7 +195,13 @@ fn portable_tool_count_fires_at_the_first_tool_over_the_cap() {
 fn portable_name_length_fires_on_a_name_gemini_cuts() {
     let name = "a".repeat(64);
     let text = manifest("", "    output: text").replace("name: ping", &format!("name: {name}"));
-    let want = |code: &str| (code.to_owned(), "tools.yaml:5:11".to_owned(), Severity::Warning);
+    let want = |code: &str| {
+        (
+            code.to_owned(),
+            "tools.yaml:5:11".to_owned(),
+            Severity::Warning,
+        )
+    };
     let gemini = lints(&text, &[Profile::Client(Client::Gemini)]);
     assert_eq!(gemini, [want("portable-name-length")]);
     // Any name that long is too long for Claude Code's prefixed name as well.
@@ -183,22 +210,38 @@ fn portable_name_length_fires_on_a_name_gemini_cuts() {
         [want("portable-name-length"), want("portable-prefixed-name")]
     );
     let (_, contract) = contract(&text);
-    let d = contract.portability(&[Profile::Client(Client::Gemini)]).remove(0);
-    assert_eq!(d.message, format!("the tool name `{name}` has 64 characters"));
+    let d = contract
+        .portability(&[Profile::Client(Client::Gemini)])
+        .remove(0);
+    assert_eq!(
+        d.message,
+        format!("the tool name `{name}` has 64 characters")
+    );
     // 63 is kept whole.
-    let text = manifest("", "    output: text").replace("name: ping", &format!("name: {}", &name[1..]));
+    let text =
+        manifest("", "    output: text").replace("name: ping", &format!("name: {}", &name[1..]));
     assert_eq!(lints(&text, &[Profile::Client(Client::Gemini)]), []);
 }
 
 #[test]
 fn portable_prefixed_name_fires_when_claude_codes_name_is_too_long() {
     // `mcp__` + 50 + `__` + `ping`: 61; one character more of server name each time.
-    let server = |n: usize| manifest("", "    output: text").replace("name: demo", &format!("name: {}", "s".repeat(n)));
+    let server = |n: usize| {
+        manifest("", "    output: text").replace("name: demo", &format!("name: {}", "s".repeat(n)))
+    };
     assert_eq!(lints(&server(53), &[Profile::Portable]), [], "64 fits");
-    let d = alone(&server(54), "portable-prefixed-name", Client::Claude, "tools.yaml:5:11");
+    let d = alone(
+        &server(54),
+        "portable-prefixed-name",
+        Client::Claude,
+        "tools.yaml:5:11",
+    );
     assert_eq!(
         d.message,
-        format!("the tool `ping` is `mcp__{}__ping` to Claude Code: 65 characters", "s".repeat(54))
+        format!(
+            "the tool `ping` is `mcp__{}__ping` to Claude Code: 65 characters",
+            "s".repeat(54)
+        )
     );
 }
 
@@ -207,7 +250,12 @@ fn portable_description_length_fires_at_the_description() {
     let long = "word ".repeat(410) + "end.";
     assert_eq!(long.len(), 2054);
     let text = manifest("", "    output: text").replace("Answers pong.", &long);
-    let d = alone(&text, "portable-description-length", Client::Claude, "tools.yaml:7:5");
+    let d = alone(
+        &text,
+        "portable-description-length",
+        Client::Claude,
+        "tools.yaml:7:5",
+    );
     assert_eq!(
         d.message,
         "the tool `ping`'s published description has 2054 characters"
@@ -216,7 +264,12 @@ fn portable_description_length_fires_at_the_description() {
 
 #[test]
 fn portable_enum_size_fires_at_the_largest_enum() {
-    let values = |n: usize, p: &str| (0..n).map(|i| format!("{p}{i}")).collect::<Vec<_>>().join(", ");
+    let values = |n: usize, p: &str| {
+        (0..n)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let text = manifest(
         "",
         &format!(
@@ -228,7 +281,12 @@ fn portable_enum_size_fires_at_the_largest_enum() {
             values(499, "b")
         ),
     );
-    let d = alone(&text, "portable-enum-size", Client::OpenAi, "tools.yaml:11:7");
+    let d = alone(
+        &text,
+        "portable-enum-size",
+        Client::OpenAi,
+        "tools.yaml:11:7",
+    );
     assert_eq!(
         d.message,
         "the tool `ping`'s `inputSchema` has 501 enum values; the parameter `big` of `ping` has 499 of them"
@@ -241,23 +299,48 @@ fn portable_enum_size_fires_at_the_largest_enum() {
 fn strict_makes_every_lint_an_error_and_alone_means_portable() {
     let long = "word ".repeat(410) + "end.";
     let text = manifest("", "    output: text").replace("Answers pong.", &long);
-    let at = |severity| vec![("portable-description-length".to_owned(), "tools.yaml:7:5".to_owned(), severity)];
-    assert_eq!(lints(&text, &[Profile::Client(Client::Claude)]), at(Severity::Warning));
+    let at = |severity| {
+        vec![(
+            "portable-description-length".to_owned(),
+            "tools.yaml:7:5".to_owned(),
+            severity,
+        )]
+    };
+    assert_eq!(
+        lints(&text, &[Profile::Client(Client::Claude)]),
+        at(Severity::Warning)
+    );
     assert_eq!(lints(&text, &[Profile::Strict]), at(Severity::Error));
-    assert_eq!(lints(&text, &[Profile::Client(Client::Claude), Profile::Strict]), at(Severity::Error));
-    assert_eq!(lints(&text, &[Profile::Client(Client::Gemini), Profile::Strict]), []);
+    assert_eq!(
+        lints(&text, &[Profile::Client(Client::Claude), Profile::Strict]),
+        at(Severity::Error)
+    );
+    assert_eq!(
+        lints(&text, &[Profile::Client(Client::Gemini), Profile::Strict]),
+        []
+    );
 }
 
 #[test]
 fn the_manifests_profiles_run_with_the_callers() {
     let long = "word ".repeat(410) + "end.";
     let text = manifest("  profiles: [claude]", "    output: text").replace("Answers pong.", &long);
-    let at = |severity| vec![("portable-description-length".to_owned(), "tools.yaml:7:5".to_owned(), severity)];
+    let at = |severity| {
+        vec![(
+            "portable-description-length".to_owned(),
+            "tools.yaml:7:5".to_owned(),
+            severity,
+        )]
+    };
     assert_eq!(lints(&text, &[]), at(Severity::Warning));
     // One lint once, however many profiles select it.
-    assert_eq!(lints(&text, &[Profile::Portable, Profile::Client(Client::Claude)]), at(Severity::Warning));
+    assert_eq!(
+        lints(&text, &[Profile::Portable, Profile::Client(Client::Claude)]),
+        at(Severity::Warning)
+    );
     assert_eq!(lints(&text, &[Profile::Strict]), at(Severity::Error));
-    let strict = manifest("  profiles: [claude, strict]", "    output: text").replace("Answers pong.", &long);
+    let strict = manifest("  profiles: [claude, strict]", "    output: text")
+        .replace("Answers pong.", &long);
     assert_eq!(lints(&strict, &[]), at(Severity::Error));
 }
 
@@ -266,17 +349,32 @@ fn a_lint_renders_with_its_rule_client_why_and_help() {
     let name = "a".repeat(64);
     let text = manifest("", "    output: text").replace("name: ping", &format!("name: {name}"));
     let (source, contract) = contract(&text);
-    let rendered = render_all(&contract.portability(&[Profile::Client(Client::Gemini)]), &source);
+    let rendered = render_all(
+        &contract.portability(&[Profile::Client(Client::Gemini)]),
+        &source,
+    );
     let lines: Vec<&str> = rendered.lines().collect();
-    assert_eq!(lines[0], format!("warning[portable-name-length]: the tool name `{name}` has 64 characters"));
+    assert_eq!(
+        lines[0],
+        format!("warning[portable-name-length]: the tool name `{name}` has 64 characters")
+    );
     assert_eq!(lines[1], " --> tools.yaml:5:11");
-    assert!(lines[4].contains("^^^^ gemini: Gemini CLI cuts a tool name longer than 63 characters"), "{rendered}");
-    assert!(rendered.contains("= help: shorten it to at most 63 characters"), "{rendered}");
+    assert!(
+        lines[4].contains("^^^^ gemini: Gemini CLI cuts a tool name longer than 63 characters"),
+        "{rendered}"
+    );
+    assert!(
+        rendered.contains("= help: shorten it to at most 63 characters"),
+        "{rendered}"
+    );
 }
 
 #[test]
 fn unknown_profiles_and_shared_types_are_refused() {
-    let text = manifest("  profiles: [gemni, portable]\n  shared_types: refs", "    output: text");
+    let text = manifest(
+        "  profiles: [gemni, portable]\n  shared_types: refs",
+        "    output: text",
+    );
     let source = Source::new("tools.yaml", text.as_str());
     let diags = load(&source).expect_err("refused");
     let got: Vec<(&str, String, Option<&str>)> = diags
@@ -286,7 +384,11 @@ fn unknown_profiles_and_shared_types_are_refused() {
     assert_eq!(
         got,
         [
-            ("unknown-profile", "tools.yaml:3:14".to_owned(), Some("did you mean `gemini`?")),
+            (
+                "unknown-profile",
+                "tools.yaml:3:14".to_owned(),
+                Some("did you mean `gemini`?")
+            ),
             (
                 "bad-shared-types",
                 "tools.yaml:4:17".to_owned(),
@@ -294,7 +396,10 @@ fn unknown_profiles_and_shared_types_are_refused() {
             ),
         ]
     );
-    assert_eq!("gemni".parse::<Profile>().unwrap_err().to_string(), "`gemni` is not a profile; the profiles are `claude`, `copilot`, `gemini`, `openai`, `portable`, `strict`");
+    assert_eq!(
+        "gemni".parse::<Profile>().unwrap_err().to_string(),
+        "`gemni` is not a profile; the profiles are `claude`, `copilot`, `gemini`, `openai`, `portable`, `strict`"
+    );
 }
 
 /// The manifest reference carries the table of lints word for word.

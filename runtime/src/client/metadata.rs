@@ -72,12 +72,13 @@ pub fn artifacts(tool: &Tool, key: &[&str]) -> Result<Option<ArtifactContract>, 
             ));
         };
         let pointer = &produced.pointer;
-        let field = pointer::resolve(output, pointer).map_err(|problem| {
-            e(
-                &format!("{at}/pointer"),
-                format!("`{pointer}` is not in the outputSchema: {problem}"),
-            )
-        })?;
+        let field =
+            pointer::resolve(pointer::InDocument::new(output), pointer).map_err(|problem| {
+                e(
+                    &format!("{at}/pointer"),
+                    format!("`{pointer}` is not in the outputSchema: {problem}"),
+                )
+            })?;
         if let Some(encoding) = produced.encoding.filter(|enc| !enc.fits(&field)) {
             return Err(e(
                 &format!("{at}/encoding"),
@@ -87,7 +88,7 @@ pub fn artifacts(tool: &Tool, key: &[&str]) -> Result<Option<ArtifactContract>, 
     }
     for (i, consumed) in contract.consumes.iter().enumerate() {
         let pointer = &consumed.pointer;
-        pointer::resolve(&input, pointer).map_err(|problem| {
+        pointer::resolve(pointer::InDocument::new(&input), pointer).map_err(|problem| {
             e(
                 &format!("/consumes/{i}/pointer"),
                 format!("`{pointer}` is not in the inputSchema: {problem}"),

@@ -103,13 +103,20 @@ pub(crate) fn lint(contract: &Contract, profiles: &[Profile]) -> Vec<Diagnostic>
     out
 }
 
-/// The manifest reference's table of lints: rule, client, why.
+/// The manifest reference's table of lints: rule, client, why, severity.
 #[cfg(test)]
 pub(crate) fn table() -> String {
     use std::fmt::Write as _;
-    let mut out = String::from("| rule | client | why |\n| --- | --- | --- |\n");
+    let mut out =
+        String::from("| rule | client | why | reported as |\n| --- | --- | --- | --- |\n");
     for r in RULES {
-        let _ = writeln!(out, "| `{}` | `{}` | {} |", r.code, r.client.name(), r.why);
+        let _ = writeln!(
+            out,
+            "| `{}` | `{}` | {} | warning; error under `strict` |",
+            r.code,
+            r.client.name(),
+            r.why
+        );
     }
     out
 }

@@ -599,4 +599,7 @@ codes! {
     PORTABLE_ENUM_SIZE = "portable-enum-size", Warning,
         "One of a tool's schemas has more than 500 enum values in all. A portability lint (profiles `openai`, `portable`); an error under `strict`.",
         "A `string` parameter the handler checks in place of the longest list.";
+    PORTABLE_OMITTED_HINT = "portable-omitted-hint", Warning,
+        "A tool publishes no `destructiveHint`: `hint_policy` leaves it out of read-only tools. A portability lint (profiles `openai`, `portable`); an error under `strict`.",
+        "`hint_policy: all` (the default), or `{omit_on_read_only: [idempotent]}`.";
 }

@@ -68,6 +68,11 @@ pub(crate) const RULES: &[Rule] = &[
         client: Client::OpenAi,
         why: "OpenAI's strict schemas take at most 500 enum values in one schema (the API's error: \"Expected at most 500 enum values in total within a single schema\").",
     },
+    Rule {
+        code: &codes::PORTABLE_OMITTED_HINT,
+        client: Client::OpenAi,
+        why: "OpenAI's plugin portal refuses every tool whose `destructiveHint` is missing, read-only or not (anythingmcp#579).",
+    },
 ];
 
 /// Copilot's cap on the tools of one request.
@@ -98,6 +103,7 @@ pub(crate) fn lint(contract: &Contract, profiles: &[Profile]) -> Vec<Diagnostic>
         lints.tool(tool);
     }
     lints.tool_count();
+    lints.omitted_hints();
     let mut out = lints.out;
     out.sort_by_key(|d| (d.span.start, d.span.end));
     out
@@ -308,6 +314,21 @@ impl Lints<'_> {
                 ),
             );
         }
+    }
+
+    /// Tools without `destructiveHint`: once, at the first of them.
+    fn omitted_hints(&mut self) {
+        let bare: Vec<&ToolDef> = (self.contract.tools.iter())
+            .filter(|t| t.published_hints.destructive.is_none())
+            .collect();
+        let Some(first) = bare.first() else { return };
+        let names: Vec<&str> = bare.iter().map(|t| t.name.as_str()).collect();
+        self.report(
+            &codes::PORTABLE_OMITTED_HINT,
+            format!("{} publish no `destructiveHint`", listed("tool", &names)),
+            first.span,
+            "publish all four hints: `hint_policy: all` (the default), or omit only `idempotent`",
+        );
     }
 
     /// More tools than Copilot sends: placed at the first one over the cap.

@@ -296,6 +296,30 @@ fn portable_enum_size_fires_at_the_largest_enum() {
 }
 
 #[test]
+fn portable_omitted_hint_fires_once_at_the_first_tool_without_destructive_hint() {
+    let text = manifest("", "    output: text")
+        .replace("tools:\n", "hint_policy: minimal\ntools:\n")
+        + "  - name: pong\n    title: Pong\n    description: Answers ping.\n    \
+           hints: {read_only: true, destructive: false, idempotent: true, open_world: false}\n    output: text\n";
+    let d = alone(
+        &text,
+        "portable-omitted-hint",
+        Client::OpenAi,
+        "tools.yaml:6:11",
+    );
+    assert_eq!(
+        d.message,
+        "2 tools (`ping`, `pong`) publish no `destructiveHint`"
+    );
+    // Leaving out only `idempotentHint` keeps it.
+    let kept = text.replace(
+        "hint_policy: minimal",
+        "hint_policy: {omit_on_read_only: [idempotent]}",
+    );
+    assert_eq!(lints(&kept, &[Profile::Portable]), []);
+}
+
+#[test]
 fn strict_makes_every_lint_an_error_and_alone_means_portable() {
     let long = "word ".repeat(410) + "end.";
     let text = manifest("", "    output: text").replace("Answers pong.", &long);

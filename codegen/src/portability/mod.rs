@@ -136,7 +136,7 @@ struct Lints<'c> {
 impl Lints<'_> {
     /// Reports a finding of `code` when a selected client's rule has it.
     fn report(&mut self, code: &'static Code, message: String, span: Span, help: &str) {
-        let Some(rule) = RULES.iter().find(|r| std::ptr::eq(r.code, code)) else {
+        let Some(rule) = RULES.iter().find(|r| r.code == code) else {
             return;
         };
         if !self.selection.clients.contains(&rule.client) {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcp_contract_codegen::diff::{self, Report};
-use mcp_contract_codegen::{Contract, Date, Revision, Source, load, render_all};
+use mcp_contract_codegen::{Contract, Date, Profile, Revision, Severity, Source, load, render_all};
 
 mod compare;
 mod import;
@@ -54,6 +54,11 @@ enum Command {
         /// Judge removal windows (`remove_after`) on this day instead of today (UTC).
         #[arg(long, value_name = "YYYY-MM-DD", value_parser = day)]
         today: Option<Date>,
+        /// Lint for a client's known limits, beside the manifest's `server.profiles`: claude,
+        /// copilot, gemini, openai, portable (all four) or strict (every lint an error).
+        /// Repeatable.
+        #[arg(long = "profile", value_name = "NAME")]
+        profiles: Vec<Profile>,
     },
     /// Prints the JSON Schema of tools.yaml, for editors (the content of
     /// docs/tools.schema.json).
@@ -279,7 +284,11 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check { path, today } => check(&path, today.unwrap_or_else(Date::today)),
+        Command::Check {
+            path,
+            today,
+            profiles,
+        } => check(&path, today.unwrap_or_else(Date::today), &profiles),
         Command::Schema => schema(),
         Command::Generate { what, manifest } => generate(&manifest, what),
         Command::Init {
@@ -988,7 +997,7 @@ fn schema() -> ExitCode {
     }
 }
 
-fn check(path: &std::path::Path, today: Date) -> ExitCode {
+fn check(path: &std::path::Path, today: Date, profiles: &[Profile]) -> ExitCode {
     let source = match read(path) {
         Ok(source) => source,
         Err(message) => {
@@ -1002,8 +1011,18 @@ fn check(path: &std::path::Path, today: Date) -> ExitCode {
             loaded
                 .warnings
                 .extend(loaded.contract.past_removal(today, false));
+            // What the profiles find is an error only under `strict`.
+            let lints = loaded.contract.portability(profiles);
+            loaded.warnings.extend(lints);
             if !loaded.warnings.is_empty() {
                 eprintln!("{}", render_all(&loaded.warnings, &source));
+            }
+            if loaded
+                .warnings
+                .iter()
+                .any(|d| d.severity == Severity::Error)
+            {
+                return ExitCode::from(INVALID);
             }
             let tools = loaded.contract.tool_names().count();
             let noun = if tools == 1 { "tool" } else { "tools" };

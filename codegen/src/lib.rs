@@ -44,6 +44,7 @@ mod ident;
 mod keyword;
 mod manifest;
 mod model;
+mod portability;
 #[cfg(feature = "diff")]
 pub mod probe;
 mod source;
@@ -58,7 +59,7 @@ pub use diagnostic::{Code, Diagnostic, Severity, render_all};
 pub use editor_schema::{editor_schema, editor_schema_text};
 pub use emit::docs::{MarkerError, TABLE_BEGIN, TABLE_END, splice};
 pub use mcp_contract_spec::{GENERATED_FILE, Revision};
-pub use model::{Contract, Date};
+pub use model::{Client, Contract, Date, Profile, UnknownProfile};
 pub use source::{Source, Span};
 
 /// What a validated contract gives its users: the wire JSON, the Rust module, the documents
@@ -89,6 +90,15 @@ impl Contract {
     /// verdict would change with the calendar; the build and `mcp-contract check` ask this.
     pub fn past_removal(&self, today: Date, deny: bool) -> Vec<Diagnostic> {
         validate::past_removal(self, today, deny)
+    }
+
+    /// The portability lints of the profiles the manifest names (`server.profiles`) and of
+    /// `profiles`: what the contract publishes that a known client refuses, cuts or misreads,
+    /// each placed in the manifest. Warnings, or errors under the `strict` profile. Loading
+    /// does not lint, since which clients matter is the caller's choice; the build asks for
+    /// the manifest's profiles, `mcp-contract check --profile` for more.
+    pub fn portability(&self, profiles: &[Profile]) -> Vec<Diagnostic> {
+        portability::lint(self, profiles)
     }
 
     /// The files that publish the server, by file name, when the manifest has a
@@ -361,6 +371,18 @@ impl Builder {
             return Err(Error::Invalid(diagnostic::render_all(&late, &source)));
         }
         loaded.warnings.extend(late);
+        // The manifest's own profiles: warnings, or under `strict` errors that stop the build.
+        loaded.warnings.extend(loaded.contract.portability(&[]));
+        if loaded
+            .warnings
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+        {
+            return Err(Error::Invalid(diagnostic::render_all(
+                &loaded.warnings,
+                &source,
+            )));
+        }
         let out_dir = self
             .out_dir
             .clone()

@@ -18,6 +18,7 @@ mod icon;
 mod integer;
 pub(crate) mod json_schema;
 mod lifecycle;
+mod profile;
 mod prompt;
 mod question;
 mod task;
@@ -30,8 +31,11 @@ pub(crate) use hints::Hints;
 
 pub(crate) use icon::{IconDef, IconTheme};
 pub(crate) use integer::RustInteger;
+pub(crate) use json_schema::SharedTypes;
 pub use lifecycle::Date;
 pub(crate) use lifecycle::{Alias, DeprecationDef, Lifecycle};
+pub(crate) use profile::Selection;
+pub use profile::{Client, Profile, UnknownProfile};
 pub(crate) use prompt::{CompletionDef, PromptArgumentDef, PromptDef};
 pub(crate) use question::{FormField, QuestionDef, QuestionMode};
 pub(crate) use task::TaskMode;
@@ -239,6 +243,12 @@ pub(crate) struct ServerInfo {
     pub list_changed_at: Option<Span>,
     /// `serverInfo.icons`.
     pub icons: Vec<IconDef>,
+    /// How the schemas publish the shared types they use.
+    pub shared_types: SharedTypes,
+    /// Where `shared_types` is written, when it is.
+    pub shared_types_at: Option<Span>,
+    /// The portability profiles the manifest holds itself to, each where it is written.
+    pub profiles: Vec<(Profile, Span)>,
 }
 
 /// The codes of the argument envelope, the runtime's unless the manifest renames them.

@@ -106,6 +106,13 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
             &format!("  name: demo\n  list_changed: {value}\n"),
         )
     };
+    // `read_file`'s `mode` of the shared enum type `Mode`; `shared_types` on line 3, its
+    // value at column 17, when written.
+    let typed = |shared: &str| {
+        edit("tools:\n", "types:\n  Mode:\n    type: string\n    description: A reading mode.\n    enum: [text, bytes]\ntools:\n")
+            .replacen("        type: string\n        description: How to read it.\n        enum: [text, bytes]\n", "        type: Mode\n        description: How to read it.\n", 1)
+            .replacen("  name: demo\n", &format!("  name: demo\n{shared}"), 1)
+    };
     let ping_at = BASE.find("  - name: ping").expect("ping is in BASE");
     // `ping` deprecated in favour of `read_file`; `deprecated:`'s mapping at 62:17.
     let deprecating = |until: &str| {
@@ -388,6 +395,10 @@ fn cases() -> Vec<(&'static str, String, String, Vec<&'static str>)> {
         ("LIST_CHANGED_NO_DELETE", changing("true"), b(), vec!["LIST_CHANGED_NO_DELETE tools.yaml:3:17"]),
         ("LIST_CHANGED_NO_DELETE to false", changing("true"), changing("false"), vec!["LIST_CHANGED_NO_DELETE tools.yaml:3:17"]),
         ("list_changed: false is the default", b(), changing("false"), vec![]),
+        ("SHARED_TYPES_PUBLICATION", typed(""), typed("  shared_types: defs\n"), vec!["SHARED_TYPES_PUBLICATION tools.yaml:3:17"]),
+        ("SHARED_TYPES_PUBLICATION back to inline", typed("  shared_types: defs\n"), typed(""), vec!["SHARED_TYPES_PUBLICATION tools.yaml:3:17"]),
+        ("shared_types: inline is the default", typed(""), typed("  shared_types: inline\n"), vec![]),
+        ("shared_types with no shared type to refer to", b(), edit("  name: demo\n", "  name: demo\n  shared_types: defs\n"), vec![]),
         ("QUESTION_ADDED", b(), asking("ok: {type: boolean}"), vec!["QUESTION_ADDED tools.yaml:63:7"]),
         ("QUESTION_REMOVED", asking("ok: {type: boolean}"), b(), vec!["QUESTION_REMOVED tools.yaml:63:7"]),
         ("TASK_OPTIONAL", b(), tasking("optional"), vec!["TASK_OPTIONAL tools.yaml:62:5"]),

@@ -56,10 +56,16 @@ pub(crate) fn exact_integer(f: f64) -> Option<Value> {
 
 /// Each value under an `integer` of `schema` that is a whole float no 64-bit integer holds
 /// exactly, with the problem in the words of the checker's: where it is, and what to send.
-fn inexact_integers(schema: &Node, value: &Value, at: String, out: &mut Vec<(String, String)>) {
+fn inexact_integers(
+    checker: &Checker,
+    schema: &Node,
+    value: &Value,
+    at: String,
+    out: &mut Vec<(String, String)>,
+) {
     match value {
         Value::Number(n) => {
-            let Some((min, max)) = schema.integer_bounds() else {
+            let Some((min, max)) = checker.integer_bounds(schema) else {
                 return;
             };
             let Some(f) = n.as_f64().filter(|_| !n.is_i64() && !n.is_u64()) else {
@@ -79,16 +85,16 @@ fn inexact_integers(schema: &Node, value: &Value, at: String, out: &mut Vec<(Str
         }
         Value::Object(fields) => {
             for (name, field) in fields {
-                if let Some(property) = schema.property(name) {
+                if let Some(property) = checker.property(schema, name) {
                     let at = format!("{at}/{}", pointer::escape(name));
-                    inexact_integers(property, field, at, out);
+                    inexact_integers(checker, property, field, at, out);
                 }
             }
         }
         Value::Array(items) => {
-            if let Some(item) = schema.items() {
+            if let Some(item) = checker.items(schema) {
                 for (i, value) in items.iter().enumerate() {
-                    inexact_integers(item, value, format!("{at}/{i}"), out);
+                    inexact_integers(checker, item, value, format!("{at}/{i}"), out);
                 }
             }
         }
@@ -118,8 +124,9 @@ pub(crate) fn check(
             Value::Object(_) | Value::Array(_) => true,
             _ => false,
         };
-        if may_hold_one && let Some(property) = checker.root().property(arg) {
+        if may_hold_one && let Some(property) = checker.property(checker.root(), arg) {
             inexact_integers(
+                checker,
                 property,
                 value,
                 format!("/{}", pointer::escape(arg)),
@@ -245,6 +252,30 @@ mod tests {
             r#"{"nested": {"items": [-9223372036854775808, 5.0, -1e3]}}"#,
         ] {
             assert_eq!(problems_of(sixty_four_bits(), arguments), [], "{arguments}");
+        }
+    }
+
+    /// The same schema with its nested object and its items published under `$defs` (as
+    /// `shared_types: defs` publishes shared types): every call is answered the same.
+    #[test]
+    fn a_schema_behind_ref_is_checked_as_the_same_schema_inlined() {
+        let mut defs = sixty_four_bits();
+        let nested = defs["properties"]["nested"].take();
+        let signed = defs["properties"]["signed"].clone();
+        defs["properties"]["nested"] = json!({"$ref": "#/$defs/Nested", "description": "Nested."});
+        let mut nested = nested;
+        nested["properties"]["items"]["items"] = json!({"$ref": "#/$defs/Signed"});
+        defs["$defs"] = json!({"Nested": nested, "Signed": signed});
+        for arguments in [
+            r#"{"nested": {"items": [1, -9223372036854775809]}}"#,
+            r#"{"nested": {"items": [-9223372036854775808, 5.0, -1e3]}}"#,
+            r#"{"nested": {"items": ["x"]}, "unsigned": -1}"#,
+        ] {
+            assert_eq!(
+                problems_of(defs.clone(), arguments),
+                problems_of(sixty_four_bits(), arguments),
+                "{arguments}"
+            );
         }
     }
 

@@ -582,4 +582,38 @@ codes! {
         "Today is after a deprecated entry's `remove_after`: it may be removed now. An error when the build checks (`CI`, `MCP_CONTRACT_CHECK=1`, `Builder::deny_past_removal`).",
         "Remove the entry (`mcp-contract diff` reports it as compatible), or move `remove_after` later.",
         help "its removal window is over: remove it, or move `remove_after` later if clients still need it";
+    BAD_SHARED_TYPES = "bad-shared-types", Error,
+        "`server.shared_types` is neither `inline` (each shared type copied where it is used, the default) nor `defs` (object and enum types published once under `$defs`, referred to with `$ref`).",
+        "`shared_types: refs` → `shared_types: defs`.",
+        help "write `shared_types: inline` (the default) or `shared_types: defs`";
+    UNKNOWN_PROFILE = "unknown-profile", Error,
+        "A name under `server.profiles` is not a portability profile: `claude`, `copilot`, `gemini`, `openai`, `portable` or `strict`.",
+        "`profiles: [vscode]` → `profiles: [copilot]`.";
+    PORTABLE_DEFS = "portable-defs", Warning,
+        "A published schema refers to `$defs` with `$ref`: `shared_types: defs`, or a whole `input_schema:` or output document that does. A portability lint (profiles `gemini`, `portable`); an error under `strict`.",
+        "`shared_types: inline`, or the referenced schemas written in place.";
+    PORTABLE_UNION_IN_ITEMS = "portable-union-in-items", Warning,
+        "An `anyOf` or `oneOf` stands inside an array's items. A portability lint (profiles `gemini`, `portable`); an error under `strict`.",
+        "Give the items one object shape, or move the choice out of the array.";
+    PORTABLE_ROOT_COMPOSITION = "portable-root-composition", Warning,
+        "A tool's `inputSchema` has `oneOf`, `allOf` or `anyOf` at its root (an `input_schema:` document). A portability lint (profiles `claude`, `portable`); an error under `strict`.",
+        "State the alternatives on properties, or with `if`/`then`/`else` at the root.";
+    PORTABLE_TOOL_COUNT = "portable-tool-count", Warning,
+        "The server publishes more than 128 tools. A portability lint (profiles `copilot`, `portable`); an error under `strict`.",
+        "Tool `groups:` of at most 128 tools, each served at its own route.";
+    PORTABLE_NAME_LENGTH = "portable-name-length", Warning,
+        "A tool name is longer than 63 characters. A portability lint (profiles `gemini`, `portable`); an error under `strict`.",
+        "A name of at most 63 characters.";
+    PORTABLE_PREFIXED_NAME = "portable-prefixed-name", Warning,
+        "`mcp__SERVER__TOOL`, of the server's name and a tool's, is longer than 64 characters. A portability lint (profiles `claude`, `portable`); an error under `strict`.",
+        "A shorter server name or tool name.";
+    PORTABLE_DESCRIPTION_LENGTH = "portable-description-length", Warning,
+        "A tool's published description (pinned sentences and deprecation included) is longer than 2,048 characters. A portability lint (profiles `claude`, `portable`); an error under `strict`.",
+        "Move details into the parameters' descriptions.";
+    PORTABLE_ENUM_SIZE = "portable-enum-size", Warning,
+        "One of a tool's schemas has more than 500 enum values in all. A portability lint (profiles `openai`, `portable`); an error under `strict`.",
+        "A `string` parameter the handler checks in place of the longest list.";
+    PORTABLE_OMITTED_HINT = "portable-omitted-hint", Warning,
+        "A tool publishes no `destructiveHint`: `hint_policy` leaves it out of read-only tools. A portability lint (profiles `openai`, `portable`); an error under `strict`.",
+        "`hint_policy: all` (the default), or `{omit_on_read_only: [idempotent]}`.";
 }

@@ -9,7 +9,7 @@ use super::rules::*;
 use crate::keyword::{Bound, KEYWORDS, Limit};
 use crate::model::{
     CompletionDef, ContentKind, Contract, Date, Field, IconDef, Kind, Lifecycle, NamedType,
-    OutputDef, PromptDef, ResourceDef, ResourceUri, Schema, ToolDef, UnionDef,
+    OutputDef, PromptDef, ResourceDef, ResourceUri, Schema, SharedTypes, ToolDef, UnionDef,
 };
 use crate::source::Span;
 use mcp_contract_spec::Hint;
@@ -110,6 +110,7 @@ pub fn diff_as_of(old: &Contract, new: &Contract, today: Date) -> Vec<Change> {
         Span::default(),
     );
     d.list_changed();
+    d.shared_types();
     if old.groups.is_empty() != new.groups.is_empty() {
         let (message, side, span) = match new.groups.first() {
             Some(g) => (
@@ -279,6 +280,48 @@ impl<'c> Differ<'c> {
             };
             self.push(&LIST_CHANGED_NO_DELETE, message, path, side, at);
         }
+    }
+
+    /// `server.shared_types` switched: once, for every schema whose form it changes. What
+    /// each schema accepts is the same (a `$ref` stands for the schema it names), so the tools'
+    /// own comparisons, which read the model, report nothing.
+    fn shared_types(&mut self) {
+        let (o, n) = (&self.old.server, &self.new.server);
+        if o.shared_types == n.shared_types {
+            return;
+        }
+        let changed = (self.new.tools.iter())
+            .filter(|t| {
+                self.new.input_schema(t) != self.new.input_schema_as(t, o.shared_types)
+                    || self.new.output_schema(t) != self.new.output_schema_as(t, o.shared_types)
+            })
+            .count();
+        if changed == 0 {
+            return;
+        }
+        let (form, side, at) = match n.shared_types {
+            SharedTypes::Defs => (
+                "under `$defs`, referred to with `$ref`",
+                Side::New,
+                n.shared_types_at,
+            ),
+            SharedTypes::Inline => match n.shared_types_at {
+                Some(at) => ("inline", Side::New, Some(at)),
+                None => ("inline", Side::Old, o.shared_types_at),
+            },
+        };
+        let tools = if changed == 1 { "tool" } else { "tools" };
+        let message = format!(
+            "the schemas of {changed} {tools} now publish the shared types they use {form}; they accept the same values"
+        );
+        let path = "server.shared_types".to_owned();
+        self.push(
+            &SHARED_TYPES_PUBLICATION,
+            message,
+            path,
+            side,
+            at.unwrap_or_default(),
+        );
     }
 
     fn content(&mut self, o: &ToolDef, n: &ToolDef, path: &str) {

@@ -223,6 +223,9 @@ rules! {
     TASK_OPTIONAL = Minor, "Clients that opted in to tasks may get a task instead of a result; every other client calls it as a normal tool.";
     /// The contract now declares that its lists change (`server.list_changed`).
     LIST_CHANGED_ADDED = Minor, "`listChanged` is advertised: clients may listen, and are told of each change; one that does not sees a change within the capped cache hint (5,000 ms). Nothing is switched off until the server does so.";
+    /// `server.shared_types` changed how schemas publish the shared types they use (inline,
+    /// or under `$defs`).
+    SHARED_TYPES_PUBLICATION = Minor, "Each schema that uses a shared object or enum type carries it in place, or once under `$defs` with a `$ref` at each use: every schema accepts the same values, but a client that does not resolve `$ref` reads it otherwise (the `portable-defs` lint says which).";
     /// A tool, group, resource or prompt no longer requires a scope.
     SCOPE_REMOVED = Minor, "Callers with fewer scopes may now list and call it; every caller who could before still can.";
     /// A scope was declared in `auth.scopes`.

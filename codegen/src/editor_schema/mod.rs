@@ -605,6 +605,42 @@ pub(crate) struct Server {
     pub list_changed: Option<bool>,
     /// `serverInfo.icons`: icons a client may show for the server.
     pub icons: Option<Vec<Icon>>,
+    /// How schemas publish the shared types of `types:` they use: `inline` (the default)
+    /// copies a type wherever it is used; `defs` publishes an object or enum type once under
+    /// the schema's `$defs` and refers to it with `$ref`, which not every client resolves.
+    pub shared_types: Option<SharedTypes>,
+    /// The clients whose known limits the build checks the contract against, as warnings
+    /// (`strict`: as errors): `claude`, `copilot`, `gemini`, `openai`, `portable` (all of
+    /// them), `strict`.
+    pub profiles: Option<OneOrMany<ProfileName>>,
+}
+
+/// How schemas publish shared types.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum SharedTypes {
+    /// Copied into every place that uses it.
+    Inline,
+    /// Published once under `$defs`, each use a `$ref`.
+    Defs,
+}
+
+/// A portability profile.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ProfileName {
+    /// Claude Code, Claude Desktop, the Anthropic API.
+    Claude,
+    /// GitHub Copilot in VS Code.
+    Copilot,
+    /// Gemini CLI, the Gemini API.
+    Gemini,
+    /// The OpenAI API with strict schemas.
+    Openai,
+    /// Every client above.
+    Portable,
+    /// Every lint an error (alone: `portable` as errors).
+    Strict,
 }
 
 /// `distribution:` the server's identity in registries and bundles.

@@ -29,6 +29,8 @@ server:
   cache: {ttl_ms: 1000, scope: public}
   logging: true
   list_changed: true
+  shared_types: defs
+  profiles: [gemini, strict]
   distribution:
     registry_name: io.github.demo/demo
     description: A demo.

@@ -211,6 +211,13 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         .get("list_changed")
         .and_then(|n| de.bool(n, "`list_changed`"));
     let icons = f.get("icons").map(|n| icons(n, de)).unwrap_or_default();
+    let shared_types = f
+        .get("shared_types")
+        .and_then(|n| de.string(n, "`shared_types`"));
+    let profiles = f
+        .get("profiles")
+        .map(|n| de.strings(n, "a profile"))
+        .unwrap_or_default();
     f.finish(de);
     Some(Server {
         name,
@@ -222,6 +229,8 @@ fn server(node: &Node, de: &mut Decoder<'_>) -> Option<Server> {
         logging,
         list_changed,
         icons,
+        shared_types,
+        profiles,
     })
 }
 

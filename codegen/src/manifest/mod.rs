@@ -216,6 +216,10 @@ pub(crate) struct Server {
     pub list_changed: Option<Spanned<bool>>,
     /// Icons a client may show for the server.
     pub icons: Vec<Icon>,
+    /// How schemas publish shared types: `inline` or `defs`.
+    pub shared_types: Option<Spanned<String>>,
+    /// The portability profiles the contract is held to, by name.
+    pub profiles: Vec<Spanned<String>>,
 }
 
 /// `distribution:` what the MCP registry's `server.json`, the MCPB bundle manifest and the

@@ -1,9 +1,9 @@
 //! The `server:` block: what `serverInfo` publishes, and the `tools/list` cache hint.
 
 use super::Validator;
-use crate::diagnostic::codes;
+use crate::diagnostic::{codes, suggest};
 use crate::manifest as raw;
-use crate::model::{CacheHint, DistributionDef, ServerInfo};
+use crate::model::{CacheHint, DistributionDef, Profile, ServerInfo, SharedTypes};
 
 impl Validator<'_> {
     /// The server's identity and cache hint.
@@ -19,6 +19,9 @@ impl Validator<'_> {
             list_changed: false,
             list_changed_at: None,
             icons: Vec::new(),
+            shared_types: SharedTypes::Inline,
+            shared_types_at: None,
+            profiles: Vec::new(),
         };
         let Some(s) = server else { return info };
         if let Some(name) = &s.name {
@@ -53,6 +56,35 @@ impl Validator<'_> {
                     format!("unknown cache scope `{other}`"),
                     scope.span,
                 ),
+            }
+        }
+        if let Some(written) = &s.shared_types {
+            info.shared_types_at = Some(written.span);
+            match written.value.as_str() {
+                "inline" => {}
+                "defs" => info.shared_types = SharedTypes::Defs,
+                other => self.report(
+                    &codes::BAD_SHARED_TYPES,
+                    format!("`{other}` is not a way to publish shared types"),
+                    written.span,
+                ),
+            }
+        }
+        for name in &s.profiles {
+            match name.value.parse::<Profile>() {
+                Ok(profile) => info.profiles.push((profile, name.span)),
+                Err(_) => {
+                    let help = match suggest(&name.value, &Profile::NAMES) {
+                        Some(near) => format!("did you mean `{near}`?"),
+                        None => format!("the profiles are {}", Profile::NAMES.join(", ")),
+                    };
+                    self.error(
+                        &codes::UNKNOWN_PROFILE,
+                        format!("`{}` is not a portability profile", name.value),
+                        name.span,
+                        help,
+                    );
+                }
             }
         }
         info.icons = self.icons(&s.icons);

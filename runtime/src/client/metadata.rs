@@ -18,6 +18,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
+use mcp_contract_spec::check::InDocument;
 use mcp_contract_spec::planning::{self, CompositionProblem, Malformed, key_path};
 pub use mcp_contract_spec::planning::{
     ArtifactContract, Composition, Consumed, Encoding, Mode, Produced, VERSION,
@@ -72,7 +73,7 @@ pub fn artifacts(tool: &Tool, key: &[&str]) -> Result<Option<ArtifactContract>, 
             ));
         };
         let pointer = &produced.pointer;
-        let field = pointer::resolve(output, pointer).map_err(|problem| {
+        let field = pointer::resolve(InDocument::new(output), pointer).map_err(|problem| {
             e(
                 &format!("{at}/pointer"),
                 format!("`{pointer}` is not in the outputSchema: {problem}"),
@@ -87,7 +88,7 @@ pub fn artifacts(tool: &Tool, key: &[&str]) -> Result<Option<ArtifactContract>, 
     }
     for (i, consumed) in contract.consumes.iter().enumerate() {
         let pointer = &consumed.pointer;
-        pointer::resolve(&input, pointer).map_err(|problem| {
+        pointer::resolve(InDocument::new(&input), pointer).map_err(|problem| {
             e(
                 &format!("/consumes/{i}/pointer"),
                 format!("`{pointer}` is not in the inputSchema: {problem}"),

@@ -416,12 +416,29 @@ fn find_keyword(schema: &Value, key: &str, at: &str) -> Option<String> {
 }
 
 /// Checks every `examples` entry against the schema node that carries it, with the
-/// jsonschema crate rather than our own reading of the keywords.
+/// jsonschema crate rather than our own reading of the keywords. A node is checked with the
+/// root's `$defs` beside it, so that its `$ref`s into them resolve; those `$defs` are walked
+/// too.
 fn examples_problems(schema: &Value, at: &str, problems: &mut Vec<String>) {
+    let defs = schema.get("$defs");
+    examples_at(schema, defs, at, problems);
+    if let Some(Value::Object(defs_map)) = defs {
+        for (name, def) in defs_map {
+            examples_at(def, defs, &format!("{at}/$defs/{name}"), problems);
+        }
+    }
+}
+
+fn examples_at(schema: &Value, defs: Option<&Value>, at: &str, problems: &mut Vec<String>) {
     let Value::Object(map) = schema else { return };
     if let Some(Value::Array(examples)) = map.get("examples") {
+        let mut checked = map.clone();
+        if let Some(defs) = defs {
+            checked.insert("$defs".into(), defs.clone());
+        }
+        let checked = Value::Object(checked);
         for example in examples {
-            if !jsonschema::is_valid(schema, example) {
+            if !jsonschema::is_valid(&checked, example) {
                 problems.push(format!(
                     "the example {example} at {at} does not match its schema"
                 ));
@@ -430,11 +447,11 @@ fn examples_problems(schema: &Value, at: &str, problems: &mut Vec<String>) {
     }
     if let Some(Value::Object(props)) = map.get("properties") {
         for (name, sub) in props {
-            examples_problems(sub, &format!("{at}/{name}"), problems);
+            examples_at(sub, defs, &format!("{at}/{name}"), problems);
         }
     }
     if let Some(items) = map.get("items") {
-        examples_problems(items, &format!("{at}/items"), problems);
+        examples_at(items, defs, &format!("{at}/items"), problems);
     }
 }
 
@@ -572,6 +589,28 @@ mod tests {
         );
         let tool: Tool = serde_json::from_value(wire.clone()).expect("a tool");
         assert_eq!(tool_problems(&FIXTURE, &tool, &wire), Vec::<String>::new());
+    }
+
+    /// Examples beside a `$ref` into the schema's `$defs` (`shared_types: defs`), and in the
+    /// `$defs` themselves, are checked against the schemas referred to.
+    #[test]
+    fn examples_are_checked_through_refs_into_defs() {
+        let mut wire = wire(json!({"type": "string", "description": "The default branch."}));
+        let options = wire["inputSchema"]["properties"]["options"].take();
+        wire["inputSchema"]["properties"]["options"] = json!({"$ref": "#/$defs/Options", "description": "Options.", "examples": [{"default": true}]});
+        wire["inputSchema"]["$defs"] = json!({"Options": options});
+        let tool: Tool = serde_json::from_value(wire.clone()).expect("a tool");
+        assert_eq!(tool_problems(&FIXTURE, &tool, &wire), Vec::<String>::new());
+        wire["inputSchema"]["properties"]["options"]["examples"] = json!([{"default": 1}]);
+        wire["inputSchema"]["$defs"]["Options"]["examples"] = json!([{"other": true}]);
+        let tool: Tool = serde_json::from_value(wire.clone()).expect("a tool");
+        assert_eq!(
+            tool_problems(&FIXTURE, &tool, &wire),
+            [
+                "the example {\"default\":1} at /options does not match its schema",
+                "the example {\"other\":true} at /$defs/Options does not match its schema",
+            ]
+        );
     }
 
     /// An emitted schema the 2020-12 meta-schema refuses is reported, on either side,

@@ -27,9 +27,9 @@ impl<'v> InDocument<'v> {
         }
     }
 
-    /// This schema.
-    pub fn schema(&self) -> &'v Value {
-        self.node
+    /// The schema this node stands for: its `$ref`s followed to the last.
+    pub fn schema(self) -> &'v Value {
+        self.chain().last().unwrap_or(self.node)
     }
 
     /// The `type` keyword when it names one type, for as long as the document lives.
@@ -84,7 +84,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::pointer::resolve;
+    use crate::pointer::{PointerProblem, resolve};
 
     #[test]
     fn a_reference_that_loops_is_read_as_an_open_schema_and_ends() {
@@ -103,5 +103,39 @@ mod tests {
         let root = InDocument::new(&document);
         assert_eq!(resolve(root, "/a b").unwrap().json_type(), Some("string"));
         assert_eq!(resolve(root, "/c").unwrap().json_type(), Some("integer"));
+    }
+
+    /// Pointers resolve through `$ref`s into the document's `$defs` as through the same
+    /// schemas written in place, and fail the same where they fail.
+    #[test]
+    fn pointers_follow_refs_as_the_schemas_written_in_place() {
+        let entry = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+        let inline = json!({"type": "object", "properties": {
+            "main": entry,
+            "all": {"type": "array", "items": entry}
+        }});
+        let defs = json!({"type": "object", "properties": {
+            "main": {"$ref": "#/$defs/Entry", "description": "The main one."},
+            "all": {"type": "array", "items": {"$ref": "#/$defs/Entry"}}
+        }, "$defs": {"Entry": entry}});
+        for pointer in [
+            "/main/path",
+            "/all/3/path",
+            "/main",
+            "/main/size",
+            "/all/x",
+            "/main/path/0",
+        ] {
+            let a = resolve(InDocument::new(&inline), pointer).map(InDocument::schema);
+            let b = resolve(InDocument::new(&defs), pointer).map(InDocument::schema);
+            assert_eq!(a, b, "{pointer}");
+            assert_eq!(a, resolve(&inline, pointer), "{pointer}");
+        }
+        // A loop of references ends.
+        let looped = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}});
+        assert_eq!(
+            resolve(InDocument::new(&looped), "/x/y").map(|_| ()),
+            Err(PointerProblem::NoProperty("y".into()))
+        );
     }
 }

@@ -165,6 +165,47 @@ impl Checker {
     pub fn root(&self) -> &Node {
         &self.root
     }
+
+    /// The schema of property `name` of `node`'s objects, found in `node` or through the
+    /// `$ref`s it applies to the value itself: a walk that follows a value's shape reads the
+    /// same schema whether a type is written in place or referred to.
+    pub fn property<'c>(&'c self, node: &'c Node, name: &str) -> Option<&'c Node> {
+        self.in_place(node).find_map(|n| n.property(name))
+    }
+
+    /// The schema of `node`'s array items, in it or through its `$ref`s, as
+    /// [`property`](Self::property) finds one.
+    pub fn items<'c>(&'c self, node: &'c Node) -> Option<&'c Node> {
+        self.in_place(node).find_map(Node::items)
+    }
+
+    /// [`Node::integer_bounds`] of `node` or of a schema its `$ref`s reach.
+    pub fn integer_bounds<'c>(
+        &'c self,
+        node: &'c Node,
+    ) -> Option<(Option<&'c Number>, Option<&'c Number>)> {
+        self.in_place(node).find_map(Node::integer_bounds)
+    }
+
+    /// `node`, then each node its `$ref`s reach in place, each once (a loop of references
+    /// ends).
+    fn in_place<'c>(&'c self, node: &'c Node) -> impl Iterator<Item = &'c Node> {
+        let mut found = vec![node];
+        let mut slots = Vec::new();
+        let mut next = 0;
+        while let Some(at) = found.get(next) {
+            let mut reached = Vec::new();
+            at.refs_in_place(&mut reached);
+            for slot in reached {
+                if !slots.contains(&slot) {
+                    slots.push(slot);
+                    found.push(&self.targets[slot]);
+                }
+            }
+            next += 1;
+        }
+        found.into_iter()
+    }
 }
 
 /// A schema node: its rules, in the order the schema writes them.

@@ -237,6 +237,10 @@ pub(crate) struct ServerInfo {
     pub list_changed_at: Option<Span>,
     /// `serverInfo.icons`.
     pub icons: Vec<IconDef>,
+    /// Where each identity key (`name`, `title`, `version`, `instructions`) and `cache` is
+    /// written, for a check of a running server to point at the one it does not honour.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
+    pub keys: Vec<(&'static str, Span)>,
 }
 
 /// The codes of the argument envelope, the runtime's unless the manifest renames them.

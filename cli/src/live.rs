@@ -9,7 +9,7 @@ use std::time::Duration;
 use mcp_contract::client::session::{self, Session};
 use mcp_contract_codegen::Revision;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResponse,
+    CallToolRequestParams, CallToolResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
 };
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -269,12 +269,12 @@ impl Live {
         let (mut resources, mut templates, mut prompts) = (json!([]), json!([]), json!([]));
         if capabilities.get("resources").is_some() {
             let all = self.session.list_all_resources();
-            resources = json!(listed("resources/list", all).await?);
+            resources = json!(optional("resources/list", all).await?);
             let all = self.session.list_all_resource_templates();
-            templates = json!(listed("resources/templates/list", all).await?);
+            templates = json!(optional("resources/templates/list", all).await?);
         }
         if capabilities.get("prompts").is_some() {
-            prompts = json!(listed("prompts/list", self.session.list_all_prompts()).await?);
+            prompts = json!(optional("prompts/list", self.session.list_all_prompts()).await?);
         }
         Ok(Published {
             tools_list: json!({ "tools": tools }),
@@ -349,6 +349,22 @@ async fn answered<T>(
             code: None,
             message: e.to_string(),
         }),
+    }
+}
+
+/// A list the server may not serve though it advertises its capability (an SDK that serves
+/// resources but no templates answers `resources/templates/list` with -32601): then none.
+async fn optional<T>(
+    method: &str,
+    request: impl Future<Output = Result<Vec<T>, rmcp::ServiceError>>,
+) -> Result<Vec<T>, String> {
+    match tokio::time::timeout(TIMEOUT, request).await {
+        Ok(Err(rmcp::ServiceError::McpError(e))) if e.code == ErrorCode::METHOD_NOT_FOUND => {
+            Ok(Vec::new())
+        }
+        answer => answer
+            .map_err(|_| format!("`{method}` got no answer"))?
+            .map_err(|e| format!("`{method}` failed: {e}")),
     }
 }
 

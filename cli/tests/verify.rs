@@ -315,6 +315,16 @@ fn the_typescript_server_honours_the_manifest_and_its_broken_copy_is_caught() {
         "{report:#}"
     );
 
+    // A list the server advertises but does not serve (-32601) lists nothing: the template
+    // is missing, and the rest is checked.
+    let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--no-templates"])]);
+    let note = line_of(&manifest, "- name: note");
+    assert_eq!(
+        (code, findings(&report)),
+        (1, vec![("RESOURCE_NO_DELETE".to_owned(), note)]),
+        "{report:#}"
+    );
+
     // Asked for explicitly, a revision the server does not speak means it was not checked.
     let out = cli(&[
         "verify",

@@ -21,7 +21,7 @@ mod rules;
 use mcp_contract_codegen::probe::{ArgumentCodes, Probes, PromptProbe, ResourceProbe, ToolProbe};
 use mcp_contract_codegen::{Contract, Date, Revision, Source, Span};
 use mcp_contract_spec::check::Checker;
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResult, ResourceContents};
 use serde_json::{Map, Value, json};
 
 use crate::compare::{self, DescriptionPolicy};
@@ -313,16 +313,22 @@ impl Run<'_> {
                     .not_requested("resource", uri, "it asks the user first");
                 None
             }
+            Ok(Some(result)) if result.contents.is_empty() => {
+                Some("answered no contents".to_owned())
+            }
             Ok(Some(result)) => {
-                let types: Vec<Option<String>> = (result.contents.iter())
-                    .map(|c| {
-                        let value = serde_json::to_value(c).unwrap_or_default();
-                        value["mimeType"].as_str().map(str::to_owned)
+                let ours = resource.mime_type.as_str();
+                let other = (result.contents.iter())
+                    .map(|c| match c {
+                        ResourceContents::TextResourceContents { mime_type, .. }
+                        | ResourceContents::BlobResourceContents { mime_type, .. } => {
+                            mime_type.as_deref()
+                        }
+                        // A kind of contents a later revision adds, whose type is not read.
+                        _ => None,
                     })
-                    .collect();
-                let ours = &resource.mime_type;
-                match types.iter().find(|t| t.as_deref() != Some(ours.as_str())) {
-                    _ if types.is_empty() => Some("answered no contents".to_owned()),
+                    .find(|theirs| *theirs != Some(ours));
+                match other {
                     None => None,
                     Some(None) => Some(format!(
                         "answered contents without a MIME type, not `{ours}`"

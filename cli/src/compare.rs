@@ -36,11 +36,21 @@ pub(crate) struct Compared {
     /// What the server publishes that a manifest forbids, with where in the manifest the
     /// tool is.
     pub(crate) notes: Vec<(Note, mcp_contract_codegen::Span)>,
-    /// The tools the comparison covered.
-    pub(crate) tools: usize,
+    /// What the comparison covered: "3 tools, 1 resource, 1 template and 1 prompt".
+    pub(crate) covered: String,
 }
 
-/// The `tools/list` the manifest publishes on `revision`, on `group`'s route when one is given.
+/// The lists whose entries a publication holds, with what a report calls one entry.
+const LISTS: [(&str, &str); 4] = [
+    ("tools", "tool"),
+    ("resources", "resource"),
+    ("resourceTemplates", "template"),
+    ("prompts", "prompt"),
+];
+
+/// What the manifest publishes on `revision`, on `group`'s route when one is given, in the
+/// form [`Published::publication`] gives: its tools (only the group's) and every resource,
+/// template and prompt (a group's route serves them all).
 pub(crate) fn published_by(
     contract: &Contract,
     revision: Revision,
@@ -49,6 +59,10 @@ pub(crate) fn published_by(
     let mut list = contract.tools_list(revision);
     if let (Some(names), Some(tools)) = (group, list["tools"].as_array_mut()) {
         tools.retain(|t| names.iter().any(|n| t["name"] == n.as_str()));
+    }
+    let entries = contract.listed_entries();
+    for (key, _) in &LISTS[1..] {
+        list[*key] = entries[*key].clone();
     }
     list
 }
@@ -66,12 +80,12 @@ pub(crate) fn compare(
     let ours = published_by(contract, revision, group);
     let name = contract.server_name();
     let mine = import::import(name, &ours, Gaps::Fill);
-    let theirs = import::import(name, &live.tools_list, Gaps::Fill);
+    let theirs = import::import(name, &live.publication(), Gaps::Fill);
     let load_side = |label: &str, yaml: &str| -> Result<Contract, String> {
         let source = Source::new(label.to_owned(), yaml.to_owned());
         load(&source).map(|l| l.contract).map_err(|d| {
             format!(
-                "the tools {label} publishes cannot be read as a manifest:\n{}",
+                "what {label} publishes cannot be read as a manifest:\n{}",
                 render_all(&d, &source)
             )
         })
@@ -96,26 +110,61 @@ pub(crate) fn compare(
             (n, span)
         })
         .collect();
-    let tools = live.tools_list["tools"].as_array().map_or(0, Vec::len);
+    let publication = live.publication();
+    let covered: Vec<String> = (LISTS.iter())
+        .map(|(key, what)| (publication[*key].as_array().map_or(0, Vec::len), what))
+        .filter(|(n, what)| *n > 0 || **what == "tool")
+        .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
+        .collect();
     Ok(Compared {
         changes,
         notes,
-        tools,
+        covered: covered.join(", "),
     })
 }
 
-/// Each tool whose `_meta` (its own entries and the planning contracts) differs from the
-/// manifest's: the diff engine compares what a manifest declares, and a proxy that strips or
-/// rewrites `_meta` changes only the wire.
-pub(crate) fn meta_differences(ours: &Value, theirs: &Value) -> Vec<String> {
+/// An entry whose `_meta` differs from the manifest's.
+pub(crate) struct MetaDifference {
+    /// Its diff path, `tools[NAME]`, `resources[NAME]` or `prompts[NAME]`, for
+    /// [`Contract::locate`].
+    pub(crate) path: String,
+    /// What a report calls it: "tool `get_note`".
+    pub(crate) entry: String,
+}
+
+/// Each tool, resource, template and prompt whose `_meta` (a tool's own entries and planning
+/// contracts, any entry's lifecycle) differs from the manifest's: the diff engine compares
+/// what a manifest declares, and a proxy that strips or rewrites `_meta` changes only the
+/// wire. Entries are matched by name, resources by URI.
+pub(crate) fn meta_differences(ours: &Value, theirs: &Value) -> Vec<MetaDifference> {
     let empty = Vec::new();
-    let tools = |v: &Value| v["tools"].as_array().unwrap_or(&empty).clone();
-    let (ours, theirs) = (tools(ours), tools(theirs));
-    (ours.iter())
-        .filter_map(|o| {
-            let t = theirs.iter().find(|t| t["name"] == o["name"])?;
-            let (om, tm) = (o.get("_meta"), t.get("_meta"));
-            (om != tm).then(|| o["name"].as_str().unwrap_or_default().to_owned())
-        })
-        .collect()
+    let mut found = Vec::new();
+    for (key, what) in LISTS {
+        let id = match key {
+            "resources" => "uri",
+            "resourceTemplates" => "uriTemplate",
+            _ => "name",
+        };
+        let list = |v: &Value| v[key].as_array().unwrap_or(&empty).clone();
+        let (ours, theirs) = (list(ours), list(theirs));
+        for o in &ours {
+            let Some(t) = theirs.iter().find(|t| t[id] == o[id]) else {
+                continue;
+            };
+            if o.get("_meta") != t.get("_meta") {
+                let name = o["name"].as_str().unwrap_or_default();
+                let path = match key {
+                    "tools" => format!("tools[{name}]"),
+                    "prompts" => format!("prompts[{name}]"),
+                    _ => format!("resources[{name}]"),
+                };
+                let shown = o[id].as_str().unwrap_or_default();
+                found.push(MetaDifference {
+                    path,
+                    entry: format!("{what} `{shown}`"),
+                });
+            }
+        }
+    }
+    found
 }

@@ -1,4 +1,5 @@
-//! The reverse mapping: a published `tools/list` back to the manifest that would publish it.
+//! The reverse mapping: a publication (what `initialize` says of the server, and the lists of
+//! tools, resources, resource templates and prompts) back to the manifest that would publish it.
 //!
 //! One mapping serves three commands. `import` writes it for a person, with a `TODO` comment
 //! at each thing the wire does not say (a title, a hint, an example, a description) and the
@@ -32,6 +33,8 @@ pub(crate) struct Imported {
     pub(crate) yaml: String,
     /// How many `TODO`s it holds.
     pub(crate) todos: usize,
+    /// What it holds, for people: "3 tools, 2 resources and 1 prompt".
+    pub(crate) entries: String,
     /// What the publication holds that a manifest cannot say, each naming its place
     /// (`tools[NAME].inputSchema…`).
     pub(crate) notes: Vec<Note>,
@@ -77,9 +80,16 @@ const FORBIDDEN: [(&str, &str); 1] = [(
     "a `default` keyword: a manifest states a default in the description, where every client reads it",
 )];
 
-/// The manifest that publishes `tools_list` (a `tools/list` result) for a server named
-/// `server_name`.
-pub(crate) fn import(server_name: &str, tools_list: &Value, gaps: Gaps) -> Imported {
+/// The MIME type a client assumes of contents whose type is not given (RFC 2046: untyped
+/// bytes), written where the wire gives none and a comparison needs one.
+const UNTYPED: &str = "application/octet-stream";
+
+/// The manifest that publishes `publication`: a `tools/list` result (`{"tools": [...]}`),
+/// with, when the server publishes them, the entries of `resources/list`
+/// (`resources`), `resources/templates/list` (`resourceTemplates`) and `prompts/list`
+/// (`prompts`), and `initialize`'s `serverInfo` and `instructions`. The server is named
+/// `server_name` unless its `serverInfo` names it.
+pub(crate) fn import(server_name: &str, publication: &Value, gaps: Gaps) -> Imported {
     let mut w = Writer {
         out: String::new(),
         todos: 0,
@@ -87,8 +97,8 @@ pub(crate) fn import(server_name: &str, tools_list: &Value, gaps: Gaps) -> Impor
         gaps,
         omitted: Vec::new(),
     };
-    let _ = writeln!(w.out, "server:\n  name: {}", quote(server_name));
-    let tools = tools_list["tools"].as_array().cloned().unwrap_or_default();
+    w.server(server_name, publication);
+    let tools = publication["tools"].as_array().cloned().unwrap_or_default();
     // The hints every read-only tool leaves out are the manifest's policy, not gaps: the spec
     // reads destructive and idempotent as moot on a tool that only reads.
     let read_only: Vec<&Value> = (tools.iter())
@@ -115,9 +125,44 @@ pub(crate) fn import(server_name: &str, tools_list: &Value, gaps: Gaps) -> Impor
     for tool in &tools {
         w.tool(tool);
     }
+    let list = |key: &str| publication[key].as_array().cloned().unwrap_or_default();
+    let (resources, templates, prompts) = (
+        list("resources"),
+        list("resourceTemplates"),
+        list("prompts"),
+    );
+    if !resources.is_empty() || !templates.is_empty() {
+        w.out.push_str("\nresources:\n");
+    }
+    for (resource, template) in
+        (resources.iter().map(|r| (r, false))).chain(templates.iter().map(|t| (t, true)))
+    {
+        w.resource(resource, template);
+    }
+    if !prompts.is_empty() {
+        w.out.push_str("\nprompts:\n");
+    }
+    for prompt in &prompts {
+        w.prompt(prompt);
+    }
+    let entries = [
+        (tools.len(), "tool"),
+        (resources.len() + templates.len(), "resource"),
+        (prompts.len(), "prompt"),
+    ];
+    let entries: Vec<String> = (entries.iter().enumerate())
+        .filter(|(i, (n, _))| *i == 0 || *n > 0)
+        .map(|(_, (n, what))| format!("{n} {what}{}", if *n == 1 { "" } else { "s" }))
+        .collect();
+    let entries = match entries.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => String::new(),
+    };
     Imported {
         yaml: w.out,
         todos: w.todos,
+        entries,
         notes: w.notes,
     }
 }
@@ -143,6 +188,114 @@ impl Writer {
             at,
             what: what.into(),
         });
+    }
+
+    /// `server:` what the server says of itself; a manifest needs only its name.
+    fn server(&mut self, fallback: &str, publication: &Value) {
+        let info = &publication["serverInfo"];
+        let name = info["name"].as_str().unwrap_or(fallback);
+        let _ = writeln!(self.out, "server:\n  name: {}", quote(name));
+        let stated = [
+            ("title", info["title"].as_str()),
+            ("version", info["version"].as_str()),
+            ("instructions", publication["instructions"].as_str()),
+        ];
+        for (key, value) in stated {
+            if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+                let _ = writeln!(self.out, "  {key}: {}", quote(value));
+            }
+        }
+    }
+
+    /// A required text of an entry: as published, else a `TODO` (or, to compare, `filled`).
+    fn text(&mut self, indent: usize, key: &str, value: Option<&str>, filled: &str, todo: &str) {
+        match (value.filter(|v| !v.trim().is_empty()), self.gaps) {
+            (Some(v), _) => {
+                let _ = writeln!(self.out, "{:indent$}{key}: {}", "", quote(v));
+            }
+            (None, Gaps::Fill) => {
+                let _ = writeln!(self.out, "{:indent$}{key}: {}", "", quote(filled));
+            }
+            (None, Gaps::Todo) => self.todo(indent, todo),
+        }
+    }
+
+    /// A resource of `resources/list`, or a template of `resources/templates/list`.
+    fn resource(&mut self, resource: &Value, template: bool) {
+        let name = resource["name"].as_str().unwrap_or_default().to_owned();
+        let _ = writeln!(self.out, "  - name: {}", quote(&name));
+        let (key, uri) = if template {
+            ("uri_template", &resource["uriTemplate"])
+        } else {
+            ("uri", &resource["uri"])
+        };
+        let _ = writeln!(
+            self.out,
+            "    {key}: {}",
+            quote(uri.as_str().unwrap_or_default())
+        );
+        self.text(
+            4,
+            "title",
+            resource["title"].as_str(),
+            &name,
+            "a title for people (the server publishes none)",
+        );
+        self.text(
+            4,
+            "description",
+            resource["description"].as_str(),
+            "-",
+            "what the resource holds (the server publishes no description)",
+        );
+        self.text(
+            4,
+            "mime_type",
+            resource["mimeType"].as_str(),
+            UNTYPED,
+            "the MIME type of its contents (the server publishes none)",
+        );
+    }
+
+    /// A prompt of `prompts/list`, its arguments each a string.
+    fn prompt(&mut self, prompt: &Value) {
+        let name = prompt["name"].as_str().unwrap_or_default().to_owned();
+        let _ = writeln!(self.out, "  - name: {}", quote(&name));
+        self.text(
+            4,
+            "title",
+            prompt["title"].as_str(),
+            &name,
+            "a title for people (the server publishes none)",
+        );
+        self.text(
+            4,
+            "description",
+            prompt["description"].as_str(),
+            "-",
+            "what the prompt asks of the model (the server publishes no description)",
+        );
+        let arguments = prompt["arguments"].as_array().cloned().unwrap_or_default();
+        if arguments.is_empty() {
+            return;
+        }
+        self.out.push_str("    arguments:\n");
+        for argument in &arguments {
+            let _ = writeln!(
+                self.out,
+                "      {}:",
+                quote(argument["name"].as_str().unwrap_or_default())
+            );
+            self.text(
+                8,
+                "description",
+                argument["description"].as_str(),
+                "-",
+                "what the argument holds (the server publishes no description)",
+            );
+            let required = argument["required"].as_bool().unwrap_or(false);
+            let _ = writeln!(self.out, "        required: {required}");
+        }
     }
 
     fn tool(&mut self, tool: &Value) {
@@ -551,16 +704,32 @@ mod tests {
 
     use super::{Gaps, import};
 
-    /// The tools, without what the reverse mapping does not carry: `_meta` (compared apart),
-    /// icons, and the result's own keys (the 2026-07-28 cache hint and server `_meta`).
+    /// The entries, without what the reverse mapping does not carry: `_meta` (compared
+    /// apart), icons, and the results' own keys (the 2026-07-28 cache hint and server `_meta`).
     fn without_unmapped(list: Value) -> Value {
-        let mut list = serde_json::json!({ "tools": list["tools"] });
-        for tool in list["tools"].as_array_mut().into_iter().flatten() {
-            let tool = tool.as_object_mut().expect("a tool object");
-            tool.remove("_meta");
-            tool.remove("icons");
+        let keys = ["tools", "resources", "resourceTemplates", "prompts"];
+        let mut list: Value = (keys.iter())
+            .map(|k| (k.to_string(), list[*k].clone()))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+        for key in keys {
+            for entry in list[key].as_array_mut().into_iter().flatten() {
+                let entry = entry.as_object_mut().expect("an entry object");
+                entry.remove("_meta");
+                entry.remove("icons");
+            }
         }
         list
+    }
+
+    /// What `contract` publishes on `revision`: its tools and its other lists' entries.
+    fn publication(contract: &mcp_contract_codegen::Contract, revision: Revision) -> Value {
+        let mut all = contract.tools_list(revision);
+        let entries = contract.listed_entries();
+        for key in ["resources", "resourceTemplates", "prompts"] {
+            all[key] = entries[key].clone();
+        }
+        all
     }
 
     /// The first place two values differ, as a JSON pointer with both sides.
@@ -584,7 +753,8 @@ mod tests {
     }
 
     /// Every manifest of the repository, published, read back and published again, gives the
-    /// same `tools/list` on both revisions: the mapping loses nothing it claims to carry.
+    /// same tools, resources, templates and prompts on both revisions: the mapping loses
+    /// nothing it claims to carry.
     #[test]
     fn a_publication_read_back_publishes_the_same_tools() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
@@ -599,7 +769,7 @@ mod tests {
             let source = Source::new(manifest, text).with_dir(path.parent().expect("a folder"));
             let contract = load(&source).expect("it loads").contract;
             for revision in Revision::ALL {
-                let published = contract.tools_list(revision);
+                let published = publication(&contract, revision);
                 let imported = import(contract.server_name(), &published, Gaps::Fill);
                 let again = load(&Source::new("imported.yaml", imported.yaml.clone()))
                     .unwrap_or_else(|d| {
@@ -615,7 +785,7 @@ mod tests {
                     .contract;
                 let (a, b) = (
                     without_unmapped(published),
-                    without_unmapped(again.tools_list(revision)),
+                    without_unmapped(publication(&again, revision)),
                 );
                 assert_eq!(
                     difference(&a, &b, String::new()),

@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use mcp_contract::client::session::{self, Session};
 use mcp_contract_codegen::Revision;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value, json};
@@ -119,7 +122,7 @@ pub(crate) struct Live {
     session: Session,
 }
 
-/// A call answered with no tool result.
+/// A request answered with no result.
 #[derive(Debug, Clone)]
 pub(crate) struct CallError {
     /// The JSON-RPC error code, when the server answered with one.
@@ -149,6 +152,31 @@ pub(crate) struct Published {
     pub(crate) tools_list: Value,
     /// The server's name, as it introduces itself.
     pub(crate) server_name: String,
+    /// The other lists, every page joined: `{"resources": [...], "resourceTemplates": [...],
+    /// "prompts": [...]}`; a list whose capability the server does not advertise is empty
+    /// (it answers no request for it).
+    pub(crate) entries: Value,
+    /// The `initialize` result: `serverInfo`, `instructions`, `capabilities`.
+    pub(crate) initialize: Value,
+    /// The tools list's cache hint, `ttlMs` and `cacheScope`, when it carries both
+    /// (2026-07-28).
+    pub(crate) cache: Option<(u64, String)>,
+}
+
+impl Published {
+    /// Everything in one object, the form `import` reads: the lists' entries under their
+    /// result keys (`tools`, `resources`, `resourceTemplates`, `prompts`), with `serverInfo`
+    /// and `instructions`.
+    pub(crate) fn publication(&self) -> Value {
+        let mut all = self.entries.clone();
+        all["tools"] = self.tools_list["tools"].clone();
+        for key in ["serverInfo", "instructions"] {
+            if let Some(value) = self.initialize.get(key) {
+                all[key] = value.clone();
+            }
+        }
+        all
+    }
 }
 
 impl Live {
@@ -219,20 +247,71 @@ impl Live {
         }
     }
 
-    /// What the server publishes: its tools, every page.
+    /// What the server publishes: what it said at `initialize`, and every page of its lists
+    /// of tools and of those it advertises resources or prompts for.
     pub(crate) async fn published(&self) -> Result<Published, String> {
-        let tools = tokio::time::timeout(TIMEOUT, self.session.list_all_tools())
-            .await
-            .map_err(|_| "`tools/list` got no answer".to_owned())?
-            .map_err(|e| format!("`tools/list` failed: {e}"))?;
-        let tools = serde_json::to_value(tools).map_err(|e| e.to_string())?;
-        let server_name = (self.session.peer_info())
+        // The first page's hint as sent, read first: the client keeps the answer and counts
+        // its hint down from then on.
+        let first = listed("tools/list", self.session.list_tools(None)).await?;
+        let tools = listed("tools/list", self.session.list_all_tools()).await?;
+        let cache = match (first.ttl_ms, first.cache_scope) {
+            (Some(ttl), Some(scope)) => {
+                Some((ttl, json!(scope).as_str().unwrap_or_default().to_owned()))
+            }
+            _ => None,
+        };
+        let info = self.session.peer_info();
+        let server_name = (info.as_ref())
             .and_then(|i| i.server_info.as_ref().map(|s| s.name.clone()))
             .unwrap_or_default();
+        let initialize = serde_json::to_value(info).map_err(|e| e.to_string())?;
+        let capabilities = &initialize["capabilities"];
+        let (mut resources, mut templates, mut prompts) = (json!([]), json!([]), json!([]));
+        if capabilities.get("resources").is_some() {
+            let all = self.session.list_all_resources();
+            resources = json!(optional("resources/list", all).await?);
+            let all = self.session.list_all_resource_templates();
+            templates = json!(optional("resources/templates/list", all).await?);
+        }
+        if capabilities.get("prompts").is_some() {
+            prompts = json!(optional("prompts/list", self.session.list_all_prompts()).await?);
+        }
         Ok(Published {
             tools_list: json!({ "tools": tools }),
             server_name,
+            entries: json!({
+                "resources": resources,
+                "resourceTemplates": templates,
+                "prompts": prompts,
+            }),
+            initialize,
+            cache,
         })
+    }
+
+    /// Reads the resource `uri`; `Ok(None)` when the server asks the user first (an
+    /// input-required result), which this client cannot answer.
+    pub(crate) async fn read(&self, uri: &str) -> Result<Option<ReadResourceResult>, CallError> {
+        let params = ReadResourceRequestParams::new(uri.to_owned());
+        match answered(self.session.read_resource_once(params)).await? {
+            ReadResourceResponse::Complete(result) => Ok(Some(result)),
+            // An input-required result, or whatever a later revision adds.
+            _ => Ok(None),
+        }
+    }
+
+    /// Gets the prompt `name` with `arguments`; `Ok(None)` when the server asks the user
+    /// first.
+    pub(crate) async fn prompt(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<Option<GetPromptResult>, CallError> {
+        let params = GetPromptRequestParams::new(name.to_owned()).with_arguments(arguments);
+        match answered(self.session.get_prompt_once(params)).await? {
+            GetPromptResponse::Complete(result) => Ok(Some(result)),
+            _ => Ok(None),
+        }
     }
 
     /// Calls tool `name`; `Err` carries a protocol error, a lost connection or a timeout.
@@ -242,25 +321,60 @@ impl Live {
         arguments: Map<String, Value>,
     ) -> Result<CallToolResult, CallError> {
         let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
-        match tokio::time::timeout(TIMEOUT, self.session.call_tool(params)).await {
-            Err(_) => Err(CallError {
-                code: None,
-                message: format!("no answer within {} s", TIMEOUT.as_secs()),
-            }),
-            Ok(Ok(result)) => Ok(result),
-            Ok(Err(rmcp::ServiceError::McpError(e))) => Err(CallError {
-                code: Some(e.code.0),
-                message: e.to_string(),
-            }),
-            Ok(Err(e)) => Err(CallError {
-                code: None,
-                message: e.to_string(),
-            }),
-        }
+        answered(self.session.call_tool(params)).await
     }
 
     /// Ends the session, stopping a stdio server.
     pub(crate) async fn close(self) {
         let _ = tokio::time::timeout(Duration::from_secs(5), self.session.cancel()).await;
     }
+}
+
+/// A request's answer within [`TIMEOUT`]; `Err` carries a protocol error, a lost connection
+/// or a timeout.
+async fn answered<T>(
+    request: impl Future<Output = Result<T, rmcp::ServiceError>>,
+) -> Result<T, CallError> {
+    match tokio::time::timeout(TIMEOUT, request).await {
+        Err(_) => Err(CallError {
+            code: None,
+            message: format!("no answer within {} s", TIMEOUT.as_secs()),
+        }),
+        Ok(Ok(result)) => Ok(result),
+        Ok(Err(rmcp::ServiceError::McpError(e))) => Err(CallError {
+            code: Some(e.code.0),
+            message: e.to_string(),
+        }),
+        Ok(Err(e)) => Err(CallError {
+            code: None,
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// A list the server may not serve though it advertises its capability (an SDK that serves
+/// resources but no templates answers `resources/templates/list` with -32601): then none.
+async fn optional<T>(
+    method: &str,
+    request: impl Future<Output = Result<Vec<T>, rmcp::ServiceError>>,
+) -> Result<Vec<T>, String> {
+    match tokio::time::timeout(TIMEOUT, request).await {
+        Ok(Err(rmcp::ServiceError::McpError(e))) if e.code == ErrorCode::METHOD_NOT_FOUND => {
+            Ok(Vec::new())
+        }
+        answer => answer
+            .map_err(|_| format!("`{method}` got no answer"))?
+            .map_err(|e| format!("`{method}` failed: {e}")),
+    }
+}
+
+/// A list's every page, within [`TIMEOUT`]; `Err` says which list failed and how.
+async fn listed<T>(
+    method: &str,
+    request: impl Future<Output = Result<T, rmcp::ServiceError>>,
+) -> Result<T, String> {
+    tokio::time::timeout(TIMEOUT, request)
+        .await
+        .map_err(|_| format!("`{method}` got no answer"))?
+        .map_err(|e| format!("`{method}` failed: {e}"))
 }

@@ -156,7 +156,8 @@ enum Command {
         check_version: bool,
     },
     /// Checks a running server, in any language, against the manifest on each protocol
-    /// revision it speaks: what it publishes, calls with the manifest's examples, and calls
+    /// revision it speaks: what it publishes (tools, resources, templates, prompts, and what
+    /// `initialize` says), calls with the manifest's examples, reads and prompts, and calls
     /// that must be refused. Exits with 0 when it honours the contract, 1 when it does not,
     /// 2 when it could not be checked.
     Verify {
@@ -201,8 +202,9 @@ enum Command {
         format: verify::Format,
     },
     /// Writes a manifest that reproduces what a running server (or a saved `tools/list`
-    /// result) publishes, with a `TODO` at each thing the wire does not say; `check` refuses
-    /// the file at each one until it is decided.
+    /// result) publishes: its tools, resources, resource templates, prompts, name and
+    /// instructions, with a `TODO` at each thing the wire does not say; `check` refuses the
+    /// file at each one until it is decided.
     Import {
         /// Start the server with this command line and speak to it over stdio.
         #[arg(long, value_name = "CMD ARGS", conflicts_with_all = ["url", "from"])]
@@ -210,7 +212,9 @@ enum Command {
         /// The server's streamable HTTP endpoint.
         #[arg(long, value_name = "URL", conflicts_with = "from")]
         url: Option<String>,
-        /// A saved `tools/list` result (a JSON file with `tools`).
+        /// A saved `tools/list` result (a JSON file with `tools`; `resources`,
+        /// `resourceTemplates`, `prompts`, `serverInfo` and `instructions` beside it are read
+        /// too).
         #[arg(long, value_name = "FILE")]
         from: Option<PathBuf>,
         /// Where to write the manifest (`-` for stdout).
@@ -633,7 +637,7 @@ fn run_import(
             };
             let headers = live::Headers::read(headers, bearer_env)?;
             let (_, published) = fetch(&target, revision, &headers)?;
-            (published.server_name, published.tools_list)
+            (published.server_name.clone(), published.publication())
         }
     };
     let imported = import::import(&name, &list, import::Gaps::Todo);
@@ -652,14 +656,14 @@ fn run_import(
             note.tool, note.what, note.at
         );
     }
-    let tools = list["tools"].as_array().map_or(0, Vec::len);
     eprintln!(
-        "{}: {tools} tools imported, {} TODOs to decide",
+        "{}: {} imported, {} TODOs to decide",
         if to_stdout {
             "-".into()
         } else {
             output.display().to_string()
         },
+        imported.entries,
         imported.todos
     );
     Ok(ExitCode::SUCCESS)

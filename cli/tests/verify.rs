@@ -95,7 +95,8 @@ fn line_of(file: &Path, text: &str) -> u64 {
     at as u64 + 1
 }
 
-/// The four defects of a broken copy, each at the manifest entry it concerns.
+/// The eight defects of a broken copy, each at the manifest entry it concerns: four in its
+/// tools, one in each of its resource, template and prompt, one in what it says of itself.
 fn planted(manifest: &Path) -> Vec<(String, u64)> {
     let get_note = line_of(manifest, "- name: get_note");
     let limit = line_of(manifest, "      limit:");
@@ -105,8 +106,32 @@ fn planted(manifest: &Path) -> Vec<(String, u64)> {
         ("HINT_NO_LESS_SAFE".to_owned(), get_note),
         ("UNKNOWN_ARGUMENT_SERVED".to_owned(), get_note),
     ];
+    expected.extend(planted_beyond_tools(manifest));
     expected.sort();
     expected
+}
+
+/// The defects of a broken copy beyond its tools: the template's MIME type, the resource
+/// read with another MIME type than it lists, the prompt's dropped argument, the instructions.
+fn planted_beyond_tools(manifest: &Path) -> Vec<(String, u64)> {
+    vec![
+        (
+            "RESOURCE_SAME_MIME_TYPE".to_owned(),
+            line_of(manifest, "    mime_type: text/plain"),
+        ),
+        (
+            "RESOURCE_READ_INVALID".to_owned(),
+            line_of(manifest, "- name: readme"),
+        ),
+        (
+            "PROMPT_ARGUMENT_NO_DELETE".to_owned(),
+            line_of(manifest, "      style:"),
+        ),
+        (
+            "INSTRUCTIONS_CHANGED".to_owned(),
+            line_of(manifest, "  instructions:"),
+        ),
+    ]
 }
 
 /// A child process killed when the test ends, however it ends.
@@ -290,6 +315,16 @@ fn the_typescript_server_honours_the_manifest_and_its_broken_copy_is_caught() {
         "{report:#}"
     );
 
+    // A list the server advertises but does not serve (-32601) lists nothing: the template
+    // is missing, and the rest is checked.
+    let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--no-templates"])]);
+    let note = line_of(&manifest, "- name: note");
+    assert_eq!(
+        (code, findings(&report)),
+        (1, vec![("RESOURCE_NO_DELETE".to_owned(), note)]),
+        "{report:#}"
+    );
+
     // Asked for explicitly, a revision the server does not speak means it was not checked.
     let out = cli(&[
         "verify",
@@ -357,7 +392,20 @@ fn reports_place_each_finding_in_the_manifest(url: &str) {
         )),
         "{text}"
     );
-    assert!(text.ends_with("4 findings (4 breaking)\n"), "{text}");
+    assert!(text.ends_with("8 findings (7 breaking)\n"), "{text}");
+    let manifest = foreign().join("tools.yaml");
+    let mime_type = line_of(&manifest, "    mime_type: text/plain");
+    let readme = line_of(&manifest, "- name: readme");
+    for expected in [
+        format!(
+            "fixtures/foreign/tools.yaml:{mime_type}:5: breaking RESOURCE_SAME_MIME_TYPE [2025-11-25, 2026-07-28] resource `note`: the resource at `notes://notes/{{id}}` changed its mime_type from \"text/plain\" to \"text/markdown\""
+        ),
+        format!(
+            "fixtures/foreign/tools.yaml:{readme}:11: breaking RESOURCE_READ_INVALID [2025-11-25, 2026-07-28] reading `notes://readme` answered contents of MIME type `text/plain`, not `text/markdown`"
+        ),
+    ] {
+        assert!(text.contains(&expected), "`{expected}` in:\n{text}");
+    }
 
     let out = cli(&[
         "verify",
@@ -402,9 +450,22 @@ fn import_round_trips(servers: &PythonServers) {
     exit(&out, 0);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("3 tools imported, 3 TODOs to decide"),
+        stderr.contains("3 tools, 2 resources and 1 prompt imported, 3 TODOs to decide"),
         "{stderr}"
     );
+    // What the server says of itself, its resources, its template and its prompt, as the
+    // manifest says them: nothing there is left to decide.
+    let text = std::fs::read_to_string(&imported).expect("written");
+    for expected in [
+        "server:\n  name: \"notes\"\n  title: \"Notes\"\n  version: \"1.0.0\"\n  instructions: \"Notes are short texts",
+        "resources:\n  - name: \"readme\"\n    uri: \"notes://readme\"\n    title: \"About the notes\"\n",
+        "    mime_type: \"text/markdown\"\n",
+        "  - name: \"note\"\n    uri_template: \"notes://notes/{id}\"\n",
+        "prompts:\n  - name: \"summarize_notes\"\n    title: \"Summarize the notes\"\n",
+        "    arguments:\n      \"style\":\n        description: \"How the summary should read, such as brief or detailed.\"\n",
+    ] {
+        assert!(text.contains(expected), "`{expected}` in:\n{text}");
+    }
     // The wire never lists a tool's errors: each tool's is a TODO `check` refuses where it is.
     let out = cli(&["check", &i]);
     exit(&out, 1);
@@ -461,7 +522,12 @@ fn import_from_a_saved_list_reports_what_a_manifest_forbids() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let saved = dir.path().join("tools-list.json");
     // What the Python SDK's FastMCP publishes for `def search(query: str, limit: int = 10)`.
-    let list = serde_json::json!({"tools": [{
+    // A resource, a template and a prompt that leave out what a manifest requires.
+    let list = serde_json::json!({
+    "resources": [{"uri": "notes://readme", "name": "readme", "title": "About"}],
+    "resourceTemplates": [{"uriTemplate": "notes://notes/{id}", "name": "note", "description": "A note.", "mimeType": "text/plain"}],
+    "prompts": [{"name": "summarize", "description": "Summarizes.", "arguments": [{"name": "style"}]}],
+    "tools": [{
         "name": "search",
         "description": "Searches the notes.",
         "inputSchema": {
@@ -507,6 +573,26 @@ fn import_from_a_saved_list_reports_what_a_manifest_forbids() {
             "{code}:\n{diagnostics}"
         );
     }
+    // Each TODO of the resources and the prompt is refused where it stands.
+    // (An argument's is refused at its first key, the line after the TODO.)
+    for (entry, what, below) in [
+        ("- name: \"readme\"", "description", 0),
+        ("- name: \"readme\"", "mime_type", 0),
+        ("- name: \"note\"", "title", 0),
+        ("- name: \"summarize\"", "title", 0),
+        ("\"style\":", "description", 2),
+    ] {
+        let at = line_of(&out_path, entry) + below;
+        assert!(
+            diagnostics.contains(&format!("{o}:{at}:"))
+                && diagnostics.contains(&format!("`{what}`")),
+            "`{what}` of `{entry}` at line {at}:\n{diagnostics}\n{manifest}"
+        );
+    }
+    assert!(
+        manifest.contains("# TODO: the MIME type of its contents (the server publishes none)"),
+        "{manifest}"
+    );
 }
 
 /// `diff --against url:` uses the diff engine's rules and the description policy.
@@ -529,6 +615,17 @@ fn diff_against_a_running_server(servers: &PythonServers) {
         "{text}"
     );
     assert!(text.contains("HINT_NO_LESS_SAFE"), "{text}");
+    // Resources, templates and prompts with the same rules, at the same places.
+    let mime_type = line_of(&manifest, "    mime_type: text/plain");
+    let style = line_of(&manifest, "      style:");
+    for expected in [
+        format!("{m}:{mime_type}:5: breaking: RESOURCE_SAME_MIME_TYPE"),
+        format!(
+            "{m}:{style}:7: breaking: PROMPT_ARGUMENT_NO_DELETE prompt `summarize_notes` no longer has the argument `style`"
+        ),
+    ] {
+        assert!(text.contains(&expected), "`{expected}` in:\n{text}");
+    }
 
     // A manifest whose description the server does not publish: a change of wording only.
     let dir = tempfile::tempdir().expect("a temporary directory");

@@ -1,11 +1,15 @@
 //! `mcp-contract verify`: a running server, in any language, against its manifest, on each
 //! protocol revision it speaks. Three kinds of check:
 //!
-//! - **the publication**: what `tools/list` carries equals what the manifest publishes, as
-//!   the diff engine judges it ([`compare`](crate::compare)), plus what it cannot see (an
-//!   input schema open to unknown arguments, a keyword a manifest forbids, `_meta`);
+//! - **the publication**: what the lists of tools, resources, templates and prompts carry
+//!   equals what the manifest publishes, as the diff engine judges it
+//!   ([`compare`](crate::compare)), plus what it cannot see (an input schema open to unknown
+//!   arguments, a keyword a manifest forbids, `_meta`), and what `initialize` says (the
+//!   server's name, title, version and instructions, the capabilities the manifest implies)
+//!   with, on 2026-07-28, the lists' cache hint;
 //! - **calls from the manifest**: each tool called with its examples, each answer held to the
-//!   output schema or to the error vocabulary;
+//!   output schema or to the error vocabulary; each fixed resource read, and each prompt got
+//!   with arguments the manifest says are valid, each answer held to its shape;
 //! - **calls that must be refused**: an unknown argument, each required one missing, a wrong
 //!   type, each a tool error naming the argument with the manifest's argument code.
 //!
@@ -14,14 +18,14 @@
 mod report;
 mod rules;
 
-use mcp_contract_codegen::probe::{ArgumentCodes, Probes, ToolProbe};
+use mcp_contract_codegen::probe::{ArgumentCodes, Probes, PromptProbe, ResourceProbe, ToolProbe};
 use mcp_contract_codegen::{Contract, Date, Revision, Source, Span};
 use mcp_contract_spec::check::Checker;
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResult, ResourceContents};
 use serde_json::{Map, Value, json};
 
 use crate::compare::{self, DescriptionPolicy};
-use crate::live::{Headers, Live, Target};
+use crate::live::{CallError, Headers, Live, Published, Target};
 pub(crate) use report::Format;
 use report::Report;
 use rules::VerifyRule;
@@ -147,6 +151,7 @@ impl Run<'_> {
             .await
             .map_err(|e| format!("error: {} on {}: {e}", self.report.target, self.revision))?;
         self.publication(&published)?;
+        self.initialize(&published);
         let ours = compare::published_by(self.contract, self.revision, self.group);
         let tools: Vec<&ToolProbe> = (self.probes.tools.iter())
             .filter(|t| self.group.is_none_or(|g| g.contains(&t.name)))
@@ -178,11 +183,215 @@ impl Run<'_> {
                 self.refusals(tool).await;
             }
         }
+        for resource in &self.probes.resources {
+            let listed = published.entries["resources"]
+                .as_array()
+                .is_some_and(|rs| rs.iter().any(|r| r["uri"] == resource.uri.as_str()));
+            // A template is read only with values a client chooses; an unlisted resource is
+            // already a finding.
+            if resource.template || !listed || self.lost {
+                continue;
+            }
+            if resource.asks {
+                self.report
+                    .not_requested("resource", &resource.uri, "it asks the user first");
+                continue;
+            }
+            self.read(resource).await;
+        }
+        for prompt in &self.probes.prompts {
+            let listed = published.entries["prompts"]
+                .as_array()
+                .is_some_and(|ps| ps.iter().any(|p| p["name"] == prompt.name.as_str()));
+            if !listed || self.lost {
+                continue;
+            }
+            if prompt.asks {
+                self.report
+                    .not_requested("prompt", &prompt.name, "it asks the user first");
+                continue;
+            }
+            match prompt.example_arguments() {
+                Some(arguments) => self.get(prompt, arguments).await,
+                None => self.report.not_requested(
+                    "prompt",
+                    &prompt.name,
+                    "a required argument has no fixed `completion:` values to take one from",
+                ),
+            }
+        }
         Ok(())
     }
 
+    /// What `initialize` says against what the manifest states and implies, and on a revision
+    /// with cache hints, the tools list's.
+    fn initialize(&mut self, published: &Published) {
+        let server = &self.probes.server;
+        let check = self.report.check("initialize".into());
+        let info = &published.initialize["serverInfo"];
+        let stated = [
+            ("name", Some(server.name.as_str())),
+            ("title", server.title.as_deref()),
+            ("version", server.version.as_deref()),
+        ];
+        for (key, ours) in stated {
+            let Some(ours) = ours else { continue };
+            if info[key].as_str() != Some(ours) {
+                self.report.finding(
+                    check,
+                    &rules::SERVER_INFO_CHANGED,
+                    server.span(key),
+                    format!(
+                        "the server introduces itself with the {key} {}, not \"{ours}\"",
+                        shown(&info[key])
+                    ),
+                );
+            }
+        }
+        let instructions = published.initialize["instructions"].as_str();
+        if self.options.descriptions != DescriptionPolicy::Ignore
+            && instructions != server.instructions.as_deref()
+        {
+            let what = match (instructions, &server.instructions) {
+                (None, _) => "sends no instructions, though the manifest has some",
+                (_, None) => "sends instructions, though the manifest has none",
+                _ => "sends other instructions than the manifest's",
+            };
+            let span = server.span("instructions");
+            self.report.finding(
+                check,
+                &rules::INSTRUCTIONS_CHANGED,
+                span,
+                format!("the server {what}"),
+            );
+        }
+        let advertised = &published.initialize["capabilities"];
+        let spoken =
+            (server.capabilities.iter()).filter(|c| c.only_on.is_none_or(|r| r == self.revision));
+        for capability in spoken {
+            let value = (capability.path.iter()).fold(advertised, |v, key| &v[*key]);
+            if value.is_null() || *value == false {
+                self.report.finding(
+                    check,
+                    &rules::CAPABILITY_MISSING,
+                    capability.span,
+                    format!(
+                        "the server does not advertise `{}`, though {}",
+                        capability.path.join("."),
+                        capability.because
+                    ),
+                );
+            }
+        }
+        if let (Some((ttl, scope)), true) = (server.cache, self.revision.has_cache_hints()) {
+            let theirs = published.cache.as_ref();
+            if theirs.is_none_or(|(t, s)| (*t, s.as_str()) != (ttl, scope)) {
+                let sent = theirs.map_or("none".to_owned(), |(t, s)| {
+                    format!("`ttlMs` {t} and `cacheScope` {s}")
+                });
+                self.report.finding(
+                    check,
+                    &rules::CACHE_HINT_CHANGED,
+                    server.span("cache"),
+                    format!(
+                        "the tools list carries the cache hint {sent}, not `ttlMs` {ttl} and `cacheScope` {scope}"
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Reads a fixed resource: it must answer contents of its MIME type.
+    async fn read(&mut self, resource: &ResourceProbe) {
+        let uri = &resource.uri;
+        let check = self.report.check(format!("read {uri}"));
+        let problem = match self.live.read(uri).await {
+            Err(e) => Some(self.failure(e)),
+            Ok(None) => {
+                self.report.uncheckable(check);
+                self.report
+                    .not_requested("resource", uri, "it asks the user first");
+                None
+            }
+            Ok(Some(result)) if result.contents.is_empty() => {
+                Some("answered no contents".to_owned())
+            }
+            Ok(Some(result)) => {
+                let ours = resource.mime_type.as_str();
+                let other = (result.contents.iter())
+                    .map(|c| match c {
+                        ResourceContents::TextResourceContents { mime_type, .. }
+                        | ResourceContents::BlobResourceContents { mime_type, .. } => {
+                            mime_type.as_deref()
+                        }
+                        // A kind of contents a later revision adds, whose type is not read.
+                        _ => None,
+                    })
+                    .find(|theirs| *theirs != Some(ours));
+                match other {
+                    None => None,
+                    Some(None) => Some(format!(
+                        "answered contents without a MIME type, not `{ours}`"
+                    )),
+                    Some(Some(theirs)) => Some(format!(
+                        "answered contents of MIME type `{theirs}`, not `{ours}`"
+                    )),
+                }
+            }
+        };
+        if let Some(problem) = problem {
+            self.report.finding(
+                check,
+                &rules::RESOURCE_READ_INVALID,
+                resource.span,
+                format!("reading `{uri}` {problem}"),
+            );
+        }
+    }
+
+    /// Gets a prompt with `arguments`: it must answer messages.
+    async fn get(&mut self, prompt: &PromptProbe, arguments: Map<String, Value>) {
+        let shown = Value::Object(arguments.clone());
+        let check = self.report.check(format!("get {} {shown}", prompt.name));
+        let problem = match self.live.prompt(&prompt.name, arguments).await {
+            Err(e) => Some(self.failure(e)),
+            Ok(None) => {
+                self.report.uncheckable(check);
+                self.report
+                    .not_requested("prompt", &prompt.name, "it asks the user first");
+                None
+            }
+            Ok(Some(result)) if result.messages.is_empty() => {
+                Some("answered no messages".to_owned())
+            }
+            Ok(Some(_)) => None,
+        };
+        if let Some(problem) = problem {
+            self.report.finding(
+                check,
+                &rules::PROMPT_GET_INVALID,
+                prompt.span,
+                format!(
+                    "getting the prompt `{}` with {shown} {problem}",
+                    prompt.name
+                ),
+            );
+        }
+    }
+
+    /// What a request answered with no result did, for a finding; a server that gave no
+    /// answer at all is not asked again.
+    fn failure(&mut self, e: CallError) -> String {
+        if e.code.is_some() {
+            format!("answered a protocol error: {e}")
+        } else {
+            self.lost = true;
+            format!("got no answer: {e}")
+        }
+    }
+
     /// The publication, through the diff engine and the checks it cannot make.
-    fn publication(&mut self, published: &crate::live::Published) -> Result<(), String> {
+    fn publication(&mut self, published: &Published) -> Result<(), String> {
         let today = Date::today();
         let compared = compare::compare(
             self.contract,
@@ -193,9 +402,7 @@ impl Run<'_> {
             today,
         )
         .map_err(|e| format!("error: {e}"))?;
-        let check = self
-            .report
-            .check(format!("tools/list: {} tools", compared.tools));
+        let check = self.report.check(format!("lists: {}", compared.covered));
         for change in compared.changes {
             self.report.diff_finding(check, change);
         }
@@ -216,13 +423,15 @@ impl Run<'_> {
             );
         }
         let ours = compare::published_by(self.contract, self.revision, self.group);
-        for tool in compare::meta_differences(&ours, &published.tools_list) {
-            let span = self.contract.locate(&format!("tools[{tool}]"));
+        for difference in compare::meta_differences(&ours, &published.publication()) {
             self.report.finding(
                 check,
                 &rules::META_CHANGED,
-                span,
-                format!("tool `{tool}` publishes a `_meta` other than the manifest's"),
+                self.contract.locate(&difference.path),
+                format!(
+                    "{} publishes a `_meta` other than the manifest's",
+                    difference.entry
+                ),
             );
         }
         Ok(())
@@ -558,5 +767,15 @@ fn quoted_text(result: &CallToolResult) -> String {
         format!("\"{cut}…\"")
     } else {
         format!("\"{cut}\"")
+    }
+}
+
+/// A published value for a report: a string quoted, anything else as JSON ("none" when
+/// absent).
+fn shown(value: &Value) -> String {
+    match value {
+        Value::Null => "none".to_owned(),
+        Value::String(s) => format!("\"{s}\""),
+        other => other.to_string(),
     }
 }

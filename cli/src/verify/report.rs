@@ -57,6 +57,9 @@ pub(super) struct Report {
     pub(super) skips: Vec<String>,
     /// The tools that could not be called, with why.
     not_called: Vec<(String, &'static str)>,
+    /// The resources and prompts that could not be requested: `resource` or `prompt`, the
+    /// URI or name, and why.
+    not_requested: Vec<(&'static str, String, &'static str)>,
 }
 
 impl Report {
@@ -71,6 +74,7 @@ impl Report {
             revisions: Vec::new(),
             skips: Vec::new(),
             not_called: Vec::new(),
+            not_requested: Vec::new(),
         }
     }
 
@@ -78,6 +82,14 @@ impl Report {
     pub(super) fn not_called(&mut self, tool: &str, why: &'static str) {
         if !self.not_called.iter().any(|(t, _)| t == tool) {
             self.not_called.push((tool.to_owned(), why));
+        }
+    }
+
+    /// Notes a resource or prompt (`kind`) this client cannot request (once, whatever the
+    /// revisions).
+    pub(super) fn not_requested(&mut self, kind: &'static str, name: &str, why: &'static str) {
+        if !(self.not_requested.iter()).any(|(k, n, _)| *k == kind && n == name) {
+            self.not_requested.push((kind, name.to_owned(), why));
         }
     }
 
@@ -238,6 +250,9 @@ impl Report {
         for (tool, why) in &self.not_called {
             let _ = writeln!(out, "note: `{tool}` was not called: {why}");
         }
+        for (kind, name, why) in &self.not_requested {
+            let _ = writeln!(out, "note: the {kind} `{name}` was not requested: {why}");
+        }
         if !self.allow_writes {
             out.push_str(
                 "note: tools that may write were not called (--allow-writes calls them)\n",
@@ -268,6 +283,7 @@ impl Report {
             "findings": findings,
             "skipped": self.skips,
             "not_called": self.not_called.iter().map(|(t, why)| json!({"tool": t, "why": why})).collect::<Vec<_>>(),
+            "not_requested": self.not_requested.iter().map(|(k, n, why)| json!({(*k): n, "why": why})).collect::<Vec<_>>(),
             "summary": {
                 "revisions": self.revisions.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
                 "checks": self.checks.len(),

@@ -29,7 +29,13 @@ macro_rules! rules {
 rules! {
     SCHEMA_OPEN = true, "The input schema does not refuse unknown properties (`additionalProperties: false`): a client's misspelt argument may be ignored, and the call answered as if it had not been passed.";
     KEYWORD_FORBIDDEN = false, "The server publishes a keyword a manifest forbids (a `default` keyword, `$ref`, a union): clients read it differently, and the import cannot carry it.";
-    META_CHANGED = true, "The tool's `_meta` (its own entries, the planning contracts) differs from the manifest's: planners read the contract where it was published.";
+    META_CHANGED = true, "A tool's, resource's, template's or prompt's `_meta` (a tool's own entries and planning contracts, any entry's lifecycle) differs from the manifest's: planners and clients read them where they were published.";
+    SERVER_INFO_CHANGED = false, "The server names itself, its title or its version otherwise than the manifest states: people and registries see another server than the reviewed one, and a stale deployment shows here first.";
+    INSTRUCTIONS_CHANGED = false, "The instructions sent at `initialize` differ from the manifest's: the model reads another text than the reviewed one (`--descriptions ignore` leaves them out, as it does descriptions).";
+    CAPABILITY_MISSING = true, "The server does not advertise a capability the manifest implies (resources, their subscriptions, prompts, completions, logging, `listChanged`, the apps or tasks extension): clients that read the capabilities never use what the contract offers.";
+    CACHE_HINT_CHANGED = false, "On 2026-07-28 the tools list carries another cache hint (`ttlMs`, `cacheScope`) than the manifest's: clients keep the list for longer or shorter, or share it where they should not.";
+    RESOURCE_READ_INVALID = true, "Reading a resource the manifest lists failed, answered no contents, or answered contents without the manifest's MIME type: clients decoding it by that type misread it or get nothing.";
+    PROMPT_GET_INVALID = true, "Getting a prompt with arguments the manifest says are valid failed or answered no messages: clients using the prompt as published get nothing.";
     EXAMPLE_REFUSED = true, "A call with the manifest's own example was refused or failed: callers doing what the contract shows fail.";
     OUTPUT_INVALID = true, "A result's structured content is missing or does not match the published output schema: clients that check it refuse the result.";
     ERROR_WITHOUT_CODE = true, "An error carries no envelope with a code: clients cannot tell which error it is or which argument to fix.";

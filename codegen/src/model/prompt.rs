@@ -46,6 +46,9 @@ pub(crate) struct PromptArgumentDef {
     pub required: bool,
     /// How its values are completed.
     pub completion: Option<CompletionDef>,
+    /// Where its name is written.
+    #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
+    pub span: Span,
 }
 
 /// How the values of a prompt argument or a template variable are completed.

@@ -158,6 +158,7 @@ impl Validator<'_> {
             description,
             required: a.required.as_ref().is_some_and(|r| r.value),
             completion,
+            span: name.span,
         })
     }
 

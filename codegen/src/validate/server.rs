@@ -22,8 +22,23 @@ impl Validator<'_> {
             shared_types: SharedTypes::Inline,
             shared_types_at: None,
             profiles: Vec::new(),
+            keys: Vec::new(),
         };
         let Some(s) = server else { return info };
+        let spans = [
+            ("name", s.name.as_ref().map(|n| n.span)),
+            ("title", s.title.as_ref().map(|n| n.span)),
+            ("version", s.version.as_ref().map(|n| n.span)),
+            ("instructions", s.instructions.as_ref().map(|n| n.span)),
+            ("logging", s.logging.as_ref().map(|n| n.span)),
+            (
+                "cache",
+                (s.cache.as_ref()).and_then(|c| Some(c.ttl_ms.as_ref()?.span)),
+            ),
+        ];
+        info.keys = (spans.into_iter())
+            .filter_map(|(key, span)| Some((key, span?)))
+            .collect();
         if let Some(name) = &s.name {
             if name.value.trim().is_empty() {
                 self.error(

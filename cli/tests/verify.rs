@@ -605,37 +605,47 @@ fn the_reference_server_honours_its_manifest_over_stdio_and_http() {
 }
 
 #[test]
-fn the_conformance_fixture_is_verified_over_http() {
+fn the_conformance_fixture_is_verified_over_stdio_and_http() {
     let manifest = root().join("fixtures/conformance/tools.yaml");
+    let m = manifest.to_string_lossy().into_owned();
     let binary = workspace_binary("conformance-server", &manifest);
     let port = free_port();
     let mut command = Command::new(&binary);
     command.arg(format!("127.0.0.1:{port}"));
     let _served = serve_http(command, port);
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let (code, report) = verify(&[&manifest.to_string_lossy(), "--url", &url]);
-    // Its `protocol_error_job` panics on purpose, for the suite: the one finding.
-    let job = line_of(&manifest, "- name: protocol_error_job");
-    assert_eq!(
-        findings(&report),
-        [("EXAMPLE_REFUSED".to_owned(), job)],
-        "{report:#}"
-    );
-    assert_eq!(code, 1);
-    // What this client cannot call is said, not failed.
-    let not_called: Vec<&str> = (report["not_called"].as_array().expect("a list").iter())
-        .filter_map(|n| n["tool"].as_str())
-        .collect();
-    assert!(not_called.contains(&"failing_job"), "{report:#}");
-    // A whole input document without `examples` gives no call known to be valid.
-    assert!(
-        not_called.contains(&"json_schema_2020_12_tool"),
-        "{report:#}"
-    );
-    assert!(
-        not_called.contains(&"test_missing_capability"),
-        "{report:#}"
-    );
+    let stdio = line(&[&binary, "--stdio"]);
+    for target in [["--stdio", &stdio], ["--url", &url]] {
+        let (code, report) = verify(&[&m, target[0], target[1]]);
+        // Its `protocol_error_job` panics on purpose, for the suite: the one finding.
+        let job = line_of(&manifest, "- name: protocol_error_job");
+        assert_eq!(
+            findings(&report),
+            [("EXAMPLE_REFUSED".to_owned(), job)],
+            "{target:?}: {report:#}"
+        );
+        assert_eq!(code, 1, "{target:?}");
+        // Both revisions were checked.
+        assert_eq!(
+            report["summary"]["revisions"],
+            serde_json::json!(["2025-11-25", "2026-07-28"]),
+            "{target:?}"
+        );
+        // What this client cannot call is said, not failed.
+        let not_called: Vec<&str> = (report["not_called"].as_array().expect("a list").iter())
+            .filter_map(|n| n["tool"].as_str())
+            .collect();
+        assert!(not_called.contains(&"failing_job"), "{report:#}");
+        // A whole input document without `examples` gives no call known to be valid.
+        assert!(
+            not_called.contains(&"json_schema_2020_12_tool"),
+            "{report:#}"
+        );
+        assert!(
+            not_called.contains(&"test_missing_capability"),
+            "{report:#}"
+        );
+    }
 }
 
 #[test]

@@ -252,7 +252,11 @@ fn the_python_server_honours_the_manifest_and_its_broken_copy_is_caught() {
     );
 
     reports_place_each_finding_in_the_manifest(&servers.broken);
-    import_round_trips(&servers);
+    import_round_trips(&Reached {
+        flag: "--url",
+        faithful: &servers.faithful,
+        broken: &servers.broken,
+    });
     diff_against_a_running_server(&servers);
 }
 
@@ -280,6 +284,12 @@ fn the_typescript_server_honours_the_manifest_and_its_broken_copy_is_caught() {
     let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--broken"])]);
     assert_eq!(findings(&report), planted(&manifest), "{report:#}");
     assert_eq!(code, 1);
+
+    import_round_trips(&Reached {
+        flag: "--stdio",
+        faithful: &line(&[&node, &server]),
+        broken: &line(&[&node, &server, "--broken"]),
+    });
 
     // An error without the hint its vocabulary gives it.
     let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--no-hints"])]);
@@ -392,13 +402,21 @@ fn reports_place_each_finding_in_the_manifest(url: &str) {
     );
 }
 
-/// `import` writes TODOs that `check` refuses, and round-trips once they are filled.
-fn import_round_trips(servers: &PythonServers) {
+/// A server `import` and `verify` reach: `--url URL` or `--stdio CMD`, faithful and broken.
+struct Reached<'a> {
+    flag: &'a str,
+    faithful: &'a str,
+    broken: &'a str,
+}
+
+/// `import` writes TODOs that `check` refuses, and round-trips once they are filled from the
+/// faithful manifest, as the server's authors would fill them.
+fn import_round_trips(server: &Reached<'_>) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let imported = dir.path().join("tools.yaml");
     let i = imported.to_string_lossy().into_owned();
 
-    let out = cli(&["import", "--url", &servers.faithful, "-o", &i]);
+    let out = cli(&["import", server.flag, server.faithful, "-o", &i]);
     exit(&out, 0);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -416,35 +434,18 @@ fn import_round_trips(servers: &PythonServers) {
         "{diagnostics}"
     );
     // Importing again does not overwrite the file being edited.
-    exit(&cli(&["import", "--url", &servers.faithful, "-o", &i]), 2);
+    exit(&cli(&["import", server.flag, server.faithful, "-o", &i]), 2);
 
-    // Filled as the server's authors would: get_note's not_found, nothing for the others.
     let text = std::fs::read_to_string(&imported).expect("written");
-    let mut filled = String::new();
-    for (n, tool) in text.split("  - name: ").enumerate() {
-        if n > 0 {
-            filled.push_str("  - name: ");
-        }
-        let errors = if tool.starts_with("\"get_note\"") {
-            "errors: [not_found]"
-        } else {
-            "errors: []"
-        };
-        filled.push_str(&tool.replace("errors: [TODO]", errors));
-    }
-    filled.push_str(
-        "\nerrors:\n  not_found:\n    message: \"There is no note `{id}`.\"\n    \
-         hint: \"Call list_notes to see the ids that exist.\"\n    argument: true\n",
-    );
-    std::fs::write(&imported, filled).expect("written");
+    std::fs::write(&imported, filled(&text)).expect("written");
     exit(&cli(&["check", &i]), 0);
-    let (code, report) = verify(&[&i, "--url", &servers.faithful]);
+    let (code, report) = verify(&[&i, server.flag, server.faithful]);
     assert_eq!((code, findings(&report)), (0, vec![]), "{report:#}");
 
     // From the broken copy, the dropped hint is a TODO too, refused at the tool's hints.
     let broken = dir.path().join("broken.yaml");
     let b = broken.to_string_lossy().into_owned();
-    exit(&cli(&["import", "--url", &servers.broken, "-o", &b]), 0);
+    exit(&cli(&["import", server.flag, server.broken, "-o", &b]), 0);
     let out = cli(&["check", &b]);
     let diagnostics = String::from_utf8_lossy(&out.stderr);
     let hints = line_of(&broken, "hints: {destructive: false, idempotent: true");
@@ -454,6 +455,36 @@ fn import_round_trips(servers: &PythonServers) {
             && diagnostics.contains(&format!("{b}:{hints}:")),
         "{diagnostics}"
     );
+}
+
+/// An imported manifest with each tool's `errors: [TODO]` decided as the faithful manifest
+/// decides it, and the faithful manifest's error vocabulary.
+fn filled(imported: &str) -> String {
+    let faithful = std::fs::read_to_string(foreign().join("tools.yaml")).expect("the manifest");
+    // Each tool's `errors:` line in the faithful manifest, by the tool's name.
+    let errors_of = |name: &str| {
+        (faithful.split("  - name: "))
+            .find(|tool| tool.starts_with(&format!("{name}\n")))
+            .and_then(|tool| {
+                tool.lines()
+                    .find(|l| l.trim_start().starts_with("errors: "))
+            })
+            .map_or("errors: []".to_owned(), |l| l.trim_start().to_owned())
+    };
+    let mut filled = String::new();
+    for (n, tool) in imported.split("  - name: ").enumerate() {
+        if n > 0 {
+            filled.push_str("  - name: ");
+        }
+        let name = tool.lines().next().unwrap_or_default().trim_matches('"');
+        filled.push_str(&tool.replace("errors: [TODO]", &errors_of(name)));
+    }
+    let vocabulary = (faithful.split_once("\nerrors:\n"))
+        .and_then(|(_, rest)| rest.split_once("\ntools:"))
+        .map(|(entries, _)| entries)
+        .expect("the faithful manifest's errors");
+    filled.push_str(&format!("\nerrors:\n{vocabulary}"));
+    filled
 }
 
 #[test]

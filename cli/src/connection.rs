@@ -24,16 +24,28 @@ pub(crate) struct Connection {
 }
 
 impl Connection {
-    /// The request headers, with the bearer token read from its variable; `Err` names a
-    /// malformed header or a variable that is not set.
-    pub(crate) fn headers(&self) -> Result<Headers, String> {
+    /// The request headers for `target`, with the bearer token read from its variable; `Err`
+    /// names a malformed header, a variable that is not set, or headers for a command started
+    /// over stdio (which has none: it would run without what the user meant to send).
+    pub(crate) fn headers(&self, target: &Target) -> Result<Headers, String> {
+        if matches!(target, Target::Stdio(_)) && self.sends_headers() {
+            return Err(
+                "error: `--header` and `--bearer-env` are for a server reached over HTTP; a command started over stdio takes its settings from its arguments and environment"
+                    .into(),
+            );
+        }
         Headers::read(&self.headers, self.bearer_env.as_deref())
+    }
+
+    /// Whether any flag asks for a request header.
+    pub(crate) fn sends_headers(&self) -> bool {
+        !self.headers.is_empty() || self.bearer_env.is_some()
     }
 
     /// What the server at `target` publishes on the newest revision it speaks, of those
     /// given or of all; with the revision spoken.
     pub(crate) fn fetch(&self, target: &Target) -> Result<(Revision, Published), String> {
-        let headers = self.headers()?;
+        let headers = self.headers(target)?;
         let mut tried: Vec<Revision> = if self.revisions.is_empty() {
             Revision::ALL.to_vec()
         } else {
@@ -52,7 +64,8 @@ impl Connection {
                             .map(|p| (revision, p))
                             .map_err(|e| format!("error: {e}"));
                     }
-                    Err(e) => failures.push(e),
+                    Err(e) if e.refused => return Err(format!("error: {e}")),
+                    Err(e) => failures.push(e.message),
                 }
             }
             Err(format!("error: {}", failures.join("; ")))

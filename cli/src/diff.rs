@@ -74,6 +74,10 @@ pub(crate) fn run(args: &Args) -> Result<ExitCode, String> {
             args.today,
             args.descriptions,
         ),
+        None if args.connection.sends_headers() || !args.connection.revisions.is_empty() => Err(
+            "error: `--header`, `--bearer-env` and `--revision` are for `--against url:URL` or `--against stdio:CMD`"
+                .into(),
+        ),
         None => between_manifests(
             &args.paths,
             args.against.as_deref(),

@@ -279,7 +279,7 @@ fn run_verify(
 ) -> Result<ExitCode, String> {
     let source = read(manifest)?;
     let contract = contract(&source)?;
-    let headers = connection.headers()?;
+    let headers = connection.headers(&target)?;
     let revisions_named = !connection.revisions.is_empty();
     let options = verify::Options {
         target,

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use mcp_contract::testing::auth::TestIssuer;
 use serde_json::Value;
 
 #[path = "../../tests/prerequisite/mod.rs"]
@@ -633,6 +634,131 @@ fn the_reference_server_honours_its_manifest_over_stdio_and_http() {
     let out = cli(&["verify", &m, "--url", &url, "--group", "nope"]);
     exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("its groups are: read, edit"));
+}
+
+/// Runs the CLI with `args`, and `TOKEN` set to `token` in its environment.
+fn cli_with_token(args: &[&str], token: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+        .args(args)
+        .current_dir(root())
+        .env("TOKEN", token)
+        .output()
+        .expect("the CLI runs")
+}
+
+#[test]
+fn request_headers_reach_a_server_that_requires_a_token() {
+    let manifest = root().join("tools.yaml");
+    let binary = workspace_binary("mcp-workspace", &manifest);
+    let m = manifest.to_string_lossy().into_owned();
+    let workspace = tempfile::tempdir().expect("a temporary directory");
+    let ws = workspace.path().to_string_lossy().into_owned();
+    // The reference server's own authorization: each group's route wants a token of this
+    // issuer, for that route, with the group's scope.
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let issuer = runtime.block_on(TestIssuer::start());
+    let port = free_port();
+    let resource = format!("http://127.0.0.1:{port}");
+    let mut command = Command::new(&binary);
+    command.args(["--root", &ws, "--http", &format!("127.0.0.1:{port}")]);
+    command.args(["--auth-issuer", issuer.issuer(), "--resource", &resource]);
+    let _served = serve_http(command, port);
+    let url = format!("{resource}/mcp");
+    let token = (issuer.token())
+        .audience(&format!("{url}/read"))
+        .scope("files:read")
+        .sign();
+    let read = format!("{url}/read");
+    let against = format!("url:{read}");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let imported = dir.path().join("tools.yaml");
+    let i = imported.to_string_lossy().into_owned();
+    let verify = ["verify", &m, "--url", &url, "--group", "read"];
+    let import = ["import", "--url", &read, "-o", &i, "--force"];
+    let diff = ["diff", "--against", &against, &m];
+    let bearer = ["--bearer-env", "TOKEN"];
+    let header = format!("Authorization: Bearer {token}");
+    // The token is in no output, nor in any error.
+    let secret = |out: &Output| {
+        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            assert!(
+                !String::from_utf8_lossy(bytes).contains(&token),
+                "the token is in the {stream}"
+            );
+        }
+    };
+
+    for command in [&verify[..], &import, &diff] {
+        // Without a token, or with a wrong one, nothing could be checked: one line says so.
+        for given in [&[][..], &bearer] {
+            let out = cli_with_token(&[command, given].concat(), "wrong");
+            secret(&out);
+            exit(&out, 2);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr}");
+            assert!(stderr.contains("401 Unauthorized"), "{command:?}: {stderr}");
+        }
+        // A variable that is not set is a usage error naming it.
+        let out = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+            .args(command)
+            .args(["--bearer-env", "MCP_CONTRACT_TEST_UNSET_TOKEN"])
+            .env_remove("MCP_CONTRACT_TEST_UNSET_TOKEN")
+            .output()
+            .expect("the CLI runs");
+        exit(&out, 2);
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("the environment variable `MCP_CONTRACT_TEST_UNSET_TOKEN` is not set"),
+            "{command:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    // Headers go to a server reached over HTTP only: a command started over stdio, or a
+    // manifest at a git revision, would silently go without them.
+    let stdio = line(&[&binary, "--root", &ws]);
+    for command in [
+        &["verify", &m, "--stdio", &stdio][..],
+        &["import", "--stdio", &stdio, "-o", &i, "--force"],
+        &["diff", "--against", &format!("stdio:{stdio}"), &m],
+        &["diff", "--against", "HEAD", &m],
+    ] {
+        let out = cli_with_token(&[command, &bearer].concat(), &token);
+        secret(&out);
+        exit(&out, 2);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("`--header` and `--bearer-env` are for")
+                || stderr.contains("`--header`, `--bearer-env` and `--revision` are for"),
+            "{command:?}: {stderr}"
+        );
+    }
+
+    // With the token, from the environment or as a header, each command reaches the server.
+    for given in [&bearer[..], &["--header", &header]] {
+        let out = cli_with_token(
+            &[&verify[..], given, &["--format", "json"]].concat(),
+            &token,
+        );
+        secret(&out);
+        let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+        assert_eq!(
+            (out.status.code(), findings(&report)),
+            (Some(0), vec![]),
+            "{report:#}"
+        );
+        let out = cli_with_token(&[&import[..], given].concat(), &token);
+        secret(&out);
+        exit(&out, 0);
+        let written = std::fs::read_to_string(&imported).expect("written");
+        assert!(written.contains("- name: \"read_file\""), "{written}");
+        assert!(!written.contains(&token));
+        // The route serves the `read` group only: the manifest's write tools are not there.
+        let out = cli_with_token(&[&diff[..], given].concat(), &token);
+        secret(&out);
+        let text = exit(&out, 3);
+        assert!(text.contains("breaking: TOOL_NO_DELETE"), "{text}");
+    }
 }
 
 #[test]

@@ -764,7 +764,7 @@ fn request_headers_reach_a_server_that_requires_a_token() {
 #[test]
 fn the_conformance_fixture_is_verified_over_stdio_and_http() {
     let manifest = root().join("fixtures/conformance/tools.yaml");
-    let m = manifest.to_string_lossy().into_owned();
+    let m = manifest.to_str().expect("a UTF-8 path");
     let binary = workspace_binary("conformance-server", &manifest);
     let port = free_port();
     let mut command = Command::new(&binary);
@@ -772,8 +772,13 @@ fn the_conformance_fixture_is_verified_over_stdio_and_http() {
     let _served = serve_http(command, port);
     let url = format!("http://127.0.0.1:{port}/mcp");
     let stdio = line(&[&binary, "--stdio"]);
-    for target in [["--stdio", &stdio], ["--url", &url]] {
-        let (code, report) = verify(&[&m, target[0], target[1]]);
+    // Its slow tools take seconds on each revision: both transports are checked at once.
+    let targets = [["--stdio", &stdio], ["--url", &url]];
+    let reports = std::thread::scope(|scope| {
+        let runs = targets.map(|target| scope.spawn(move || verify(&[m, target[0], target[1]])));
+        runs.map(|run| run.join().expect("verify ran"))
+    });
+    for (target, (code, report)) in targets.iter().zip(reports) {
         // Its `protocol_error_job` panics on purpose, for the suite: the one finding.
         let job = line_of(&manifest, "- name: protocol_error_job");
         assert_eq!(

@@ -393,12 +393,12 @@ fn stated_versions(
     Ok(stated)
 }
 
-/// The text of `path` at git revision `rev`. `git show REV:PATH` wants a path from the
-/// repository root, so the manifest's directory gives the root and its own prefix.
 /// The manifest of a revision that has none: a server with no tools yet.
 const NO_CONTRACT: &str = "server: {name: none}\ntools: []\n";
 
 /// The text of `path` at git revision `rev`, `None` when the revision does not have it.
+/// `git show REV:PATH` wants a path from the repository root, so the manifest's directory
+/// gives the root and its own prefix.
 fn git_show(rev: &str, path: &Path) -> Result<Option<String>, String> {
     if path.file_name().is_none() {
         return Err(format!("error: `{}` is not a file path", path.display()));

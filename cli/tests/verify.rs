@@ -668,6 +668,10 @@ fn request_headers_reach_a_server_that_requires_a_token() {
         .audience(&format!("{url}/read"))
         .scope("files:read")
         .sign();
+    let unscoped = (issuer.token())
+        .audience(&format!("{url}/read"))
+        .scope("files:edit")
+        .sign();
     let read = format!("{url}/read");
     let against = format!("url:{read}");
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -698,6 +702,16 @@ fn request_headers_reach_a_server_that_requires_a_token() {
             assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr}");
             assert!(stderr.contains("401 Unauthorized"), "{command:?}: {stderr}");
         }
+        // A valid token without the route's scope: refused too, and said so.
+        let out = cli_with_token(&[command, &bearer].concat(), &unscoped);
+        exit(&out, 2);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr}");
+        assert!(stderr.contains("403 Forbidden"), "{command:?}: {stderr}");
+        assert!(
+            !stderr.contains(&unscoped),
+            "{command:?}: the token is in the stderr"
+        );
         // A variable that is not set is a usage error naming it.
         let out = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
             .args(command)

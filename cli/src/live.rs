@@ -117,6 +117,62 @@ fn log_tail(mut stderr: tokio::process::ChildStderr) -> Arc<Mutex<String>> {
     tail
 }
 
+/// Why no session opened.
+#[derive(Debug, Clone)]
+pub(crate) struct Unopened {
+    /// What happened, for a report.
+    pub(crate) message: String,
+    /// The server refused the request's credentials (401) or their scope (403): no other
+    /// revision can fare better.
+    pub(crate) refused: bool,
+}
+
+impl std::fmt::Display for Unopened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<String> for Unopened {
+    fn from(message: String) -> Self {
+        Unopened {
+            message,
+            refused: false,
+        }
+    }
+}
+
+/// The status a server refused a request with, and its challenge, when it refused the
+/// request's credentials (401) or their scope (403). The challenge names what the server
+/// wants, never the token sent.
+fn refusal(error: &(dyn std::error::Error + 'static)) -> Option<String> {
+    use rmcp::service::ClientInitializeError;
+    use rmcp::transport::streamable_http_client::{AuthRequiredError, InsufficientScopeError};
+    // rmcp's initialize error holds the transport's error without naming it its source.
+    let mut source = match error.downcast_ref::<ClientInitializeError>() {
+        Some(ClientInitializeError::TransportError { error, .. }) => {
+            Some(error.error.as_ref() as &(dyn std::error::Error + 'static))
+        }
+        _ => Some(error),
+    };
+    while let Some(e) = source {
+        if let Some(a) = e.downcast_ref::<AuthRequiredError>() {
+            return Some(format!(
+                "Auth required (401 Unauthorized; WWW-Authenticate: {})",
+                a.www_authenticate_header
+            ));
+        }
+        if let Some(s) = e.downcast_ref::<InsufficientScopeError>() {
+            return Some(format!(
+                "Insufficient scope (403 Forbidden; WWW-Authenticate: {})",
+                s.www_authenticate_header
+            ));
+        }
+        source = e.source();
+    }
+    None
+}
+
 /// A session with a running server, of one revision.
 pub(crate) struct Live {
     session: Session,
@@ -185,7 +241,7 @@ impl Live {
         target: &Target,
         revision: Revision,
         headers: &Headers,
-    ) -> Result<Live, String> {
+    ) -> Result<Live, Unopened> {
         let opened = match target {
             Target::Stdio(line) => {
                 let words = shlex::split(line)
@@ -208,7 +264,8 @@ impl Live {
                         return Err(format!(
                             "cannot open a {revision} session with {}; its stderr ends with:\n{tail}",
                             target.describe()
-                        ));
+                        )
+                        .into());
                     }
                 }
                 opened
@@ -235,15 +292,31 @@ impl Live {
         };
         match opened {
             Ok(Ok(session)) => Ok(Live { session }),
-            Ok(Err(e)) => Err(format!(
-                "cannot open a {revision} session with {}: {e}",
-                target.describe()
-            )),
+            Ok(Err(e)) => Err(match refusal(e.as_ref()) {
+                Some(refused) => Unopened {
+                    message: format!(
+                        "{} refused the request: {refused}; {}",
+                        target.describe(),
+                        if headers.bearer.is_some() || !headers.pairs.is_empty() {
+                            "check the credentials given"
+                        } else {
+                            "it wants credentials: give them with --bearer-env VAR or --header 'NAME: VALUE'"
+                        }
+                    ),
+                    refused: true,
+                },
+                None => format!(
+                    "cannot open a {revision} session with {}: {e}",
+                    target.describe()
+                )
+                .into(),
+            }),
             Err(_) => Err(format!(
                 "{} did not open a {revision} session within {} s",
                 target.describe(),
                 TIMEOUT.as_secs()
-            )),
+            )
+            .into()),
         }
     }
 

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use mcp_contract::testing::auth::TestIssuer;
 use serde_json::Value;
 
 #[path = "../../tests/prerequisite/mod.rs"]
@@ -277,7 +278,11 @@ fn the_python_server_honours_the_manifest_and_its_broken_copy_is_caught() {
     );
 
     reports_place_each_finding_in_the_manifest(&servers.broken);
-    import_round_trips(&servers);
+    import_round_trips(&Reached {
+        flag: "--url",
+        faithful: &servers.faithful,
+        broken: &servers.broken,
+    });
     diff_against_a_running_server(&servers);
 }
 
@@ -305,6 +310,12 @@ fn the_typescript_server_honours_the_manifest_and_its_broken_copy_is_caught() {
     let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--broken"])]);
     assert_eq!(findings(&report), planted(&manifest), "{report:#}");
     assert_eq!(code, 1);
+
+    import_round_trips(&Reached {
+        flag: "--stdio",
+        faithful: &line(&[&node, &server]),
+        broken: &line(&[&node, &server, "--broken"]),
+    });
 
     // An error without the hint its vocabulary gives it.
     let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--no-hints"])]);
@@ -440,13 +451,21 @@ fn reports_place_each_finding_in_the_manifest(url: &str) {
     );
 }
 
-/// `import` writes TODOs that `check` refuses, and round-trips once they are filled.
-fn import_round_trips(servers: &PythonServers) {
+/// A server `import` and `verify` reach: `--url URL` or `--stdio CMD`, faithful and broken.
+struct Reached<'a> {
+    flag: &'a str,
+    faithful: &'a str,
+    broken: &'a str,
+}
+
+/// `import` writes TODOs that `check` refuses, and round-trips once they are filled from the
+/// faithful manifest, as the server's authors would fill them.
+fn import_round_trips(server: &Reached<'_>) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let imported = dir.path().join("tools.yaml");
     let i = imported.to_string_lossy().into_owned();
 
-    let out = cli(&["import", "--url", &servers.faithful, "-o", &i]);
+    let out = cli(&["import", server.flag, server.faithful, "-o", &i]);
     exit(&out, 0);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -477,35 +496,18 @@ fn import_round_trips(servers: &PythonServers) {
         "{diagnostics}"
     );
     // Importing again does not overwrite the file being edited.
-    exit(&cli(&["import", "--url", &servers.faithful, "-o", &i]), 2);
+    exit(&cli(&["import", server.flag, server.faithful, "-o", &i]), 2);
 
-    // Filled as the server's authors would: get_note's not_found, nothing for the others.
     let text = std::fs::read_to_string(&imported).expect("written");
-    let mut filled = String::new();
-    for (n, tool) in text.split("  - name: ").enumerate() {
-        if n > 0 {
-            filled.push_str("  - name: ");
-        }
-        let errors = if tool.starts_with("\"get_note\"") {
-            "errors: [not_found]"
-        } else {
-            "errors: []"
-        };
-        filled.push_str(&tool.replace("errors: [TODO]", errors));
-    }
-    filled.push_str(
-        "\nerrors:\n  not_found:\n    message: \"There is no note `{id}`.\"\n    \
-         hint: \"Call list_notes to see the ids that exist.\"\n    argument: true\n",
-    );
-    std::fs::write(&imported, filled).expect("written");
+    std::fs::write(&imported, filled(&text)).expect("written");
     exit(&cli(&["check", &i]), 0);
-    let (code, report) = verify(&[&i, "--url", &servers.faithful]);
+    let (code, report) = verify(&[&i, server.flag, server.faithful]);
     assert_eq!((code, findings(&report)), (0, vec![]), "{report:#}");
 
     // From the broken copy, the dropped hint is a TODO too, refused at the tool's hints.
     let broken = dir.path().join("broken.yaml");
     let b = broken.to_string_lossy().into_owned();
-    exit(&cli(&["import", "--url", &servers.broken, "-o", &b]), 0);
+    exit(&cli(&["import", server.flag, server.broken, "-o", &b]), 0);
     let out = cli(&["check", &b]);
     let diagnostics = String::from_utf8_lossy(&out.stderr);
     let hints = line_of(&broken, "hints: {destructive: false, idempotent: true");
@@ -515,6 +517,36 @@ fn import_round_trips(servers: &PythonServers) {
             && diagnostics.contains(&format!("{b}:{hints}:")),
         "{diagnostics}"
     );
+}
+
+/// An imported manifest with each tool's `errors: [TODO]` decided as the faithful manifest
+/// decides it, and the faithful manifest's error vocabulary.
+fn filled(imported: &str) -> String {
+    let faithful = std::fs::read_to_string(foreign().join("tools.yaml")).expect("the manifest");
+    // Each tool's `errors:` line in the faithful manifest, by the tool's name.
+    let errors_of = |name: &str| {
+        (faithful.split("  - name: "))
+            .find(|tool| tool.starts_with(&format!("{name}\n")))
+            .and_then(|tool| {
+                tool.lines()
+                    .find(|l| l.trim_start().starts_with("errors: "))
+            })
+            .map_or("errors: []".to_owned(), |l| l.trim_start().to_owned())
+    };
+    let mut filled = String::new();
+    for (n, tool) in imported.split("  - name: ").enumerate() {
+        if n > 0 {
+            filled.push_str("  - name: ");
+        }
+        let name = tool.lines().next().unwrap_or_default().trim_matches('"');
+        filled.push_str(&tool.replace("errors: [TODO]", &errors_of(name)));
+    }
+    let vocabulary = (faithful.split_once("\nerrors:\n"))
+        .and_then(|(_, rest)| rest.split_once("\ntools:"))
+        .map(|(entries, _)| entries)
+        .expect("the faithful manifest's errors");
+    filled.push_str(&format!("\nerrors:\n{vocabulary}"));
+    filled
 }
 
 #[test]
@@ -701,38 +733,192 @@ fn the_reference_server_honours_its_manifest_over_stdio_and_http() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("its groups are: read, edit"));
 }
 
+/// Runs the CLI with `args`, and `TOKEN` set to `token` in its environment.
+fn cli_with_token(args: &[&str], token: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+        .args(args)
+        .current_dir(root())
+        .env("TOKEN", token)
+        .output()
+        .expect("the CLI runs")
+}
+
 #[test]
-fn the_conformance_fixture_is_verified_over_http() {
+fn request_headers_reach_a_server_that_requires_a_token() {
+    let manifest = root().join("tools.yaml");
+    let binary = workspace_binary("mcp-workspace", &manifest);
+    let m = manifest.to_string_lossy().into_owned();
+    let workspace = tempfile::tempdir().expect("a temporary directory");
+    let ws = workspace.path().to_string_lossy().into_owned();
+    // The reference server's own authorization: each group's route wants a token of this
+    // issuer, for that route, with the group's scope.
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let issuer = runtime.block_on(TestIssuer::start());
+    let port = free_port();
+    let resource = format!("http://127.0.0.1:{port}");
+    let mut command = Command::new(&binary);
+    command.args(["--root", &ws, "--http", &format!("127.0.0.1:{port}")]);
+    command.args(["--auth-issuer", issuer.issuer(), "--resource", &resource]);
+    let _served = serve_http(command, port);
+    let url = format!("{resource}/mcp");
+    let token = (issuer.token())
+        .audience(&format!("{url}/read"))
+        .scope("files:read")
+        .sign();
+    let unscoped = (issuer.token())
+        .audience(&format!("{url}/read"))
+        .scope("files:edit")
+        .sign();
+    let read = format!("{url}/read");
+    let against = format!("url:{read}");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let imported = dir.path().join("tools.yaml");
+    let i = imported.to_string_lossy().into_owned();
+    let verify = ["verify", &m, "--url", &url, "--group", "read"];
+    let import = ["import", "--url", &read, "-o", &i, "--force"];
+    let diff = ["diff", "--against", &against, &m];
+    let bearer = ["--bearer-env", "TOKEN"];
+    let header = format!("Authorization: Bearer {token}");
+    // The token is in no output, nor in any error.
+    let secret = |out: &Output| {
+        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            assert!(
+                !String::from_utf8_lossy(bytes).contains(&token),
+                "the token is in the {stream}"
+            );
+        }
+    };
+
+    for command in [&verify[..], &import, &diff] {
+        // Without a token, or with a wrong one, nothing could be checked: one line says so.
+        for given in [&[][..], &bearer] {
+            let out = cli_with_token(&[command, given].concat(), "wrong");
+            secret(&out);
+            exit(&out, 2);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr}");
+            assert!(stderr.contains("401 Unauthorized"), "{command:?}: {stderr}");
+        }
+        // A valid token without the route's scope: refused too, and said so.
+        let out = cli_with_token(&[command, &bearer].concat(), &unscoped);
+        exit(&out, 2);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr}");
+        assert!(stderr.contains("403 Forbidden"), "{command:?}: {stderr}");
+        assert!(
+            !stderr.contains(&unscoped),
+            "{command:?}: the token is in the stderr"
+        );
+        // A variable that is not set is a usage error naming it.
+        let out = Command::new(env!("CARGO_BIN_EXE_mcp-contract"))
+            .args(command)
+            .args(["--bearer-env", "MCP_CONTRACT_TEST_UNSET_TOKEN"])
+            .env_remove("MCP_CONTRACT_TEST_UNSET_TOKEN")
+            .output()
+            .expect("the CLI runs");
+        exit(&out, 2);
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("the environment variable `MCP_CONTRACT_TEST_UNSET_TOKEN` is not set"),
+            "{command:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    // Headers go to a server reached over HTTP only: a command started over stdio, or a
+    // manifest at a git revision, would silently go without them.
+    let stdio = line(&[&binary, "--root", &ws]);
+    for command in [
+        &["verify", &m, "--stdio", &stdio][..],
+        &["import", "--stdio", &stdio, "-o", &i, "--force"],
+        &["diff", "--against", &format!("stdio:{stdio}"), &m],
+        &["diff", "--against", "HEAD", &m],
+    ] {
+        let out = cli_with_token(&[command, &bearer].concat(), &token);
+        secret(&out);
+        exit(&out, 2);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("`--header` and `--bearer-env` are for")
+                || stderr.contains("`--header`, `--bearer-env` and `--revision` are for"),
+            "{command:?}: {stderr}"
+        );
+    }
+
+    // With the token, from the environment or as a header, each command reaches the server.
+    for given in [&bearer[..], &["--header", &header]] {
+        let out = cli_with_token(
+            &[&verify[..], given, &["--format", "json"]].concat(),
+            &token,
+        );
+        secret(&out);
+        let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+        assert_eq!(
+            (out.status.code(), findings(&report)),
+            (Some(0), vec![]),
+            "{report:#}"
+        );
+        let out = cli_with_token(&[&import[..], given].concat(), &token);
+        secret(&out);
+        exit(&out, 0);
+        let written = std::fs::read_to_string(&imported).expect("written");
+        assert!(written.contains("- name: \"read_file\""), "{written}");
+        assert!(!written.contains(&token));
+        // The route serves the `read` group only: the manifest's write tools are not there.
+        let out = cli_with_token(&[&diff[..], given].concat(), &token);
+        secret(&out);
+        let text = exit(&out, 3);
+        assert!(text.contains("breaking: TOOL_NO_DELETE"), "{text}");
+    }
+}
+
+#[test]
+fn the_conformance_fixture_is_verified_over_stdio_and_http() {
     let manifest = root().join("fixtures/conformance/tools.yaml");
+    let m = manifest.to_str().expect("a UTF-8 path");
     let binary = workspace_binary("conformance-server", &manifest);
     let port = free_port();
     let mut command = Command::new(&binary);
     command.arg(format!("127.0.0.1:{port}"));
     let _served = serve_http(command, port);
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let (code, report) = verify(&[&manifest.to_string_lossy(), "--url", &url]);
-    // Its `protocol_error_job` panics on purpose, for the suite: the one finding.
-    let job = line_of(&manifest, "- name: protocol_error_job");
-    assert_eq!(
-        findings(&report),
-        [("EXAMPLE_REFUSED".to_owned(), job)],
-        "{report:#}"
-    );
-    assert_eq!(code, 1);
-    // What this client cannot call is said, not failed.
-    let not_called: Vec<&str> = (report["not_called"].as_array().expect("a list").iter())
-        .filter_map(|n| n["tool"].as_str())
-        .collect();
-    assert!(not_called.contains(&"failing_job"), "{report:#}");
-    // A whole input document without `examples` gives no call known to be valid.
-    assert!(
-        not_called.contains(&"json_schema_2020_12_tool"),
-        "{report:#}"
-    );
-    assert!(
-        not_called.contains(&"test_missing_capability"),
-        "{report:#}"
-    );
+    let stdio = line(&[&binary, "--stdio"]);
+    // Its slow tools take seconds on each revision: both transports are checked at once.
+    let targets = [["--stdio", &stdio], ["--url", &url]];
+    let reports = std::thread::scope(|scope| {
+        let runs = targets.map(|target| scope.spawn(move || verify(&[m, target[0], target[1]])));
+        runs.map(|run| run.join().expect("verify ran"))
+    });
+    for (target, (code, report)) in targets.iter().zip(reports) {
+        // Its `protocol_error_job` panics on purpose, for the suite: the one finding.
+        let job = line_of(&manifest, "- name: protocol_error_job");
+        assert_eq!(
+            findings(&report),
+            [("EXAMPLE_REFUSED".to_owned(), job)],
+            "{target:?}: {report:#}"
+        );
+        assert_eq!(code, 1, "{target:?}");
+        // Both revisions were checked.
+        assert_eq!(
+            report["summary"]["revisions"],
+            serde_json::json!(["2025-11-25", "2026-07-28"]),
+            "{target:?}"
+        );
+        // What this client cannot call is said, not failed.
+        let not_called: Vec<&str> = (report["not_called"].as_array().expect("a list").iter())
+            .filter_map(|n| n["tool"].as_str())
+            .collect();
+        assert!(not_called.contains(&"failing_job"), "{report:#}");
+        // A whole input document without `examples` gives no call known to be valid.
+        assert!(
+            not_called.contains(&"json_schema_2020_12_tool"),
+            "{report:#}"
+        );
+        assert!(
+            not_called.contains(&"test_missing_capability"),
+            "{report:#}"
+        );
+    }
 }
 
 #[test]

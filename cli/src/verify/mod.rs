@@ -91,9 +91,9 @@ pub(crate) async fn run(
     for &revision in &options.revisions {
         let live = match Live::connect(&target, revision, &options.headers).await {
             Ok(live) => live,
-            Err(e) if options.revisions_named => return Err(format!("error: {e}")),
+            Err(e) if options.revisions_named || e.refused => return Err(format!("error: {e}")),
             Err(e) => {
-                report.skipped(revision, e);
+                report.skipped(revision, e.message);
                 continue;
             }
         };

@@ -37,7 +37,7 @@ fn check_accepts_a_valid_manifest() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("9 tools, valid"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("10 tools, valid"));
 }
 
 #[test]

@@ -285,7 +285,7 @@ impl Run<'_> {
         }
         if let (Some((ttl, scope)), true) = (server.cache, self.revision.has_cache_hints()) {
             let theirs = published.cache.as_ref();
-            if theirs.is_none_or(|(t, s)| (*t, s.as_str()) != (ttl, scope)) {
+            if !cache_honoured((ttl, scope), theirs) {
                 let sent = theirs.map_or("none".to_owned(), |(t, s)| {
                     format!("`ttlMs` {t} and `cacheScope` {s}")
                 });
@@ -777,5 +777,28 @@ fn shown(value: &Value) -> String {
         Value::Null => "none".to_owned(),
         Value::String(s) => format!("\"{s}\""),
         other => other.to_string(),
+    }
+}
+
+/// Whether the cache hint a server sent honours the manifest's `(ttlMs, cacheScope)`. A list
+/// filtered by the caller's scopes is private whatever the manifest allows (the runtime
+/// narrows it so): narrower is honoured, wider is not.
+fn cache_honoured((ttl, scope): (u64, &str), sent: Option<&(u64, String)>) -> bool {
+    sent.is_some_and(|(t, s)| *t == ttl && (s == scope || (scope == "public" && s == "private")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cache_honoured;
+
+    #[test]
+    fn a_cache_hint_may_narrow_its_scope_but_not_widen_it_or_change_its_ttl() {
+        let sent = |ttl: u64, scope: &str| Some((ttl, scope.to_owned()));
+        assert!(cache_honoured((5, "public"), sent(5, "public").as_ref()));
+        assert!(cache_honoured((5, "public"), sent(5, "private").as_ref()));
+        assert!(cache_honoured((5, "private"), sent(5, "private").as_ref()));
+        assert!(!cache_honoured((5, "private"), sent(5, "public").as_ref()));
+        assert!(!cache_honoured((5, "public"), sent(6, "public").as_ref()));
+        assert!(!cache_honoured((5, "public"), None));
     }
 }

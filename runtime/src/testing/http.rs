@@ -8,8 +8,9 @@ use std::net::SocketAddr;
 use rmcp::transport::StreamableHttpClientTransport;
 
 use super::Revision;
-use super::client::{Client, open};
+use super::client::{Client, connect, open};
 use crate::http::Host;
+use crate::server::{Dispatch, Server};
 
 /// Serves `host` on a free port of `127.0.0.1` for the rest of the test (the runtime's
 /// lifetime) and returns the address.
@@ -43,6 +44,30 @@ pub async fn connect_http(
         revision,
     )
     .await
+}
+
+/// A client of a server on `revision` over each transport, named for assertion messages: in
+/// process as `serve_stdio` serves (`stdio, 2025-11-25`), then over streamable HTTP on loopback
+/// (`HTTP, 2025-11-25`). `server` makes the server, once for each.
+///
+/// # Panics
+///
+/// When a client cannot connect, or no loopback port can be bound.
+pub async fn each_transport<D: Dispatch>(
+    server: impl Fn() -> Server<D>,
+    revision: Revision,
+) -> Vec<(String, Client)> {
+    let addr = serve_on_loopback(Host::new().mount("/mcp", server())).await;
+    let stdio = connect(server(), revision)
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect in process on {revision}: {e}"));
+    let http = connect_http(&format!("http://{addr}/mcp"), revision)
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect over HTTP on {revision}: {e}"));
+    vec![
+        (format!("stdio, {revision}"), stdio),
+        (format!("HTTP, {revision}"), http),
+    ]
 }
 
 /// One HTTP response as received.

@@ -32,7 +32,8 @@ pub use faulty::{Fault, FaultyStore, Part};
 pub use haproxy::{Haproxy, LISTEN_VAR};
 #[cfg(feature = "http-testing")]
 pub use http::{
-    RawResponse, connect_http, http_request, open_session_2025, post_2025, serve_on_loopback,
+    RawResponse, connect_http, each_transport, http_request, open_session_2025, post_2025,
+    serve_on_loopback,
 };
 pub use lines::{Lines, serve_lines, serve_lines_with};
 pub use mcp_contract_spec::Revision;

@@ -2,6 +2,7 @@
 //! it; warnings, and errors under `strict`.
 
 use crate::model::{Client, Profile};
+use crate::validate::tests::loads;
 use crate::{Contract, Diagnostic, Severity, Source, load, render_all};
 
 /// One tool; `{server}` and `{tool}` are replaced. Its `name:` value is at line 5, column 11.
@@ -24,18 +25,7 @@ fn manifest(server: &str, tool: &str) -> String {
 
 #[track_caller]
 fn contract(text: &str) -> (Source, Contract) {
-    let source = Source::new("tools.yaml", text);
-    match load(&source) {
-        Ok(loaded) => {
-            assert!(
-                loaded.warnings.is_empty(),
-                "{}",
-                render_all(&loaded.warnings, &source)
-            );
-            (source, loaded.contract)
-        }
-        Err(d) => panic!("refused:\n{}\n{text}", render_all(&d, &source)),
-    }
+    (Source::new("tools.yaml", text), loads(text))
 }
 
 /// The lints of `text` under `profiles`, as (code, location, severity).

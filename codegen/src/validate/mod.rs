@@ -40,7 +40,7 @@ mod schema;
 mod server;
 mod tasks;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod tools;
 mod types;
 mod unions;

@@ -73,7 +73,7 @@ pub(super) fn refused(text: &str) -> (Source, Vec<Diagnostic>) {
 
 /// The contract of a manifest that must load without any diagnostic.
 #[track_caller]
-pub(super) fn loads(text: &str) -> Contract {
+pub(crate) fn loads(text: &str) -> Contract {
     let source = Source::new("tools.yaml", text);
     match load(&source) {
         Ok(loaded) => {

@@ -10,7 +10,9 @@
 //! freedom (pinned sentences, defaults stated in descriptions) mistaken for a change.
 //!
 //! What a server publishes that a manifest forbids (a `default` keyword, an input schema open
-//! to unknown properties, `$ref`, a type union) is reported as a note, never copied.
+//! to unknown properties) is reported as a note, never copied. What only a JSON Schema document
+//! says (`$ref` and `$defs`, as pydantic publishes nested models; `oneOf`; a type union) is
+//! carried as a document, published as written.
 
 use std::fmt::Write as _;
 
@@ -763,6 +765,8 @@ mod tests {
             "fixtures/every-feature/tools.yaml",
             "fixtures/conformance/tools.yaml",
             "fixtures/foreign/tools.yaml",
+            // Shared types under `$defs`: each schema that refers to them is a document.
+            "fixtures/edge-cases/manifests/defs.yaml",
         ] {
             let path = std::path::Path::new(root).join(manifest);
             let text = std::fs::read_to_string(&path).expect("the manifest");

@@ -13,7 +13,7 @@ use mcp_contract_codegen::{Date, Source};
 use crate::compare::{self, DescriptionPolicy};
 use crate::connection::Connection;
 use crate::live::Target;
-use crate::manifest::{contract, read};
+use crate::manifest::{contract, group_tools, read};
 use crate::version;
 
 /// Exit code for a breaking change that `--allow` does not cover.
@@ -36,6 +36,10 @@ pub(crate) struct Args {
     /// the run, `compatible` lists it, `ignore` leaves it out.
     #[arg(long, value_enum, default_value_t = DescriptionPolicy::Compatible)]
     descriptions: DescriptionPolicy,
+    /// With a server reached over HTTP: compare its route for this group (`URL/GROUP`) with
+    /// the group's tools, as `verify --group` does.
+    #[arg(long)]
+    group: Option<String>,
     /// How to print the changes.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     format: OutputFormat,
@@ -65,19 +69,20 @@ pub(crate) fn run(args: &Args) -> Result<ExitCode, String> {
             "error: `--check-version` reads the versions of two manifests' crates, not of a running server"
                 .into(),
         ),
-        Some(target) => against_server(
-            &args.paths,
-            &target,
-            &args.connection,
-            format,
-            &args.allow,
-            args.today,
-            args.descriptions,
-        ),
-        None if args.connection.sends_headers() || !args.connection.revisions.is_empty() => Err(
-            "error: `--header`, `--bearer-env` and `--revision` are for `--against url:URL` or `--against stdio:CMD`"
+        Some(Target::Stdio(_)) if args.group.is_some() => Err(
+            "error: `--group` names a route of a server reached over HTTP (`--against url:URL`)"
                 .into(),
         ),
+        Some(target) => against_server(&args.paths, &target, args, format),
+        None if args.connection.sends_headers()
+            || !args.connection.revisions.is_empty()
+            || args.group.is_some() =>
+        {
+            Err(
+                "error: `--header`, `--bearer-env`, `--revision` and `--group` are for `--against url:URL` or `--against stdio:CMD`"
+                    .into(),
+            )
+        }
         None => between_manifests(
             &args.paths,
             args.against.as_deref(),
@@ -118,13 +123,10 @@ impl From<OutputFormat> for engine::Format {
 fn against_server(
     paths: &[PathBuf],
     target: &Target,
-    connection: &Connection,
+    args: &Args,
     format: engine::Format,
-    allow: &[String],
-    today: Option<Date>,
-    descriptions: DescriptionPolicy,
 ) -> Result<ExitCode, String> {
-    let allow = allowed_rules(allow)?;
+    let allow = allowed_rules(&args.allow)?;
     let path = match paths {
         [] => PathBuf::from("tools.yaml"),
         [one] => one.clone(),
@@ -136,14 +138,18 @@ fn against_server(
     };
     let source = read(&path)?;
     let contract = contract(&source)?;
-    let (revision, published) = connection.fetch(target)?;
+    let group = (args.group.as_deref())
+        .map(|g| group_tools(&contract, g))
+        .transpose()?;
+    let target = target.clone().with_group(args.group.as_deref());
+    let (revision, published) = args.connection.fetch(&target)?;
     let compared = compare::compare(
         &contract,
         revision,
-        None,
+        group.as_deref(),
         &published,
-        descriptions,
-        today.unwrap_or_else(Date::today),
+        args.descriptions,
+        args.today.unwrap_or_else(Date::today),
     )
     .map_err(|e| format!("error: {e}"))?;
     for (note, _) in &compared.notes {

@@ -26,3 +26,21 @@ pub(crate) fn contract(source: &Source) -> Result<Contract, String> {
         .map(|loaded| loaded.contract)
         .map_err(|d| render_all(&d, source))
 }
+
+/// The tools of group `group`, in the manifest's order, as `--group` names it; `Err` names
+/// the groups there are.
+pub(crate) fn group_tools(contract: &Contract, group: &str) -> Result<Vec<String>, String> {
+    let groups = contract.probes().groups;
+    if let Some((_, tools)) = groups.iter().find(|(name, _)| name == group) {
+        return Ok(tools.clone());
+    }
+    let names: Vec<&str> = groups.iter().map(|(n, _)| n.as_str()).collect();
+    Err(format!(
+        "error: `--group {group}`: the manifest declares no such group; its groups are: {}",
+        if names.is_empty() {
+            "none".to_owned()
+        } else {
+            names.join(", ")
+        }
+    ))
+}

@@ -840,7 +840,8 @@ fn request_headers_reach_a_server_that_requires_a_token() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr.contains("`--header` and `--bearer-env` are for")
-                || stderr.contains("`--header`, `--bearer-env` and `--revision` are for"),
+                || stderr
+                    .contains("`--header`, `--bearer-env`, `--revision` and `--group` are for"),
             "{command:?}: {stderr}"
         );
     }
@@ -869,6 +870,19 @@ fn request_headers_reach_a_server_that_requires_a_token() {
         secret(&out);
         let text = exit(&out, 3);
         assert!(text.contains("breaking: TOOL_NO_DELETE"), "{text}");
+        // Against the group's tools, as `verify --group` checks, the route honours them.
+        let against_group = [
+            "diff",
+            "--against",
+            &format!("url:{url}"),
+            &m,
+            "--group",
+            "read",
+        ];
+        let out = cli_with_token(&[&against_group[..], given].concat(), &token);
+        secret(&out);
+        let text = exit(&out, 0);
+        assert!(!text.contains("TOOL_NO_DELETE"), "{text}");
     }
 }
 

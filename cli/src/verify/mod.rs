@@ -71,21 +71,9 @@ pub(crate) async fn run(
     options: &Options,
 ) -> Result<Outcome, String> {
     let probes = contract.probes();
-    let group_tools = match &options.group {
-        None => None,
-        Some(g) => Some(
-            (probes.groups.iter())
-                .find(|(name, _)| name == g)
-                .map(|(_, tools)| tools.clone())
-                .ok_or_else(|| {
-                    let names: Vec<&str> = probes.groups.iter().map(|(n, _)| n.as_str()).collect();
-                    format!(
-                        "error: `--group {g}`: the manifest declares no such group; its groups are: {}",
-                        if names.is_empty() { "none".to_owned() } else { names.join(", ") }
-                    )
-                })?,
-        ),
-    };
+    let group_tools = (options.group.as_deref())
+        .map(|g| crate::manifest::group_tools(contract, g))
+        .transpose()?;
     let target = options.target.clone().with_group(options.group.as_deref());
     let mut report = Report::new(source, target.describe(), options.allow_writes);
     for &revision in &options.revisions {

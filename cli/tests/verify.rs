@@ -277,6 +277,20 @@ fn the_python_server_honours_the_manifest_and_its_broken_copy_is_caught() {
         "{report:#}"
     );
 
+    // The instructions are the server's description: `--descriptions breaking` fails on them.
+    let instructions = |report: &Value| {
+        (report["findings"].as_array().expect("findings").iter())
+            .find(|f| f["rule"] == "INSTRUCTIONS_CHANGED")
+            .map(|f| f["severity"].clone())
+    };
+    assert_eq!(
+        instructions(&report),
+        Some("compatible".into()),
+        "{report:#}"
+    );
+    let (_, report) = verify(&[&m, "--url", &servers.broken, "--descriptions", "breaking"]);
+    assert_eq!(instructions(&report), Some("breaking".into()), "{report:#}");
+
     reports_place_each_finding_in_the_manifest(&servers.broken);
     import_round_trips(&Reached {
         flag: "--url",

@@ -246,12 +246,12 @@ impl Run<'_> {
                 _ => "sends other instructions than the manifest's",
             };
             let span = server.span("instructions");
-            self.report.finding(
-                check,
-                &rules::INSTRUCTIONS_CHANGED,
-                span,
-                format!("the server {what}"),
-            );
+            let rule = match self.options.descriptions {
+                DescriptionPolicy::Breaking => &rules::INSTRUCTIONS_BREAKING,
+                _ => &rules::INSTRUCTIONS_CHANGED,
+            };
+            self.report
+                .finding(check, rule, span, format!("the server {what}"));
         }
         let advertised = &published.initialize["capabilities"];
         let spoken =

@@ -14,7 +14,7 @@ pub(crate) struct VerifyRule {
 }
 
 macro_rules! rules {
-    ($($name:ident = $breaking:literal, $why:literal;)*) => {
+    ($($name:ident = $breaking:literal, $why:expr;)*) => {
         $(pub(crate) static $name: VerifyRule = VerifyRule {
             id: stringify!($name),
             breaking: $breaking,
@@ -26,12 +26,23 @@ macro_rules! rules {
     };
 }
 
+/// Why [`INSTRUCTIONS_CHANGED`] matters, under either policy.
+const INSTRUCTIONS_WHY: &str = "The instructions sent at `initialize` differ from the manifest's: the model reads another text than the reviewed one (`--descriptions` counts them as it counts descriptions: `breaking` fails the run on them, `ignore` leaves them out).";
+
+/// [`INSTRUCTIONS_CHANGED`] under `--descriptions breaking`: the instructions are the
+/// server's own description.
+pub(crate) static INSTRUCTIONS_BREAKING: VerifyRule = VerifyRule {
+    id: "INSTRUCTIONS_CHANGED",
+    breaking: true,
+    why: INSTRUCTIONS_WHY,
+};
+
 rules! {
     SCHEMA_OPEN = true, "The input schema does not refuse unknown properties (`additionalProperties: false`): a client's misspelt argument may be ignored, and the call answered as if it had not been passed.";
     KEYWORD_FORBIDDEN = false, "The server publishes a keyword a manifest forbids (a `default` keyword, `$ref`, a union): clients read it differently, and the import cannot carry it.";
     META_CHANGED = true, "A tool's, resource's, template's or prompt's `_meta` (a tool's own entries and planning contracts, any entry's lifecycle) differs from the manifest's: planners and clients read them where they were published.";
     SERVER_INFO_CHANGED = false, "The server names itself, its title or its version otherwise than the manifest states: people and registries see another server than the reviewed one, and a stale deployment shows here first.";
-    INSTRUCTIONS_CHANGED = false, "The instructions sent at `initialize` differ from the manifest's: the model reads another text than the reviewed one (`--descriptions ignore` leaves them out, as it does descriptions).";
+    INSTRUCTIONS_CHANGED = false, INSTRUCTIONS_WHY;
     CAPABILITY_MISSING = true, "The server does not advertise a capability the manifest implies (resources, their subscriptions, prompts, completions, logging, `listChanged`, the apps or tasks extension): clients that read the capabilities never use what the contract offers.";
     CACHE_HINT_CHANGED = false, "On 2026-07-28 the tools list carries another cache hint (`ttlMs`, `cacheScope`) than the manifest's (`private` where it allows `public` is honoured, as a list filtered by the caller's scopes must be): clients keep the list for longer or shorter, or share it where they should not.";
     RESOURCE_READ_INVALID = true, "Reading a resource the manifest lists failed, answered no contents, or answered contents without the manifest's MIME type: clients decoding it by that type misread it or get nothing.";

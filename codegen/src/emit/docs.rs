@@ -680,7 +680,7 @@ fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fm
              | --- | --- | --- | --- | --- | --- | --- |\n",
         );
         for f in &t.parameters {
-            field_rows(out, c, f, "", true)?;
+            field_rows(out, c, f, "", true, "")?;
         }
     }
     out.push_str("\n### Output\n\n");
@@ -699,7 +699,7 @@ fn tool_section(out: &mut String, c: &Contract, t: &ToolDef, access: bool) -> fm
                 "| Field | Type | Always present | Description |\n| --- | --- | --- | --- |\n",
             );
             for f in fields {
-                field_rows(out, c, f, "", false)?;
+                field_rows(out, c, f, "", false, "")?;
             }
         }
     }
@@ -946,14 +946,23 @@ fn answers(t: &ToolDef) -> String {
     }
 }
 
-/// One row per field, and one per nested field (`window.start`, `matches[].path`).
-fn field_rows(out: &mut String, c: &Contract, f: &Field, prefix: &str, input: bool) -> fmt::Result {
+/// One row per field, and one per nested field (`window.start`, `matches[].path`); a union's
+/// tag and each variant's fields, marked with the variant (`note`, before the description).
+fn field_rows(
+    out: &mut String,
+    c: &Contract,
+    f: &Field,
+    prefix: &str,
+    input: bool,
+    note: &str,
+) -> fmt::Result {
     let name = format!("{prefix}{}", f.name);
     let description = if input {
         f.published_description()
     } else {
         f.schema.description.clone().unwrap_or_default()
     };
+    let description = format!("{note}{description}");
     let schema = match &f.schema.kind {
         Kind::Named(i) => &c.types[*i].schema,
         _ => &f.schema,
@@ -994,17 +1003,69 @@ fn field_rows(out: &mut String, c: &Contract, f: &Field, prefix: &str, input: bo
         Kind::Array(items) => (items.as_ref(), "[]."),
         _ => (&f.schema, "."),
     };
-    let fields = match &inner.kind {
-        Kind::Object(o) => &o.fields,
-        Kind::Named(i) => match &c.types[*i].schema.kind {
-            Kind::Object(o) => &o.fields,
-            _ => return Ok(()),
-        },
-        _ => return Ok(()),
-    };
     let prefix = format!("{name}{suffix}");
-    for child in fields {
-        field_rows(out, c, child, &prefix, input)?;
+    let inner = match &inner.kind {
+        Kind::Named(i) => &c.types[*i].schema,
+        _ => inner,
+    };
+    match &inner.kind {
+        Kind::Object(o) => {
+            for child in &o.fields {
+                field_rows(out, c, child, &prefix, input, note)?;
+            }
+        }
+        Kind::Union(u) => variant_rows(out, c, u, &prefix, input, note)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A union's rows under `prefix`: its tag, then each variant's fields, each marked with the
+/// tag value it belongs to.
+fn variant_rows(
+    out: &mut String,
+    c: &Contract,
+    u: &UnionDef,
+    prefix: &str,
+    input: bool,
+    note: &str,
+) -> fmt::Result {
+    let values: Vec<String> = u
+        .variants
+        .iter()
+        .map(|v| format!("`{}`", v.value))
+        .collect();
+    let ty = format!("one of {}", values.join(", "));
+    let description = format!(
+        "{note}Which variant the value is; the rows marked with it hold that variant's fields."
+    );
+    if input {
+        writeln!(
+            out,
+            "| `{prefix}{}` | {ty} | yes |  |  | {} |  |",
+            u.tag,
+            cell(&description)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "| `{prefix}{}` | {ty} | yes | {} |",
+            u.tag,
+            cell(&description)
+        )?;
+    }
+    for v in &u.variants {
+        let object = match &v.schema.kind {
+            Kind::Named(i) => &c.types[*i].schema,
+            _ => &v.schema,
+        };
+        let Kind::Object(o) = &object.kind else {
+            continue;
+        };
+        let note = format!("{note}When `{}` is `{}`: ", u.tag, v.value);
+        for child in &o.fields {
+            field_rows(out, c, child, prefix, input, &note)?;
+        }
     }
     Ok(())
 }

@@ -133,6 +133,37 @@ fn portable_union_in_items_fires_at_the_parameter() {
     );
 }
 
+/// A tagged union is `oneOf` on the wire: a list of them trips the same lint.
+#[test]
+fn portable_union_in_items_fires_at_a_list_of_tagged_unions() {
+    let text = manifest(
+        "",
+        "    parameters:
+      edits:
+        type: array
+        description: The edits.
+        example: [{kind: put, text: a}]
+        items:
+          one_of:
+            tag: kind
+            variants:
+              put: {type: object, properties: {text: {type: string, description: The text.}}}
+              drop: {type: object, properties: {line: {type: integer, description: The line.}}}
+    output: text",
+    );
+    let d = alone(
+        &text,
+        "portable-union-in-items",
+        Client::Gemini,
+        "tools.yaml:10:7",
+    );
+    assert!(
+        d.message.contains("has `oneOf` inside array items"),
+        "{}",
+        d.message
+    );
+}
+
 #[test]
 fn portable_root_composition_fires_at_the_input_document() {
     let text = manifest(

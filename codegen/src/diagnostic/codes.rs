@@ -514,7 +514,7 @@ codes! {
         "`Bad Header` → `Bad-Header`.",
         help "use letters, digits and `-` (an RFC 9110 token), such as `Region`; it is sent as `Mcp-Param-{name}`";
     HEADER_UNREACHABLE = "header-unreachable", Error,
-        "`header:` on a field inside array items, at any depth.",
+        "`header:` on a field inside array items, at any depth, or in a variant of a union (`one_of`).",
         "Remove it, or make the value a parameter of its own.",
         help "only parameters reached through object properties can be mirrored; remove `header:`";
     DUPLICATE_HEADER = "duplicate-header", Error,

@@ -9,6 +9,10 @@ use crate::keyword::Keyword;
 use crate::model::*;
 use crate::source::{Keyed, Span};
 
+/// Where a header stands that no client can mirror (`inside an array`), or `None` where it
+/// is reached through object properties alone.
+type Unreachable = Option<&'static str>;
+
 /// The largest integer a header may carry: JSON numbers are exact up to here.
 const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
@@ -16,7 +20,7 @@ impl Validator<'_> {
     /// Checks every header of a tool's parameters.
     pub(super) fn headers(&mut self, tool: &ToolDef, types: &[NamedType]) {
         let mut seen: HashMap<String, Span> = HashMap::new();
-        self.header_fields(tool, types, &tool.parameters, true, &mut seen);
+        self.header_fields(tool, types, &tool.parameters, None, &mut seen);
     }
 
     fn header_fields(
@@ -24,31 +28,41 @@ impl Validator<'_> {
         tool: &ToolDef,
         types: &[NamedType],
         fields: &[Field],
-        reachable: bool,
+        unreachable: Unreachable,
         seen: &mut HashMap<String, Span>,
     ) {
         for f in fields {
             if let Some(h) = &f.header {
-                self.header(tool, types, f, h, reachable, seen);
+                self.header(tool, types, f, h, unreachable, seen);
             }
-            self.header_schema(tool, types, &f.schema, reachable, seen);
+            self.header_schema(tool, types, &f.schema, unreachable, seen);
         }
     }
 
     /// The headers below one schema. Only `properties` keep a header statically reachable;
-    /// array items never do, however deep the array. A shared type's fields carry no header
+    /// array items never do, however deep the array, nor a union's variants (which one a call
+    /// holds is known only from its value). A shared type's fields carry no header
     /// (`header-placement`), so references are not followed.
     fn header_schema(
         &mut self,
         tool: &ToolDef,
         types: &[NamedType],
         schema: &Schema,
-        reachable: bool,
+        unreachable: Unreachable,
         seen: &mut HashMap<String, Span>,
     ) {
         match &schema.kind {
-            Kind::Object(o) => self.header_fields(tool, types, &o.fields, reachable, seen),
-            Kind::Array(items) => self.header_schema(tool, types, items, false, seen),
+            Kind::Object(o) => self.header_fields(tool, types, &o.fields, unreachable, seen),
+            Kind::Array(items) => {
+                let inside = unreachable.or(Some("inside an array"));
+                self.header_schema(tool, types, items, inside, seen);
+            }
+            Kind::Union(u) => {
+                let inside = unreachable.or(Some("in a variant of a union"));
+                for variant in &u.variants {
+                    self.header_schema(tool, types, &variant.schema, inside, seen);
+                }
+            }
             _ => {}
         }
     }
@@ -59,7 +73,7 @@ impl Validator<'_> {
         types: &[NamedType],
         field: &Field,
         header: &Keyed<String>,
-        reachable: bool,
+        unreachable: Unreachable,
         seen: &mut HashMap<String, Span>,
     ) {
         let (name, span) = (header.value.as_str(), header.span);
@@ -70,11 +84,11 @@ impl Validator<'_> {
                 span,
             );
         }
-        if !reachable {
+        if let Some(place) = unreachable {
             self.report(
                 &codes::HEADER_UNREACHABLE,
                 format!(
-                    "`{}` sits inside an array, where a header cannot reach it",
+                    "`{}` sits {place}, where a header cannot reach it",
                     field.name
                 ),
                 header.key,

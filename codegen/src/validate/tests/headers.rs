@@ -136,6 +136,20 @@ fn header_unreachable() {
 }
 
 #[test]
+fn a_header_in_a_union_variant_is_unreachable() {
+    let text = parameter(
+        "edit",
+        "        description: E.\n        example: {op: put, x: a}\n        one_of:\n          tag: op\n          variants:\n            put:\n              type: object\n              properties:\n                x: {type: string, description: X., header: X}\n",
+    );
+    single(
+        &text,
+        "header-unreachable",
+        "`x` sits in a variant of a union, where a header cannot reach it",
+        &header_key_at(&text, 0),
+    );
+}
+
+#[test]
 fn duplicate_header() {
     let text = with(
         "    parameters:\n      a:\n        type: string\n        description: A.\n        example: x\n        header: Region\n\

@@ -895,12 +895,17 @@ pub(crate) struct Tagged {
 }
 
 impl Tagged {
-    /// The tag of `branches` (`oneOf`'s value), when they are a tagged union.
+    /// The tag of `branches` (`oneOf`'s value), when they are a tagged union: each branch an
+    /// object (`required` and `properties` say nothing of other values, which may match a
+    /// branch without a type) requiring the tag, with its own `const`.
     pub(crate) fn of(branches: &Value) -> Option<Tagged> {
         let branches = branches.as_array()?;
         let first = branches.first()?;
         let required = first.get("required")?.as_array()?;
         let tag_value = |branch: &Value, tag: &str| -> Option<String> {
+            if branch.get("type")? != "object" {
+                return None;
+            }
             let listed = branch
                 .get("required")?
                 .as_array()?

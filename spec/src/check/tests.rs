@@ -294,6 +294,20 @@ fn a_tagged_union_refuses_a_value_whose_tag_names_no_variant_with_the_variants()
     assert_eq!(failures(tagged_union(), json!({"edit": 3})), not_an_object);
 }
 
+/// A `oneOf` whose branches look tagged but do not all say `type: object` is read as JSON
+/// Schema reads it: `required` and `properties` say nothing of a number, so `5` matches the
+/// branch without a type, and only it.
+#[test]
+fn branches_that_do_not_all_say_object_are_not_read_as_a_tagged_union() {
+    let branch = |tag: &str| json!({"required": ["k"], "properties": {"k": {"const": tag}}});
+    let mut typed = branch("b");
+    typed["type"] = json!("object");
+    let schema = json!({"oneOf": [branch("a"), typed]});
+    assert_eq!(failures(schema.clone(), json!(5)), []);
+    assert_eq!(failures(schema.clone(), json!({"k": "a"})), []);
+    assert_eq!(failures(schema, json!({"k": "c"})).len(), 1);
+}
+
 #[test]
 fn a_tagged_union_refuses_a_value_by_the_problems_within_the_variant_its_tag_names() {
     assert_eq!(

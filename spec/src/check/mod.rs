@@ -166,20 +166,21 @@ impl Checker {
         &self.root
     }
 
-    /// The schema of property `name` of `node`'s objects, found in `node` or through the
-    /// `$ref`s it applies to the value itself: a walk that follows a value's shape reads the
-    /// same schema whether a type is written in place or referred to.
+    /// The schema of property `name` of `node`'s objects, found in `node` or in what applies
+    /// to the value itself (its `allOf` branches and `$ref`s): a walk that follows a value's
+    /// shape reads the same schema whether a type is written in place or referred to.
     pub fn property<'c>(&'c self, node: &'c Node, name: &str) -> Option<&'c Node> {
         self.in_place(node).find_map(|n| n.property(name))
     }
 
-    /// The schema of `node`'s array items, in it or through its `$ref`s, as
+    /// The schema of `node`'s array items, in it or in what applies to the value itself, as
     /// [`property`](Self::property) finds one.
     pub fn items<'c>(&'c self, node: &'c Node) -> Option<&'c Node> {
         self.in_place(node).find_map(Node::items)
     }
 
-    /// [`Node::integer_bounds`] of `node` or of a schema its `$ref`s reach.
+    /// [`Node::integer_bounds`] of `node` or of what applies to the value itself, as
+    /// [`property`](Self::property) reads it.
     pub fn integer_bounds<'c>(
         &'c self,
         node: &'c Node,
@@ -187,21 +188,27 @@ impl Checker {
         self.in_place(node).find_map(Node::integer_bounds)
     }
 
-    /// `node`, then each node its `$ref`s reach in place, each once (a loop of references
-    /// ends).
+    /// `node`, then each schema that applies to the same value as surely as it does: the
+    /// branches of its `allOf` and the targets of its `$ref`s, written in place or referred to
+    /// alike, each target once (a loop of references ends). Never `not`, `anyOf`, `oneOf` or
+    /// `if`: they do not say what the value is.
     fn in_place<'c>(&'c self, node: &'c Node) -> impl Iterator<Item = &'c Node> {
         let mut found = vec![node];
         let mut slots = Vec::new();
         let mut next = 0;
         while let Some(at) = found.get(next) {
             let mut reached = Vec::new();
-            at.refs_in_place(&mut reached);
-            for slot in reached {
-                if !slots.contains(&slot) {
-                    slots.push(slot);
-                    found.push(&self.targets[slot]);
+            for rule in &at.rules {
+                match rule {
+                    Rule::Ref(slot) if !slots.contains(slot) => {
+                        slots.push(*slot);
+                        reached.push(&self.targets[*slot]);
+                    }
+                    Rule::AllOf(nodes) => reached.extend(nodes.iter()),
+                    _ => {}
                 }
             }
+            found.extend(reached);
             next += 1;
         }
         found.into_iter()

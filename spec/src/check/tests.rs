@@ -350,3 +350,34 @@ fn an_untagged_one_of_names_the_branches_a_value_matches_or_all_of_them() {
         )]
     );
 }
+
+/// The walks that follow a value's shape read a schema the same whether a branch of `allOf` is
+/// written in place or referred to, and never through `not`, `anyOf` or `if`, which do not
+/// say what the value is.
+#[test]
+fn a_walk_reads_all_of_in_place_and_by_reference_alike_and_nothing_else() {
+    let small = json!({"type": "integer", "minimum": 0, "maximum": 9});
+    let object = json!({"properties": {"a": small}});
+    let defs = json!({"Object": object, "Small": small});
+    let found = |schema: Value| {
+        let checker = Checker::compile(&schema).expect("a valid schema");
+        let root = checker.root();
+        let a = checker.property(root, "a").is_some();
+        let bounds = checker.integer_bounds(root).is_some();
+        (a, bounds)
+    };
+    assert_eq!(found(json!({"allOf": [object]})), (true, false));
+    assert_eq!(
+        found(json!({"allOf": [{"$ref": "#/$defs/Object"}], "$defs": defs})),
+        (true, false)
+    );
+    assert_eq!(found(json!({"allOf": [small]})), (false, true));
+    assert_eq!(
+        found(json!({"not": {"$ref": "#/$defs/Small"}, "$defs": defs})),
+        (false, false)
+    );
+    assert_eq!(
+        found(json!({"anyOf": [{"$ref": "#/$defs/Object"}, {"type": "null"}], "$defs": defs})),
+        (false, false)
+    );
+}

@@ -84,6 +84,8 @@ fn inexact_integers(
             out.push((at, problem));
         }
         Value::Object(fields) => {
+            // A tagged union's fields are its variant's, the one the value's tag names.
+            let schema = checker.variant(schema, value).unwrap_or(schema);
             for (name, field) in fields {
                 if let Some(property) = checker.property(schema, name) {
                     let at = format!("{at}/{}", pointer::escape(name));
@@ -316,6 +318,35 @@ mod tests {
         // A number field holds what serde_json reads at any size.
         let number = json!({"type": "object", "properties": {"x": {"type": "number"}}});
         assert_eq!(problems_of(number, r#"{"x": -9223372036854775809}"#), []);
+    }
+
+    /// In a tagged union the value's tag names the variant whose fields are walked.
+    #[test]
+    fn one_past_an_edge_of_64_bits_is_refused_in_the_variant_a_tag_names() {
+        let signed = json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX});
+        let variant = |tag: &str| {
+            json!({"type": "object", "properties": {
+                "kind": {"type": "string", "const": tag},
+                "start": signed,
+            }, "required": ["kind", "start"], "additionalProperties": false})
+        };
+        let schema = json!({"type": "object", "properties": {"edit": {
+            "type": "object", "oneOf": [variant("replace"), variant("insert")],
+        }}});
+        let got = problems_of(
+            schema,
+            r#"{"edit": {"kind": "insert", "start": -9223372036854775809}}"#,
+        );
+        assert_eq!(
+            got,
+            [(
+                "edit".to_owned(),
+                "`edit` is invalid at `/edit/start`: -9.223372036854776e+18 cannot be read \
+                 exactly as an integer; pass an integer from -9223372036854775808 to \
+                 9223372036854775807, written without a fraction or exponent."
+                    .to_owned()
+            )]
+        );
     }
 
     #[test]

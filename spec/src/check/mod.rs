@@ -188,6 +188,21 @@ impl Checker {
         self.in_place(node).find_map(Node::integer_bounds)
     }
 
+    /// The variant `value`'s tag names, when `node` (or what applies to the value itself) is
+    /// a tagged union: the schema of the value's fields.
+    pub fn variant<'c>(&'c self, node: &'c Node, value: &Value) -> Option<&'c Node> {
+        let tag_of = |tagged: &Tagged| value.get(&tagged.tag)?.as_str();
+        self.in_place(node).find_map(|n| {
+            n.rules.iter().find_map(|rule| match rule {
+                Rule::OneOf(nodes, Variants::Tagged(tagged)) => {
+                    let tag = tag_of(tagged)?;
+                    nodes.get(tagged.values.iter().position(|v| v == tag)?)
+                }
+                _ => None,
+            })
+        })
+    }
+
     /// `node`, then each schema that applies to the same value as surely as it does: the
     /// branches of its `allOf` and the targets of its `$ref`s, written in place or referred to
     /// alike, each target once (a loop of references ends). Never `not`, `anyOf`, `oneOf` or

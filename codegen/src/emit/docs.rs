@@ -1055,10 +1055,11 @@ fn variant_rows(
         )?;
     }
     for v in &u.variants {
-        let object = match &v.schema.kind {
-            Kind::Named(i) => &c.types[*i].schema,
-            _ => &v.schema,
-        };
+        // A shared object type, perhaps through aliases.
+        let mut object = &v.schema;
+        while let Kind::Named(i) = object.kind {
+            object = &c.types[i].schema;
+        }
         let Kind::Object(o) = &object.kind else {
             continue;
         };

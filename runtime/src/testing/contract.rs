@@ -453,6 +453,12 @@ fn examples_at(schema: &Value, defs: Option<&Value>, at: &str, problems: &mut Ve
     if let Some(items) = map.get("items") {
         examples_at(items, defs, &format!("{at}/items"), problems);
     }
+    // A tagged union's variants carry their own examples, published with the tag.
+    if let Some(Value::Array(variants)) = map.get("oneOf") {
+        for (i, variant) in variants.iter().enumerate() {
+            examples_at(variant, defs, &format!("{at}/oneOf/{i}"), problems);
+        }
+    }
 }
 
 /// An unknown argument is refused by name before any handler runs.
@@ -610,6 +616,27 @@ mod tests {
                 "the example {\"default\":1} at /options does not match its schema",
                 "the example {\"other\":true} at /$defs/Options does not match its schema",
             ]
+        );
+    }
+
+    /// A tagged union's variants carry their own examples, checked against their variant.
+    #[test]
+    fn a_union_variant_s_examples_are_checked_against_it() {
+        let variant = |tag: &str, example: Value| {
+            json!({"type": "object", "properties": {
+                "kind": {"type": "string", "const": tag},
+                "n": {"type": "integer"},
+            }, "required": ["kind", "n"], "additionalProperties": false, "examples": [example]})
+        };
+        let mut wire = wire(json!({"type": "string", "description": "The default branch."}));
+        wire["inputSchema"]["properties"]["options"] = json!({"type": "object", "oneOf": [
+            variant("a", json!({"kind": "a", "n": 1})),
+            variant("b", json!({"kind": "a", "n": 2})),
+        ], "description": "Options."});
+        let tool: Tool = serde_json::from_value(wire.clone()).expect("a tool");
+        assert_eq!(
+            tool_problems(&FIXTURE, &tool, &wire),
+            ["the example {\"kind\":\"a\",\"n\":2} at /options/oneOf/1 does not match its schema"]
         );
     }
 

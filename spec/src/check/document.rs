@@ -7,9 +7,14 @@ use serde_json::Value;
 use super::compile::referenced;
 use crate::pointer::SchemaNode;
 
-/// How many `$ref`s in a row are followed. A document whose references loop is refused where
-/// it is checked; this bound only keeps reading one that never was from running forever.
+/// How many `$ref`s in a row [`InDocument::schema`] follows. A document whose references loop
+/// is refused where it is checked; this bound only keeps reading one that never was from
+/// running forever.
+#[cfg(test)]
 const REFS_IN_A_ROW: usize = 64;
+
+/// How many schemas a search for a keyword reads at most, for the same reason.
+const SCHEMAS_READ: usize = 1024;
 
 /// One schema of a document, with the document its `$ref`s resolve in.
 #[derive(Debug, Clone, Copy)]
@@ -28,7 +33,8 @@ impl<'v> InDocument<'v> {
     }
 
     /// The schema this node stands for: its `$ref`s followed to the last.
-    pub fn schema(self) -> &'v Value {
+    #[cfg(test)]
+    fn schema(self) -> &'v Value {
         self.chain().last().unwrap_or(self.node)
     }
 
@@ -43,6 +49,7 @@ impl<'v> InDocument<'v> {
 
     /// This schema, then each schema its `$ref` reaches in turn: in 2020-12 a `$ref` applies
     /// beside its siblings, so a keyword may stand on any of them.
+    #[cfg(test)]
     fn chain(self) -> impl Iterator<Item = &'v Value> {
         std::iter::successors(Some(self.node), move |node| {
             referenced(self.document, node.get("$ref")?.as_str()?)
@@ -50,16 +57,26 @@ impl<'v> InDocument<'v> {
         .take(REFS_IN_A_ROW)
     }
 
-    /// The first schema of the chain, or of an `allOf` branch's chain, where `keyword` stands.
-    fn find(self, keyword: impl Fn(&'v Value) -> Option<&'v Value> + Copy) -> Option<&'v Value> {
-        self.chain().find_map(|node| {
-            keyword(node).or_else(|| {
-                node.get("allOf")?
-                    .as_array()?
-                    .iter()
-                    .find_map(|branch| self.at(branch).chain().find_map(keyword))
-            })
-        })
+    /// The first schema applying to this value where `keyword` stands: this one, then, breadth
+    /// first, what its `$ref` reaches and its `allOf` branches, at any depth. Each schema is
+    /// read once, and at most [`SCHEMAS_READ`] in all, so a document whose references loop or
+    /// fan out ends.
+    fn find(self, keyword: impl Fn(&'v Value) -> Option<&'v Value>) -> Option<&'v Value> {
+        let mut queue = vec![self.node];
+        let mut next = 0;
+        while let Some(&node) = queue.get(next).filter(|_| next < SCHEMAS_READ) {
+            next += 1;
+            if queue[..next - 1].iter().any(|seen| std::ptr::eq(*seen, node)) {
+                continue;
+            }
+            if let Some(found) = keyword(node) {
+                return Some(found);
+            }
+            let reference = node.get("$ref").and_then(Value::as_str);
+            queue.extend(reference.and_then(|r| referenced(self.document, r)));
+            queue.extend(node.get("allOf").and_then(Value::as_array).into_iter().flatten());
+        }
+        None
     }
 }
 
@@ -92,6 +109,22 @@ mod tests {
         let at = resolve(InDocument::new(&document), "/a").unwrap();
         assert_eq!(at.json_type(), None);
         assert_eq!(at.property("b").map(|b| b.schema()), None);
+    }
+
+    #[test]
+    fn all_of_is_followed_at_any_depth_and_through_references() {
+        let document = json!({
+            "allOf": [{"allOf": [{"$ref": "#/$defs/a"}]}],
+            "$defs": {"a": {"allOf": [{"properties": {"a": {"type": "string"}}}]}},
+        });
+        let root = InDocument::new(&document);
+        assert_eq!(resolve(root, "/a").unwrap().json_type(), Some("string"));
+        // Branches that refer to one another end.
+        let looped = json!({"allOf": [{"$ref": "#"}, {"$ref": "#/allOf/0"}]});
+        assert_eq!(
+            resolve(InDocument::new(&looped), "/a").map(|_| ()),
+            Err(PointerProblem::NoProperty("a".into()))
+        );
     }
 
     #[test]

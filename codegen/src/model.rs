@@ -249,8 +249,9 @@ pub(crate) struct ServerInfo {
     pub shared_types_at: Option<Span>,
     /// The portability profiles the manifest holds itself to, each where it is written.
     pub profiles: Vec<(Profile, Span)>,
-    /// Where each identity key (`name`, `title`, `version`, `instructions`) and `cache` is
-    /// written, for a check of a running server to point at the one it does not honour.
+    /// Where each identity key (`name`, `title`, `version`, `instructions`), `logging` and
+    /// `cache` is written, for a check of a running server to point at the one it does not
+    /// honour.
     #[cfg_attr(not(feature = "diff"), allow(dead_code))] // read by `diff` only
     pub keys: Vec<(&'static str, Span)>,
 }

@@ -100,7 +100,8 @@ pub struct ServerProbe {
     /// The 2026-07-28 lists' cache hint, `ttlMs` (capped as the runtime caps a changing
     /// list's) and `cacheScope`, when the manifest has one.
     pub cache: Option<(u64, &'static str)>,
-    /// Where each of `name`, `title`, `version`, `instructions` and `cache` is written.
+    /// Where each of `name`, `title`, `version`, `instructions`, `logging` and `cache` is
+    /// written.
     pub keys: Vec<(&'static str, Span)>,
 }
 

@@ -291,10 +291,7 @@ impl<'c> Differ<'c> {
             return;
         }
         let changed = (self.new.tools.iter())
-            .filter(|t| {
-                self.new.input_schema(t) != self.new.input_schema_as(t, o.shared_types)
-                    || self.new.output_schema(t) != self.new.output_schema_as(t, o.shared_types)
-            })
+            .filter(|t| self.new.shared_types_matter(t, o.shared_types))
             .count();
         if changed == 0 {
             return;

@@ -50,6 +50,13 @@ impl Contract {
         self.output_schema_as(tool, self.server.shared_types)
     }
 
+    /// Whether `shared_types: shared` would publish `tool`'s schemas otherwise than they are:
+    /// whether the setting matters to it (a document brings its own `$defs` either way).
+    pub(crate) fn shared_types_matter(&self, tool: &ToolDef, shared: SharedTypes) -> bool {
+        self.input_schema(tool) != self.input_schema_as(tool, shared)
+            || self.output_schema(tool) != self.output_schema_as(tool, shared)
+    }
+
     /// A tool's `inputSchema` with shared types published as `shared` says.
     pub(crate) fn input_schema_as(&self, tool: &ToolDef, shared: SharedTypes) -> Value {
         match &tool.input {

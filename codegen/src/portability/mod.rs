@@ -158,11 +158,8 @@ impl Lints<'_> {
             return;
         }
         let referring: Vec<&str> = (c.tools.iter())
-            .filter(|t| {
-                let input = c.input_schema(t);
-                input.get("$defs").is_some()
-                    || c.output_schema(t).is_some_and(|o| o.get("$defs").is_some())
-            })
+            // A document's own `$defs` are its author's (`portable-defs` reports them there).
+            .filter(|t| c.shared_types_matter(t, SharedTypes::Inline))
             .map(|t| t.name.as_str())
             .collect();
         if referring.is_empty() {

@@ -108,6 +108,31 @@ fn portable_defs_fires_on_a_document_that_refers_to_its_defs() {
     );
 }
 
+/// Under `shared_types: defs`, a document's own `$defs` are reported at the document only:
+/// the setting changes nothing of it.
+#[test]
+fn portable_defs_fires_once_at_a_document_under_shared_types_defs() {
+    let text = manifest(
+        "  shared_types: defs",
+        "    input_schema:
+      type: object
+      additionalProperties: false
+      properties:
+        at: {$ref: '#/$defs/point'}
+      $defs:
+        point: {type: integer}
+    output: text",
+    );
+    assert_eq!(
+        lints(&text, &[Profile::Portable]),
+        [(
+            "portable-defs".to_owned(),
+            "tools.yaml:9:5".to_owned(),
+            Severity::Warning
+        )]
+    );
+}
+
 #[test]
 fn portable_union_in_items_fires_at_the_parameter() {
     let text = manifest(

@@ -66,7 +66,10 @@ impl<'v> InDocument<'v> {
         let mut next = 0;
         while let Some(&node) = queue.get(next).filter(|_| next < SCHEMAS_READ) {
             next += 1;
-            if queue[..next - 1].iter().any(|seen| std::ptr::eq(*seen, node)) {
+            if queue[..next - 1]
+                .iter()
+                .any(|seen| std::ptr::eq(*seen, node))
+            {
                 continue;
             }
             if let Some(found) = keyword(node) {
@@ -74,7 +77,12 @@ impl<'v> InDocument<'v> {
             }
             let reference = node.get("$ref").and_then(Value::as_str);
             queue.extend(reference.and_then(|r| referenced(self.document, r)));
-            queue.extend(node.get("allOf").and_then(Value::as_array).into_iter().flatten());
+            queue.extend(
+                node.get("allOf")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            );
         }
         None
     }

@@ -234,7 +234,8 @@ impl<'c> Publisher<'c> {
     }
 
     /// A use of shared type `i`: the type itself, or a `$ref` to its entry of `$defs`. Only
-    /// object and enum types are referred to: any other is as short as its reference.
+    /// object and enum types are referred to: a scalar or an array is about as short as its
+    /// reference, and a union's variants are written out, each with its tag.
     fn named(&mut self, i: usize) -> Value {
         let shared = &self.contract.types[i].schema;
         let referable = matches!(shared.kind, Kind::Object(_) | Kind::Enum(_));

@@ -629,6 +629,26 @@ fn closed_lists_are_the_validators() {
         "the JSON types the editor schema offers (left) are not those the validator knows (right)"
     );
 
+    let profiles = help_list(
+        &|m| m["server"]["profiles"] = json!(STRANGER),
+        "unknown-profile",
+        "the profiles are ",
+    );
+    let server = object_schema(&schema, "/server");
+    let offered = &server["properties"]["profiles"];
+    let one = (offered["anyOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(offered["oneOf"].as_array().into_iter().flatten()))
+    .find(|branch| resolve(&schema, branch).get("type") != Some(&json!("array")))
+    .expect("a single profile's branch");
+    assert_eq!(
+        allowed_strings(&schema, one),
+        profiles,
+        "the profiles the editor schema offers (left) are not those the validator knows (right)"
+    );
+
     let kinds = help_list(
         &|m| m["tools"][0]["output"]["content"][0]["kind"] = json!(STRANGER),
         "unknown-content-kind",

@@ -134,3 +134,22 @@ impl Selection {
         Selection { clients, strict }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names are the clients' and the two others', each read back as itself.
+    #[test]
+    fn every_name_is_a_profile_read_back_as_itself() {
+        let clients = Client::ALL.map(Profile::Client);
+        let all: Vec<Profile> = (clients.into_iter())
+            .chain([Profile::Portable, Profile::Strict])
+            .collect();
+        let names: Vec<&str> = all.iter().map(|p| p.name()).collect();
+        assert_eq!(names, Profile::NAMES);
+        for profile in all {
+            assert_eq!(profile.name().parse::<Profile>(), Ok(profile));
+        }
+    }
+}

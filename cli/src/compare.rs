@@ -103,8 +103,9 @@ pub(crate) fn compare(
             c.rule = &DESCRIPTION_BREAKING;
         }
     }
+    // Icons are not compared (the importer leaves them out and says so, for a person).
     let notes = (theirs.notes.into_iter())
-        .filter(|n| !mine.notes.contains(n))
+        .filter(|n| n.at != "icons" && !mine.notes.contains(n))
         .map(|n| {
             let span = contract.locate(&format!("tools[{}]", n.tool));
             (n, span)

@@ -79,7 +79,7 @@ pub(crate) fn run(args: &Args) -> Result<ExitCode, String> {
             || args.group.is_some() =>
         {
             Err(
-                "error: `--header`, `--bearer-env`, `--revision` and `--group` are for `--against url:URL` or `--against stdio:CMD`"
+                "error: `--header`, `--bearer-env`, `--revision` and `--group` are for a running server: `--against url:URL` (or, but for `--group`, `--against stdio:CMD`)"
                     .into(),
             )
         }

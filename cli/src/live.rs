@@ -77,7 +77,8 @@ impl Headers {
             .map(|h| {
                 let (name, value) = h
                     .split_once(':')
-                    .ok_or_else(|| format!("error: `--header {h}` is not `NAME: VALUE`"))?;
+                    // Not echoed: the value may be a secret.
+                    .ok_or("error: a `--header` has no `:`; write `--header 'NAME: VALUE'`")?;
                 Ok((name.trim().to_owned(), value.trim().to_owned()))
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -125,6 +126,9 @@ pub(crate) struct Unopened {
     /// The server refused the request's credentials (401) or their scope (403): no other
     /// revision can fare better.
     pub(crate) refused: bool,
+    /// The server did not answer within the timeout: a server answers every request, if only
+    /// with an error, so one that does not is broken rather than speaking another revision.
+    pub(crate) silent: bool,
 }
 
 impl std::fmt::Display for Unopened {
@@ -138,6 +142,7 @@ impl From<String> for Unopened {
         Unopened {
             message,
             refused: false,
+            silent: false,
         }
     }
 }
@@ -304,6 +309,7 @@ impl Live {
                         }
                     ),
                     refused: true,
+                    silent: false,
                 },
                 None => format!(
                     "cannot open a {revision} session with {}: {e}",
@@ -311,12 +317,15 @@ impl Live {
                 )
                 .into(),
             }),
-            Err(_) => Err(format!(
-                "{} did not open a {revision} session within {} s",
-                target.describe(),
-                TIMEOUT.as_secs()
-            )
-            .into()),
+            Err(_) => Err(Unopened {
+                message: format!(
+                    "{} did not open a {revision} session within {} s (a server answers every request, if only with an error; --revision names the revisions to speak)",
+                    target.describe(),
+                    TIMEOUT.as_secs()
+                ),
+                refused: false,
+                silent: true,
+            }),
         }
     }
 

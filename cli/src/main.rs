@@ -341,6 +341,12 @@ fn run_import(
         ));
     }
     let (name, list) = match (stdio, url, from) {
+        (_, _, Some(_)) if connection.sends_headers() || !connection.revisions.is_empty() => {
+            return Err(
+                "error: `--header`, `--bearer-env` and `--revision` are for a running server (`--stdio` or `--url`), not `--from`"
+                    .into(),
+            );
+        }
         (_, _, Some(file)) => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| format!("error: cannot read `{}`: {e}", file.display()))?;

@@ -1,6 +1,6 @@
 //! `mcp-contract verify`, `import` and `diff --against url:|stdio:` against running servers:
 //! the notes server of fixtures/foreign/ written with the official Python and TypeScript SDKs
-//! (each faithful, and a broken copy with four planted defects), the reference server and the
+//! (each faithful, and a broken copy with eight planted defects), the reference server and the
 //! conformance fixture, over stdio and streamable HTTP.
 //!
 //! The SDKs come from their registries on first use, into the target folder. The reference
@@ -277,7 +277,7 @@ fn the_python_server_honours_the_manifest_and_its_broken_copy_is_caught() {
         "{report:#}"
     );
 
-    // The instructions are the server's description: `--descriptions breaking` fails on them.
+    // The instructions are the server's description: `--descriptions breaking` marks them so.
     let instructions = |report: &Value| {
         (report["findings"].as_array().expect("findings").iter())
             .find(|f| f["rule"] == "INSTRUCTIONS_CHANGED")
@@ -590,6 +590,22 @@ fn import_from_a_saved_list_reports_what_a_manifest_forbids() {
     std::fs::write(&saved, list.to_string()).expect("written");
     let out_path = dir.path().join("tools.yaml");
     let o = out_path.to_string_lossy().into_owned();
+    // Headers and revisions are for a running server: with `--from` they would go unused.
+    let out = cli(&[
+        "import",
+        "--from",
+        &saved.to_string_lossy(),
+        "-o",
+        &o,
+        "--revision",
+        "2025-11-25",
+    ]);
+    exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not `--from`"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = cli(&["import", "--from", &saved.to_string_lossy(), "-o", &o]);
     exit(&out, 0);
     let stderr = String::from_utf8_lossy(&out.stderr);

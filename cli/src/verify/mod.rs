@@ -79,7 +79,9 @@ pub(crate) async fn run(
     for &revision in &options.revisions {
         let live = match Live::connect(&target, revision, &options.headers).await {
             Ok(live) => live,
-            Err(e) if options.revisions_named || e.refused => return Err(format!("error: {e}")),
+            Err(e) if options.revisions_named || e.refused || e.silent => {
+                return Err(format!("error: {e}"));
+            }
             Err(e) => {
                 report.skipped(revision, e.message);
                 continue;
@@ -236,7 +238,9 @@ impl Run<'_> {
                 );
             }
         }
-        let instructions = published.initialize["instructions"].as_str();
+        // Blank instructions are none, as the importer reads them.
+        let instructions =
+            (published.initialize["instructions"].as_str()).filter(|text| !text.trim().is_empty());
         if self.options.descriptions != DescriptionPolicy::Ignore
             && instructions != server.instructions.as_deref()
         {
@@ -245,7 +249,9 @@ impl Run<'_> {
                 (_, None) => "sends instructions, though the manifest has none",
                 _ => "sends other instructions than the manifest's",
             };
-            let span = server.span("instructions");
+            // Where the manifest has none, at the server's name.
+            let written = server.keys.iter().any(|(key, _)| *key == "instructions");
+            let span = server.span(if written { "instructions" } else { "name" });
             let rule = match self.options.descriptions {
                 DescriptionPolicy::Breaking => &rules::INSTRUCTIONS_BREAKING,
                 _ => &rules::INSTRUCTIONS_CHANGED,
@@ -295,11 +301,9 @@ impl Run<'_> {
         let check = self.report.check(format!("read {uri}"));
         let problem = match self.live.read(uri).await {
             Err(e) => Some(self.failure(e)),
+            // One that asks is not read (above): this one asks undeclared.
             Ok(None) => {
-                self.report.uncheckable(check);
-                self.report
-                    .not_requested("resource", uri, "it asks the user first");
-                None
+                Some("asked the user first, though the manifest declares no `asks:`".into())
             }
             Ok(Some(result)) if result.contents.is_empty() => {
                 Some("answered no contents".to_owned())
@@ -343,11 +347,9 @@ impl Run<'_> {
         let check = self.report.check(format!("get {} {shown}", prompt.name));
         let problem = match self.live.prompt(&prompt.name, arguments).await {
             Err(e) => Some(self.failure(e)),
+            // One that asks is not got (above): this one asks undeclared.
             Ok(None) => {
-                self.report.uncheckable(check);
-                self.report
-                    .not_requested("prompt", &prompt.name, "it asks the user first");
-                None
+                Some("asked the user first, though the manifest declares no `asks:`".into())
             }
             Ok(Some(result)) if result.messages.is_empty() => {
                 Some("answered no messages".to_owned())

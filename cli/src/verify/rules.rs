@@ -27,7 +27,7 @@ macro_rules! rules {
 }
 
 /// Why [`INSTRUCTIONS_CHANGED`] matters, under either policy.
-const INSTRUCTIONS_WHY: &str = "The instructions sent at `initialize` differ from the manifest's: the model reads another text than the reviewed one (`--descriptions` counts them as it counts descriptions: `breaking` fails the run on them, `ignore` leaves them out).";
+const INSTRUCTIONS_WHY: &str = "The instructions sent at `initialize` differ from the manifest's: the model reads another text than the reviewed one (`--descriptions` counts them as it counts descriptions: `breaking` marks them breaking, `ignore` leaves them out).";
 
 /// [`INSTRUCTIONS_CHANGED`] under `--descriptions breaking`: the instructions are the
 /// server's own description.

@@ -129,13 +129,6 @@ pub struct CapabilityProbe {
     pub only_on: Option<crate::Revision>,
 }
 
-/// The extension a server with task tools advertises on 2026-07-28.
-const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
-
-/// The runtime's cap on the cache hint of lists that change (`CHANGING_LIST_TTL_MS`): a client
-/// that does not listen still sees a change within it.
-const CHANGING_LIST_TTL_MS: u64 = 5_000;
-
 /// The codes the server answers argument errors with.
 #[derive(Debug, Clone)]
 pub struct ArgumentCodes {
@@ -334,7 +327,8 @@ impl Contract {
         }];
         let mut implied = |path: Vec<&'static str>, because: &str, span: Option<Span>| {
             if let Some(span) = span {
-                let only_on = (path[0] == "extensions" && path[1] == TASKS_EXTENSION)
+                let only_on = (path[0] == "extensions"
+                    && path[1] == mcp_contract_spec::TASKS_EXTENSION)
                     .then_some(crate::Revision::V2026_07_28);
                 capabilities.push(CapabilityProbe {
                     path,
@@ -401,7 +395,7 @@ impl Contract {
                 .map(|r| r.span),
         );
         implied(
-            vec!["extensions", TASKS_EXTENSION],
+            vec!["extensions", mcp_contract_spec::TASKS_EXTENSION],
             "a tool may run as a task",
             (self.tools.iter())
                 .find(|t| t.task != TaskMode::Forbidden)
@@ -414,12 +408,8 @@ impl Contract {
             instructions: s.instructions.clone(),
             capabilities,
             cache: s.cache.map(|c| {
-                let ttl = if s.list_changed {
-                    c.ttl_ms.min(CHANGING_LIST_TTL_MS)
-                } else {
-                    c.ttl_ms
-                };
-                (ttl, if c.public { "public" } else { "private" })
+                let served = c.served(s.list_changed);
+                (served.ttl_ms, served.scope())
             }),
             keys: s.keys.clone(),
         }

@@ -297,29 +297,22 @@ impl Published {
     }
 }
 
-/// The `ttlMs` ceiling of every cache hint of a contract whose lists can change: a client
-/// that does not listen for changes still sees one within this long, whatever the manifest's
-/// `cache.ttl_ms` says. The scope stays as declared: a change is the same for every caller.
-pub const CHANGING_LIST_TTL_MS: u64 = 5_000;
+pub use mcp_contract_spec::CHANGING_LIST_TTL_MS;
 
 impl Published {
-    /// The manifest's cache hint; for lists that can change, no longer than
-    /// [`CHANGING_LIST_TTL_MS`], so that a client that does not listen still sees a change.
+    /// The manifest's cache hint as served ([`CacheHint::served`](mcp_contract_spec::CacheHint::served)):
+    /// for lists that can change, no longer than [`CHANGING_LIST_TTL_MS`], so that a client
+    /// that does not listen still sees a change.
     pub(crate) fn cache_hint(&self) -> Option<(u64, CacheScope)> {
         let spec = self.spec;
         spec.cache.map(|c| {
-            (
-                if spec.list_changed {
-                    c.ttl_ms.min(CHANGING_LIST_TTL_MS)
-                } else {
-                    c.ttl_ms
-                },
-                if c.public {
-                    CacheScope::Public
-                } else {
-                    CacheScope::Private
-                },
-            )
+            let served = c.served(spec.list_changed);
+            let scope = if served.public {
+                CacheScope::Public
+            } else {
+                CacheScope::Private
+            };
+            (served.ttl_ms, scope)
         })
     }
 

@@ -129,7 +129,25 @@ impl CacheHint {
     pub const fn scope(&self) -> &'static str {
         if self.public { "public" } else { "private" }
     }
+
+    /// The hint as served: for lists that can change (`list_changed`), no longer than
+    /// [`CHANGING_LIST_TTL_MS`].
+    pub fn served(self, list_changed: bool) -> CacheHint {
+        CacheHint {
+            ttl_ms: if list_changed {
+                self.ttl_ms.min(CHANGING_LIST_TTL_MS)
+            } else {
+                self.ttl_ms
+            },
+            ..self
+        }
+    }
 }
+
+/// The `ttlMs` ceiling of every cache hint of a contract whose lists can change: a client
+/// that does not listen for changes still sees one within this long, whatever the manifest's
+/// `cache.ttl_ms` says. The scope stays as declared: a change is the same for every caller.
+pub const CHANGING_LIST_TTL_MS: u64 = 5_000;
 
 #[cfg(test)]
 mod tests {

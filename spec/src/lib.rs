@@ -18,8 +18,12 @@ pub mod uri_template;
 
 pub use format::Format;
 pub use headers::{MCP_HEADER, strip_mcp_headers};
-pub use hints::{CacheHint, Hint, PublishedHints};
+pub use hints::{CHANGING_LIST_TTL_MS, CacheHint, Hint, PublishedHints};
 pub use revision::{Revision, SERVER_INFO_META, UnknownRevision};
+
+/// The extension a server with task tools advertises on 2026-07-28 (rmcp's
+/// `TASKS_EXTENSION_ID`, which the runtime uses and a test holds to this).
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// The name of the Rust file the generator writes into `OUT_DIR`, as a literal, for macros
 /// such as `mcp_contract::include_contract!` whose `concat!` takes only literals.

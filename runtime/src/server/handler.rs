@@ -614,3 +614,16 @@ fn completion_of(
         _ => Err(unknown("Unknown reference type".into())),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The generator names the tasks extension from the shared facts; the runtime advertises
+    /// rmcp's: they are one name.
+    #[test]
+    fn the_tasks_extension_is_rmcp_s() {
+        assert_eq!(
+            mcp_contract_spec::TASKS_EXTENSION,
+            rmcp::model::TASKS_EXTENSION_ID
+        );
+    }
+}

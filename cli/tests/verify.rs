@@ -350,6 +350,23 @@ fn the_typescript_server_honours_the_manifest_and_its_broken_copy_is_caught() {
         "{report:#}"
     );
 
+    // A list that answers an error is a finding, placed at the server's name: the server was
+    // reached, and does not serve what it advertises (not "could not be checked").
+    let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--failing-prompts"])]);
+    let name = line_of(&manifest, "  name: notes");
+    assert_eq!(
+        (code, findings(&report)),
+        (1, vec![("LIST_FAILED".to_owned(), name)]),
+        "{report:#}"
+    );
+    assert!(
+        report["findings"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`prompts/list` failed")
+                && m.contains("the prompt store is unavailable")),
+        "{report:#}"
+    );
+
     // Asked for explicitly, a revision the server does not speak means it was not checked.
     let out = cli(&[
         "verify",

@@ -135,11 +135,16 @@ struct Run<'a> {
 impl Run<'_> {
     async fn checks(mut self) -> Result<(), String> {
         self.report.revision(self.revision);
-        let published = self
-            .live
-            .published()
-            .await
-            .map_err(|e| format!("error: {} on {}: {e}", self.report.target, self.revision))?;
+        let published = match self.live.published().await {
+            Ok(published) => published,
+            // The session opened: the server is there, and does not serve what it advertises.
+            Err(e) => {
+                let check = self.report.check("list".to_owned());
+                let at = self.probes.server.span("name");
+                self.report.finding(check, &rules::LIST_FAILED, at, e);
+                return Ok(());
+            }
+        };
         self.publication(&published)?;
         self.initialize(&published);
         let ours = compare::published_by(self.contract, self.revision, self.group);

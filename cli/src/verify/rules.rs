@@ -41,6 +41,7 @@ rules! {
     SCHEMA_OPEN = true, "The input schema does not refuse unknown properties (`additionalProperties: false`): a client's misspelt argument may be ignored, and the call answered as if it had not been passed.";
     KEYWORD_FORBIDDEN = false, "The server publishes a keyword a manifest forbids (a `default` keyword, `$ref`, a union): clients read it differently, and the import cannot carry it.";
     META_CHANGED = true, "A tool's, resource's, template's or prompt's `_meta` (a tool's own entries and planning contracts, any entry's lifecycle) differs from the manifest's: planners and clients read them where they were published.";
+    LIST_FAILED = true, "A list the server advertises (tools, resources, templates or prompts) answered an error, or nothing: clients see none of what it lists, and nothing more of that revision can be compared.";
     SERVER_INFO_CHANGED = false, "The server names itself, its title or its version otherwise than the manifest states: people and registries see another server than the reviewed one, and a stale deployment shows here first.";
     INSTRUCTIONS_CHANGED = false, INSTRUCTIONS_WHY;
     CAPABILITY_MISSING = true, "The server does not advertise a capability the manifest implies (resources, their subscriptions, prompts, completions, logging, `listChanged`, the apps or tasks extension): clients that read the capabilities never use what the contract offers.";

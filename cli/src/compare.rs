@@ -3,6 +3,7 @@
 //! the manifest entry it concerns.
 
 use mcp_contract_codegen::diff::{self, Bump, Change, Rule, Side};
+use mcp_contract_codegen::probe::Probes;
 use mcp_contract_codegen::{Contract, Date, Revision, Source, load, render_all};
 use serde_json::Value;
 
@@ -95,8 +96,9 @@ pub(crate) fn compare(
     let mut changes = diff::diff_as_of(&old, &new, today);
     changes
         .retain(|c| !(policy == DescriptionPolicy::Ignore && c.rule.id == "DESCRIPTION_CHANGED"));
+    let (probes, their_probes) = (contract.probes(), new.probes());
     for c in &mut changes {
-        c.span = contract.locate(&c.path);
+        c.span = contract.locate(&manifest_path(&c.path, &probes, &their_probes));
         // Both sides now point into the manifest.
         c.side = Side::New;
         if policy == DescriptionPolicy::Breaking && c.rule.id == "DESCRIPTION_CHANGED" {
@@ -168,4 +170,77 @@ pub(crate) fn meta_differences(ours: &Value, theirs: &Value) -> Vec<MetaDifferen
         }
     }
     found
+}
+
+/// The manifest's path for a change the diff engine placed on the server's side. The engine
+/// names a resource as the new side (the server) does, which may name it otherwise; the URI
+/// is what both share.
+fn manifest_path(path: &str, ours: &Probes, theirs: &Probes) -> String {
+    let renamed = (path.strip_prefix("resources["))
+        .and_then(|rest| rest.split_once(']'))
+        .and_then(|(name, tail)| {
+            let uri = &theirs.resources.iter().find(|r| r.name == name)?.uri;
+            let ours = ours.resources.iter().find(|r| &r.uri == uri)?;
+            Some(format!("resources[{}]{tail}", ours.name))
+        });
+    renamed.unwrap_or_else(|| path.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_contract_codegen::{Date, Revision, Source, load};
+    use serde_json::json;
+
+    use super::{DescriptionPolicy, compare, published_by};
+    use crate::live::Published;
+
+    /// A resource the server names otherwise, at the same URI: what changed on it is placed
+    /// at the manifest's entry for that URI, not at the top of the file.
+    #[test]
+    fn a_renamed_resource_s_changes_are_placed_at_the_manifest_s_entry() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/foreign/tools.yaml"
+        );
+        let text = std::fs::read_to_string(path).expect("the manifest");
+        let source = Source::new("tools.yaml", text.clone());
+        let contract = load(&source).expect("it loads").contract;
+        let revision = Revision::ALL[0];
+        let mut entries = published_by(&contract, revision, None);
+        let readme = &mut entries["resources"][0];
+        assert_eq!(readme["uri"], "notes://readme");
+        readme["name"] = json!("about");
+        readme["mimeType"] = json!("text/plain");
+        let published = Published {
+            tools_list: json!({"tools": entries["tools"].clone()}),
+            server_name: contract.server_name().to_owned(),
+            entries: entries.clone(),
+            initialize: json!({"serverInfo": {"name": contract.server_name()}}),
+            cache: None,
+        };
+        let compared = compare(
+            &contract,
+            revision,
+            None,
+            &published,
+            DescriptionPolicy::Compatible,
+            Date::parse("2026-12-04").expect("a day"),
+        )
+        .expect("compared");
+        let line = text
+            .lines()
+            .position(|l| l == "  - name: readme")
+            .expect("readme")
+            + 1;
+        let placed: Vec<(&str, usize)> = (compared.changes.iter())
+            .map(|c| (c.rule.id, source.line_col(c.span.start).0))
+            .collect();
+        assert!(!placed.is_empty());
+        for (rule, at) in placed {
+            assert!(
+                at >= line && at < line + 5,
+                "{rule} at line {at}, not readme's ({line})"
+            );
+        }
+    }
 }

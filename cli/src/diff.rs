@@ -36,8 +36,8 @@ pub(crate) struct Args {
     /// the run, `compatible` lists it, `ignore` leaves it out.
     #[arg(long, value_enum, default_value_t = DescriptionPolicy::Compatible)]
     descriptions: DescriptionPolicy,
-    /// With a server reached over HTTP: compare its route for this group (`URL/GROUP`) with
-    /// the group's tools, as `verify --group` does.
+    /// Compare with this group's tools, as `verify --group` does: over HTTP the group's route
+    /// (`URL/GROUP`); a command started over stdio chooses its tools by its own flags.
     #[arg(long)]
     group: Option<String>,
     /// How to print the changes.
@@ -69,17 +69,13 @@ pub(crate) fn run(args: &Args) -> Result<ExitCode, String> {
             "error: `--check-version` reads the versions of two manifests' crates, not of a running server"
                 .into(),
         ),
-        Some(Target::Stdio(_)) if args.group.is_some() => Err(
-            "error: `--group` names a route of a server reached over HTTP (`--against url:URL`)"
-                .into(),
-        ),
         Some(target) => against_server(&args.paths, &target, args, format),
         None if args.connection.sends_headers()
             || !args.connection.revisions.is_empty()
             || args.group.is_some() =>
         {
             Err(
-                "error: `--header`, `--bearer-env`, `--revision` and `--group` are for a running server: `--against url:URL` (or, but for `--group`, `--against stdio:CMD`)"
+                "error: `--header`, `--bearer-env`, `--revision` and `--group` are for a running server: `--against url:URL` or `--against stdio:CMD`"
                     .into(),
             )
         }

@@ -331,34 +331,26 @@ fn the_typescript_server_honours_the_manifest_and_its_broken_copy_is_caught() {
         broken: &line(&[&node, &server, "--broken"]),
     });
 
+    // One defect at a time: the server started with `flag` is found to break `rule` alone, at
+    // the manifest line holding `entry`; the report, for more to assert.
+    let only = |flag: &str, rule: &str, entry: &str| {
+        let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, flag])]);
+        let at = line_of(&manifest, entry);
+        assert_eq!(
+            (code, findings(&report)),
+            (1, vec![(rule.to_owned(), at)]),
+            "{flag}: {report:#}"
+        );
+        report
+    };
     // An error without the hint its vocabulary gives it.
-    let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--no-hints"])]);
-    let get_note = line_of(&manifest, "- name: get_note");
-    assert_eq!(
-        (code, findings(&report)),
-        (1, vec![("ERROR_MESSAGE".to_owned(), get_note)]),
-        "{report:#}"
-    );
-
+    only("--no-hints", "ERROR_MESSAGE", "- name: get_note");
     // A list the server advertises but does not serve (-32601) lists nothing: the template
     // is missing, and the rest is checked.
-    let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--no-templates"])]);
-    let note = line_of(&manifest, "- name: note");
-    assert_eq!(
-        (code, findings(&report)),
-        (1, vec![("RESOURCE_NO_DELETE".to_owned(), note)]),
-        "{report:#}"
-    );
-
+    only("--no-templates", "RESOURCE_NO_DELETE", "- name: note");
     // A list that answers an error is a finding, placed at the server's name: the server was
     // reached, and does not serve what it advertises (not "could not be checked").
-    let (code, report) = verify(&[&m, "--stdio", &line(&[&node, &server, "--failing-prompts"])]);
-    let name = line_of(&manifest, "  name: notes");
-    assert_eq!(
-        (code, findings(&report)),
-        (1, vec![("LIST_FAILED".to_owned(), name)]),
-        "{report:#}"
-    );
+    let report = only("--failing-prompts", "LIST_FAILED", "  name: notes");
     assert!(
         report["findings"][0]["message"]
             .as_str()

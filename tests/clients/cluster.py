@@ -3,7 +3,8 @@
     cluster.py many URL N
         N clients of 2025-11-25 at once, each: initialize, tools/list, read_file on
         notes.txt. Once every client has read it (or failed), prints {"called": clients that
-        read it} and waits for a line on stdin while they hold their sessions; then each
+        read it, "failed": [why, per client that failed first], "refused": [each response of
+        4xx but 404 or 5xx]} and waits for a line on stdin while they hold their sessions; then each
         closes (the SDK's DELETE of its session), and it prints one JSON line: {"served":
         clients that read the file and closed, "errors": [what went wrong, per client that
         failed], "deletes": {status: count}, "instances": {X-Served-By: responses}}.
@@ -37,6 +38,13 @@ async def one_client(
 ) -> None:
     async def record(response: httpx2.Response) -> None:
         instances[response.headers.get("x-served-by", "none")] += 1
+        if response.status_code >= 400 and response.status_code != 404:
+            # What refused it, for the test's message: a 404 ends a session by design.
+            await response.aread()
+            by = response.headers.get("x-served-by", "none")
+            called.refused.append(
+                f"{response.request.method} {response.status_code} by {by}: {response.text[:200]}"
+            )
         if response.request.method == "DELETE":
             deletes[str(response.status_code)] += 1
 
@@ -64,6 +72,9 @@ class Progress:
 
     def __init__(self, n: int) -> None:
         self.left, self.ok, self.all = n, 0, asyncio.Event()
+        # Why the clients that failed first did, and the error statuses anyone got.
+        self.failed: list[str] = []
+        self.refused: list[str] = []
 
     def done(self, ok: bool) -> None:
         self.left -= 1
@@ -80,14 +91,18 @@ async def many(url: str, n: int) -> dict:
     async def client() -> None:
         try:
             await one_client(url, deletes, instances, called, end)
-        except BaseException:
+        except BaseException as error:
             if not end.is_set() and called.left > 0:
+                called.failed.append(describe(error))
                 called.done(False)
             raise
 
     clients = asyncio.gather(*(client() for _ in range(n)), return_exceptions=True)
     await called.all.wait()
-    print(json.dumps({"called": called.ok}), flush=True)
+    print(
+        json.dumps({"called": called.ok, "failed": called.failed, "refused": called.refused}),
+        flush=True,
+    )
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     end.set()
     outcomes = await clients
